@@ -1,0 +1,129 @@
+//===- Diagnostics.h - clang-style diagnostics over llvm::SourceMgr -------===//
+//
+// Every diagnostic kind is registered in DiagnosticKinds.def. Diagnostics are
+// collected during a run, then printed in source order (file load order, then
+// offset) up to an error limit, followed by "N errors generated.".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_BASIC_DIAGNOSTICS_H
+#define LLMSYS_BASIC_DIAGNOSTICS_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SMLoc.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include <fmt/format.h>
+#include <string>
+#include <vector>
+
+namespace llmsys {
+
+enum class DiagID : unsigned {
+#define DIAG(ID, SEV, FMT) ID,
+#include "Basic/DiagnosticKinds.def"
+  NumDiagIDs
+};
+
+enum class Severity { Error, Warning, Note };
+
+/// The registry's entry for a diagnostic kind.
+struct DiagInfo {
+  llvm::StringRef Name;
+  Severity Sev;
+  llvm::StringRef Format;
+};
+const DiagInfo &getDiagInfo(DiagID ID);
+
+struct Diagnostic {
+  DiagID ID;
+  Severity Sev;
+  llvm::SMRange Range; ///< Start is the caret; an invalid range has no location.
+  std::string Message;
+  std::vector<Diagnostic> Notes;
+  unsigned Sequence = 0; ///< Report order, to keep sorting stable.
+};
+
+class DiagnosticEngine;
+
+/// Returned by DiagnosticEngine::report; attaches notes to that diagnostic.
+class DiagBuilder {
+public:
+  DiagBuilder(DiagnosticEngine &Engine, size_t Index)
+      : Engine(Engine), Index(Index) {}
+  template <typename... Args>
+  DiagBuilder &note(DiagID ID, llvm::SMRange Range, Args &&...A);
+
+private:
+  DiagnosticEngine &Engine;
+  size_t Index;
+};
+
+class DiagnosticEngine {
+public:
+  explicit DiagnosticEngine(llvm::SourceMgr &SM) : SM(SM) {}
+
+  template <typename... Args>
+  DiagBuilder report(DiagID ID, llvm::SMRange Range, Args &&...A) {
+    return reportFormatted(ID, Range, format(ID, std::forward<Args>(A)...));
+  }
+  template <typename... Args>
+  DiagBuilder report(DiagID ID, llvm::SMLoc Loc, Args &&...A) {
+    return report(ID, llvm::SMRange(Loc, Loc), std::forward<Args>(A)...);
+  }
+
+  DiagBuilder reportFormatted(DiagID ID, llvm::SMRange Range, std::string Msg);
+  void addNote(size_t Index, Diagnostic Note);
+
+  template <typename... Args>
+  static std::string format(DiagID ID, Args &&...A) {
+    llvm::StringRef F = fmtString(ID);
+    return fmt::format(fmt::runtime(fmt::string_view(F.data(), F.size())),
+                       std::forward<Args>(A)...);
+  }
+
+  unsigned getNumErrors() const { return NumErrors; }
+  bool hasErrors() const { return NumErrors != 0; }
+  /// True once more errors were reported than will be printed: producers
+  /// (the parser, above all) may stop early.
+  bool reachedLimit() const {
+    return ErrorLimit != 0 && NumErrors > ErrorLimit;
+  }
+  void setErrorLimit(unsigned Limit) { ErrorLimit = Limit; }
+  void setShowColors(bool Enable) { ShowColors = Enable; }
+
+  /// Prints every diagnostic collected so far in source order and clears
+  /// them; then "N errors generated." if there were errors.
+  void flush(llvm::raw_ostream &OS);
+
+  /// The printed form of one diagnostic, for tools and tests.
+  void print(llvm::raw_ostream &OS, const Diagnostic &D) const;
+
+  llvm::SourceMgr &getSourceMgr() const { return SM; }
+
+private:
+  static llvm::StringRef fmtString(DiagID ID) { return getDiagInfo(ID).Format; }
+
+  llvm::SourceMgr &SM;
+  std::vector<Diagnostic> Diags;
+  unsigned NumErrors = 0;
+  unsigned ErrorLimit = 20;
+  unsigned Sequence = 0;
+  bool ShowColors = false;
+};
+
+template <typename... Args>
+DiagBuilder &DiagBuilder::note(DiagID ID, llvm::SMRange Range, Args &&...A) {
+  Diagnostic N;
+  N.ID = ID;
+  N.Sev = Severity::Note;
+  N.Range = Range;
+  N.Message = DiagnosticEngine::format(ID, std::forward<Args>(A)...);
+  Engine.addNote(Index, std::move(N));
+  return *this;
+}
+
+} // namespace llmsys
+
+#endif

@@ -1,0 +1,66 @@
+//===- SourceFiles.h - loading .llmsys files and finding imports -*- C++ -*-===//
+//
+// Files are read once each (keyed by their real path) into the SourceMgr.
+// `import std.a.b` names <stdlib>/a/b.llmsys; `import "p.llmsys"` is relative
+// to the importing file, then to each -I directory, in order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_BASIC_SOURCEFILES_H
+#define LLMSYS_BASIC_SOURCEFILES_H
+
+#include "Basic/Diagnostics.h"
+
+#include "llvm/ADT/StringMap.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llmsys {
+
+class SourceFiles {
+public:
+  SourceFiles(llvm::SourceMgr &SM, DiagnosticEngine &Diags)
+      : SM(SM), Diags(Diags) {}
+
+  void setStdlibDir(std::string Dir) { StdlibDir = std::move(Dir); }
+  const std::string &getStdlibDir() const { return StdlibDir; }
+  void addSearchPath(std::string Dir) { SearchPaths.push_back(std::move(Dir)); }
+
+  struct Loaded {
+    unsigned BufferID = 0;
+    bool IsNew = false; ///< False when the file had been read before.
+  };
+
+  /// Reads a file named on the command line. Failures are diagnosed.
+  std::optional<Loaded> loadTopLevel(llvm::StringRef Path);
+
+  /// Resolves and reads an import. Std is true for `import std.a.b`, whose
+  /// Spec is "a.b"; otherwise Spec is the quoted path. Failures are
+  /// diagnosed at Range.
+  std::optional<Loaded> loadImport(llvm::StringRef Spec, bool Std,
+                                   unsigned FromBuffer, llvm::SMRange Range);
+
+  /// Reads a text buffer that is not a file (tests, defaults).
+  unsigned addBuffer(llvm::StringRef Text, llvm::StringRef Name);
+
+  /// The stdlib-relative module name of a buffer ("std.hardware.nvidia"),
+  /// or empty when it is not in the stdlib.
+  std::string moduleName(unsigned BufferID) const;
+
+private:
+  std::optional<Loaded> load(const std::string &Path,
+                             const std::string &Display, llvm::SMRange Range);
+  std::string displayName(llvm::StringRef Path) const;
+
+  llvm::SourceMgr &SM;
+  DiagnosticEngine &Diags;
+  std::string StdlibDir;
+  std::vector<std::string> SearchPaths;
+  llvm::StringMap<unsigned> ByRealPath;
+  std::vector<std::string> PathOfBuffer; ///< Indexed by buffer ID.
+};
+
+} // namespace llmsys
+
+#endif

@@ -1,0 +1,589 @@
+//===- Schema.cpp - every entity kind, field and figure ---------------------===//
+//
+// The one place where entity kinds, their fields and the figures of
+// scenarios are declared. Defaults here are structural (kv_heads = heads)
+// or conventional (1-way parallelism); hardware and model numbers live in
+// stdlib/ with their sources.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IR/Schema.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace llmsys {
+
+bool EnumSpec::contains(StringRef W) const {
+  return llvm::is_contained(Words, W);
+}
+
+int StructSpec::findField(StringRef N) const {
+  for (size_t I = 0; I < Fields.size(); ++I)
+    if (Fields[I].Name == N)
+      return static_cast<int>(I);
+  return -1;
+}
+
+const FigureSpec *StructSpec::findFigure(StringRef N) const {
+  for (const FigureSpec &F : Figures)
+    if (F.Name == N)
+      return &F;
+  return nullptr;
+}
+
+std::vector<std::string> StructSpec::fieldNames() const {
+  std::vector<std::string> Names;
+  for (const FieldSpec &F : Fields)
+    Names.push_back(F.Name);
+  return Names;
+}
+
+static std::string article(StringRef Word) {
+  bool Vowel = !Word.empty() && StringRef("aeiou").contains(Word[0]);
+  return (Vowel ? "an " : "a ") + Word.str();
+}
+
+std::string TypeSpec::describe() const {
+  switch (Kind) {
+  case TypeKind::Quantity:
+    return Dim.describe();
+  case TypeKind::Number:
+    return "a dimensionless number";
+  case TypeKind::Integer:
+    return "a whole number";
+  case TypeKind::Bool:
+    return "true or false";
+  case TypeKind::String:
+    return "a string";
+  case TypeKind::Enum:
+    return article(Enum->Name);
+  case TypeKind::List:
+    return "a list of " + Elem->describe();
+  case TypeKind::Ref:
+    return article(Struct->Name);
+  case TypeKind::Struct:
+    return article(Struct->Name) + " block";
+  }
+  llvm_unreachable("unknown type kind");
+}
+
+/// A small language for declaring the schema below.
+class SchemaBuilder {
+public:
+  explicit SchemaBuilder(Schema &S) : S(S) {}
+
+  const EnumSpec *enumType(StringRef Name, std::vector<std::string> Words,
+                           StringRef Doc) {
+    auto E = std::make_unique<EnumSpec>();
+    E->Name = Name.str();
+    E->Words = std::move(Words);
+    E->Doc = Doc.str();
+    S.Enums.push_back(E.get());
+    S.EnumStorage.push_back(std::move(E));
+    return S.EnumStorage.back().get();
+  }
+
+  StructSpec *entity(StringRef Name, StringRef Doc) {
+    StructSpec *St = make(Name, Doc);
+    St->IsEntity = true;
+    S.Entities.push_back(St);
+    return St;
+  }
+  StructSpec *block(StringRef Name, StringRef Doc) {
+    StructSpec *St = make(Name, Doc);
+    S.Blocks.push_back(St);
+    return St;
+  }
+
+  // Types.
+  TypeSpec qty(Dimension D) {
+    TypeSpec T;
+    T.Kind = TypeKind::Quantity;
+    T.Dim = D;
+    return T;
+  }
+  TypeSpec number() { return simple(TypeKind::Number); }
+  TypeSpec integer() { return simple(TypeKind::Integer); }
+  TypeSpec boolean() { return simple(TypeKind::Bool); }
+  TypeSpec string() { return simple(TypeKind::String); }
+  TypeSpec enumOf(const EnumSpec *E) {
+    TypeSpec T = simple(TypeKind::Enum);
+    T.Enum = E;
+    return T;
+  }
+  TypeSpec listOf(TypeSpec Elem) {
+    S.TypeStorage.push_back(std::make_unique<TypeSpec>(Elem));
+    TypeSpec T = simple(TypeKind::List);
+    T.Elem = S.TypeStorage.back().get();
+    return T;
+  }
+  TypeSpec ref(const StructSpec *Entity) {
+    TypeSpec T = simple(TypeKind::Ref);
+    T.Struct = Entity;
+    return T;
+  }
+  TypeSpec nested(const StructSpec *Block) {
+    TypeSpec T = simple(TypeKind::Struct);
+    T.Struct = Block;
+    return T;
+  }
+
+  // Fields.
+  FieldSpec &required(StructSpec *St, StringRef Name, TypeSpec T,
+                      StringRef Doc) {
+    return add(St, Name, T, Presence::Required, "", Doc);
+  }
+  FieldSpec &optional(StructSpec *St, StringRef Name, TypeSpec T,
+                      StringRef Doc) {
+    return add(St, Name, T, Presence::Optional, "", Doc);
+  }
+  FieldSpec &withDefault(StructSpec *St, StringRef Name, TypeSpec T,
+                         StringRef Default, StringRef Doc) {
+    return add(St, Name, T, Presence::Default, Default, Doc);
+  }
+  void figure(StructSpec *St, StringRef Name, TypeSpec T, StringRef Doc) {
+    St->Figures.push_back(FigureSpec{Name.str(), T, Doc.str()});
+  }
+
+private:
+  TypeSpec simple(TypeKind K) {
+    TypeSpec T;
+    T.Kind = K;
+    return T;
+  }
+  StructSpec *make(StringRef Name, StringRef Doc) {
+    auto St = std::make_unique<StructSpec>();
+    St->Name = Name.str();
+    St->Doc = Doc.str();
+    S.StructStorage.push_back(std::move(St));
+    return S.StructStorage.back().get();
+  }
+  FieldSpec &add(StructSpec *St, StringRef Name, TypeSpec T, Presence P,
+                 StringRef Default, StringRef Doc) {
+    FieldSpec F;
+    F.Name = Name.str();
+    F.Type = T;
+    F.Pres = P;
+    F.Default = Default.str();
+    F.Doc = Doc.str();
+    if (T.Kind == TypeKind::Integer)
+      F.Check = Constraint::Positive;
+    St->Fields.push_back(F);
+    return St->Fields.back();
+  }
+
+  Schema &S;
+};
+
+static FieldSpec &nonNegative(FieldSpec &F) {
+  F.Check = Constraint::NonNegative;
+  return F;
+}
+static FieldSpec &positive(FieldSpec &F) {
+  F.Check = Constraint::Positive;
+  return F;
+}
+static FieldSpec &within(FieldSpec &F, double Lo, double Hi) {
+  F.Check = Constraint::Range;
+  F.Min = Lo;
+  F.Max = Hi;
+  return F;
+}
+
+Schema::Schema() {
+  SchemaBuilder B(*this);
+  using namespace dims;
+
+  // Enumerations.
+  const EnumSpec *Precision = B.enumType(
+      "precision", {"fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8",
+                    "int4", "fp4"},
+      "number format of a tensor class");
+  const EnumSpec *ModelKind =
+      B.enumType("model kind", {"decoder", "encoder"},
+                 "decoder-only (GPT) or encoder-only (BERT) transformer");
+  const EnumSpec *Activation = B.enumType(
+      "activation", {"gelu", "relu", "silu", "swiglu", "geglu"},
+      "MLP activation; swiglu and geglu are gated (three MLP matrices)");
+  const EnumSpec *Norm = B.enumType("norm", {"layernorm", "rmsnorm"},
+                                    "normalisation layer");
+  const EnumSpec *Positional =
+      B.enumType("positional encoding", {"learned", "rotary", "alibi", "none"},
+                 "position encoding");
+  const EnumSpec *MemoryKind =
+      B.enumType("memory kind", {"hbm", "gddr", "lpddr", "ddr"},
+                 "DRAM family");
+  const EnumSpec *Topology = B.enumType(
+      "topology", {"switch", "ring", "torus", "mesh", "fat_tree"},
+      "how a fabric connects its devices");
+  const EnumSpec *ScheduleKind =
+      B.enumType("pipeline schedule", {"gpipe", "1f1b", "interleaved_1f1b"},
+                 "pipeline-parallel schedule");
+  const EnumSpec *Recompute =
+      B.enumType("recompute mode", {"none", "selective", "full"},
+                 "activation recomputation (Korthikanti et al. 2022)");
+  const EnumSpec *Fusion = B.enumType(
+      "fusion",
+      {"flash_attention", "bias_gelu", "bias_dropout_add", "layernorm",
+       "rmsnorm", "softmax", "swiglu", "rope"},
+      "a fused kernel the mapping uses");
+  const EnumSpec *Offload = B.enumType(
+      "offload", {"none", "optimizer", "weights"},
+      "what is kept in host memory instead of device memory");
+  const EnumSpec *Optimizer =
+      B.enumType("optimizer", {"adam", "sgd"}, "training optimizer");
+
+  // Declared first so that references can name them.
+  StructSpec *Technology = B.entity(
+      "technology", "a logic process node, as factors relative to TSMC N7 = 1");
+  StructSpec *Memory =
+      B.entity("memory", "a DRAM technology (HBM3e, GDDR7, ...): one stack or "
+                         "device");
+  StructSpec *Network = B.entity(
+      "network", "a fabric or link: bandwidth per device and direction");
+  StructSpec *Accelerator = B.entity("accelerator", "one device");
+  StructSpec *System = B.entity("system", "devices, nodes and their fabrics");
+  StructSpec *Model = B.entity("model", "a transformer");
+  StructSpec *Mapping = B.entity(
+      "mapping", "how work is split over devices and executed");
+  StructSpec *Train = B.entity("train", "a training scenario");
+  StructSpec *Serve = B.entity("serve", "an inference-serving scenario");
+  StructSpec *Sweep = B.entity(
+      "sweep", "a grid over fields of a scenario, with constraints and an "
+               "objective (axes, where, minimize/maximize, pareto, keep)");
+  Train->IsScenario = Serve->IsScenario = true;
+
+  // technology
+  B.optional(Technology, "year", B.integer(), "year of volume production");
+  B.optional(Technology, "feature", B.qty(length()),
+             "the node's marketing name as a length (5 nm)");
+  B.withDefault(Technology, "logic_density", B.number(), "1",
+                "logic transistor density relative to N7");
+  B.withDefault(Technology, "sram_density", B.number(), "1",
+                "SRAM bit density relative to N7");
+  B.withDefault(Technology, "speed", B.number(), "1",
+                "clock at equal power relative to N7");
+  B.withDefault(Technology, "power", B.number(), "1",
+                "power at equal clock relative to N7");
+
+  // memory
+  B.required(Memory, "kind", B.enumOf(MemoryKind), "DRAM family");
+  B.optional(Memory, "year", B.integer(), "year of first products");
+  B.optional(Memory, "bandwidth", B.qty(bandwidth()),
+             "peak bandwidth of one stack (HBM) or device");
+  B.optional(Memory, "capacity", B.qty(bytes()),
+             "capacity of one stack or device");
+  B.optional(Memory, "pin_rate", B.qty(bandwidth()), "data rate per pin");
+  B.optional(Memory, "bus_width", B.integer(), "interface width in bits");
+  B.optional(Memory, "energy_per_bit", B.qty(energyPerBit()),
+             "access energy per bit transferred");
+
+  // network
+  B.required(Network, "bandwidth", B.qty(bandwidth()),
+             "bandwidth per device per direction");
+  B.required(Network, "latency", B.qty(time()),
+             "one-way latency of a small message (the alpha term)");
+  B.withDefault(Network, "topology", B.enumOf(Topology), "switch",
+                "how the fabric connects devices");
+  B.optional(Network, "domain", B.integer(),
+             "most devices one domain of this fabric connects");
+  B.optional(Network, "energy_per_bit", B.qty(energyPerBit()),
+             "energy per bit moved");
+  B.optional(Network, "year", B.integer(), "year of introduction");
+
+  // accelerator
+  StructSpec *Peak = B.block(
+      "peak", "dense peak throughput per number format (no 2:4 sparsity)");
+  for (const std::string &P : Precision->Words)
+    B.optional(Peak, P, B.qty(opsRate()), "dense peak in " + P);
+  StructSpec *MemLevel = B.block("memory level", "an off-chip memory");
+  B.required(MemLevel, "capacity", B.qty(bytes()), "capacity per device");
+  B.required(MemLevel, "bandwidth", B.qty(bandwidth()),
+             "peak bandwidth per device");
+  B.optional(MemLevel, "technology", B.ref(Memory), "DRAM technology");
+  B.optional(MemLevel, "stacks", B.integer(), "number of stacks or devices");
+  StructSpec *OnChip = B.block("on-chip memory", "an on-chip cache or SRAM");
+  B.required(OnChip, "capacity", B.qty(bytes()), "capacity per device");
+  B.optional(OnChip, "bandwidth", B.qty(bandwidth()), "peak bandwidth");
+  StructSpec *Efficiency = B.block(
+      "efficiency", "how close kernels come to the peaks (cost-model knobs)");
+  within(B.optional(Efficiency, "compute", B.number(),
+                    "largest achieved fraction of the compute peak"),
+         0, 1);
+  within(B.optional(Efficiency, "memory", B.number(),
+                    "largest achieved fraction of memory bandwidth"),
+         0, 1);
+  B.optional(Efficiency, "tile_m", B.integer(), "GEMM tile rows");
+  B.optional(Efficiency, "tile_n", B.integer(), "GEMM tile columns");
+  B.optional(Efficiency, "tile_k", B.integer(), "GEMM tile depth");
+  nonNegative(B.optional(Efficiency, "kernel_overhead", B.qty(time()),
+                         "fixed time per kernel launch"));
+
+  B.optional(Accelerator, "vendor", B.string(), "maker");
+  B.optional(Accelerator, "year", B.integer(), "year of introduction");
+  B.optional(Accelerator, "technology", B.ref(Technology), "process node");
+  B.optional(Accelerator, "compute_units", B.integer(),
+             "SMs, CUs or cores that GEMM tiles are spread over");
+  B.optional(Accelerator, "clock", B.qty(frequency()), "boost clock");
+  B.required(Accelerator, "peak", B.nested(Peak), "dense peak throughput");
+  B.required(Accelerator, "hbm", B.nested(MemLevel), "device memory");
+  B.optional(Accelerator, "l2", B.nested(OnChip), "last-level on-chip cache");
+  B.optional(Accelerator, "scale_up", B.ref(Network),
+             "the device's scale-up link (NVLink, ICI, ...)");
+  B.optional(Accelerator, "scale_out", B.ref(Network),
+             "the device's scale-out network port");
+  B.optional(Accelerator, "host_link", B.ref(Network),
+             "link to host memory (PCIe, NVLink-C2C)");
+  B.optional(Accelerator, "tdp", B.qty(power()), "board power");
+  B.optional(Accelerator, "efficiency", B.nested(Efficiency),
+             "cost-model knobs with sources");
+
+  // system
+  StructSpec *Node = B.block("node", "the scale-up domain");
+  B.required(Node, "accelerator", B.ref(Accelerator), "the device");
+  B.required(Node, "devices", B.integer(), "devices per node");
+  B.required(Node, "fabric", B.ref(Network), "fabric inside the node");
+  B.required(System, "node", B.nested(Node), "one node");
+  B.withDefault(System, "nodes", B.integer(), "1", "number of nodes");
+  B.optional(System, "fabric", B.ref(Network),
+             "fabric between nodes (needed when nodes > 1)");
+
+  // model
+  StructSpec *Moe = B.block("moe", "mixture-of-experts layers");
+  B.required(Moe, "experts", B.integer(), "routed experts per MoE layer");
+  B.required(Moe, "top_k", B.integer(), "experts each token is routed to");
+  nonNegative(B.withDefault(Moe, "shared_experts", B.integer(), "0",
+                            "experts every token goes through"));
+  B.withDefault(Moe, "expert_ffn", B.integer(), "ffn",
+                "hidden size of one expert's MLP");
+  nonNegative(B.withDefault(Moe, "dense_layers", B.integer(), "0",
+                            "dense layers before the first MoE layer"));
+  positive(B.withDefault(Moe, "capacity_factor", B.number(), "1",
+                         "expert capacity relative to an even split"));
+  StructSpec *Mla = B.block("mla", "multi-head latent attention (DeepSeek-V2/V3)");
+  nonNegative(B.withDefault(Mla, "q_lora_rank", B.integer(), "0",
+                            "query compression rank (0: none)"));
+  B.required(Mla, "kv_lora_rank", B.integer(), "latent KV rank (what is cached)");
+  B.required(Mla, "qk_nope_head_dim", B.integer(), "per-head non-rotary QK dim");
+  B.required(Mla, "qk_rope_head_dim", B.integer(), "per-head rotary QK dim");
+  B.required(Mla, "v_head_dim", B.integer(), "per-head value dim");
+
+  B.withDefault(Model, "kind", B.enumOf(ModelKind), "decoder",
+                "decoder-only or encoder-only");
+  B.required(Model, "layers", B.integer(), "transformer blocks");
+  B.required(Model, "hidden", B.integer(), "model width h");
+  B.required(Model, "heads", B.integer(), "attention (query) heads");
+  B.withDefault(Model, "kv_heads", B.integer(), "heads",
+                "key/value heads: = heads for MHA, 1 for MQA, else GQA");
+  B.withDefault(Model, "head_dim", B.integer(), "hidden / heads",
+                "dimension of one head");
+  B.withDefault(Model, "ffn", B.integer(), "4 * hidden", "MLP hidden size");
+  B.withDefault(Model, "activation", B.enumOf(Activation), "gelu",
+                "MLP activation");
+  B.withDefault(Model, "norm", B.enumOf(Norm), "layernorm", "normalisation");
+  B.withDefault(Model, "positional", B.enumOf(Positional), "learned",
+                "position encoding");
+  B.required(Model, "vocab", B.integer(), "vocabulary size (padded)");
+  B.required(Model, "max_seq", B.integer(), "longest sequence (context)");
+  B.withDefault(Model, "tied_embeddings", B.boolean(), "false",
+                "input and output embeddings shared");
+  B.withDefault(Model, "bias", B.boolean(), "true",
+                "linear layers and norms have biases");
+  B.optional(Model, "sliding_window", B.integer(),
+             "attention window in tokens (sliding-window attention)");
+  B.optional(Model, "moe", B.nested(Moe), "mixture of experts");
+  B.optional(Model, "mla", B.nested(Mla), "multi-head latent attention");
+
+  // mapping
+  StructSpec *Schedule = B.block(
+      "schedule", "pipeline schedule: `schedule = 1f1b` or "
+                  "`schedule = interleaved_1f1b { virtual_stages = 3 }`");
+  B.withDefault(Schedule, "kind", B.enumOf(ScheduleKind), "1f1b",
+                "the schedule");
+  B.withDefault(Schedule, "virtual_stages", B.integer(), "1",
+                "model chunks per device (interleaved 1F1B)");
+  Schedule->TagField = 0;
+
+  for (StringRef P : {"dp", "tp", "pp", "cp", "ep"}) {
+    static const char *const Docs[] = {
+        "data-parallel replicas", "tensor-parallel group size",
+        "pipeline-parallel stages", "context-parallel group size",
+        "expert-parallel group size"};
+    size_t I = std::string("dp tp pp cp ep").find(P.str()) / 3;
+    B.withDefault(Mapping, P, B.integer(), "1", Docs[I]);
+  }
+  B.withDefault(Mapping, "sp", B.boolean(), "false",
+                "sequence parallelism in the tensor-parallel group");
+  within(B.withDefault(Mapping, "zero", B.integer(), "0",
+                       "ZeRO stage 0-3 of the data-parallel group"),
+         0, 3);
+  B.withDefault(Mapping, "distributed_optimizer", B.boolean(), "false",
+                "Megatron's distributed optimizer (optimizer state sharded)");
+  B.withDefault(Mapping, "micro_batch", B.integer(), "1",
+                "sequences per micro-batch");
+  B.optional(Mapping, "global_batch", B.integer(),
+             "sequences per optimizer step");
+  B.withDefault(Mapping, "schedule", B.nested(Schedule), "1f1b",
+                "pipeline schedule");
+  B.withDefault(Mapping, "recompute", B.enumOf(Recompute), "none",
+                "activation recomputation");
+  B.withDefault(Mapping, "precision", B.enumOf(Precision), "bf16",
+                "default number format");
+  B.withDefault(Mapping, "weights", B.enumOf(Precision), "precision",
+                "number format of weights");
+  B.withDefault(Mapping, "activations", B.enumOf(Precision), "precision",
+                "number format of activations");
+  B.withDefault(Mapping, "kv_cache", B.enumOf(Precision), "precision",
+                "number format of the KV cache");
+  B.withDefault(Mapping, "fusion", B.listOf(B.enumOf(Fusion)), "[]",
+                "fused kernels in use");
+  B.withDefault(Mapping, "tp_overlap", B.boolean(), "false",
+                "tensor-parallel communication overlapped with compute");
+  B.withDefault(Mapping, "offload", B.enumOf(Offload), "none",
+                "host-memory offload");
+
+  // train
+  B.required(Train, "model", B.ref(Model), "the model");
+  B.required(Train, "system", B.ref(System), "the system");
+  B.required(Train, "mapping", B.ref(Mapping), "the parallel mapping");
+  B.optional(Train, "tokens", B.qty(tokens()), "tokens to train on");
+  B.withDefault(Train, "seq_len", B.integer(), "model.max_seq",
+                "training sequence length");
+  B.withDefault(Train, "optimizer", B.enumOf(Optimizer), "adam", "optimizer");
+  B.figure(Train, "step_time", B.qty(time()), "time of one optimizer step");
+  B.figure(Train, "throughput", B.qty(tokenRate()), "tokens per second, system");
+  B.figure(Train, "mfu", B.number(), "model FLOPs utilisation");
+  B.figure(Train, "hfu", B.number(), "hardware FLOPs utilisation");
+  B.figure(Train, "time_to_train", B.qty(time()), "time to train `tokens`");
+  B.figure(Train, "energy", B.qty(energy()), "energy to train `tokens`");
+  B.figure(Train, "peak_memory", B.qty(bytes()), "memory per device");
+  B.figure(Train, "fits", B.boolean(), "peak memory within capacity");
+
+  // serve
+  StructSpec *Slo = B.block("slo", "service-level objectives");
+  Slo->IsLimits = true;
+  B.optional(Slo, "ttft", B.qty(time()), "time to first token").BoundOp = "<=";
+  B.optional(Slo, "tpot", B.qty(time()), "time per output token").BoundOp = "<=";
+  B.optional(Slo, "e2e", B.qty(time()), "end-to-end latency").BoundOp = "<=";
+  B.optional(Slo, "throughput", B.qty(tokenRate()),
+             "output tokens per second, system")
+      .BoundOp = ">=";
+  StructSpec *Spec = B.block("speculative", "speculative decoding");
+  B.required(Spec, "draft", B.ref(Model), "draft model");
+  B.required(Spec, "k", B.integer(), "tokens proposed per step");
+  within(B.required(Spec, "acceptance", B.number(),
+                    "probability that a proposed token is accepted"),
+         0, 1);
+
+  B.required(Serve, "model", B.ref(Model), "the model");
+  B.required(Serve, "system", B.ref(System), "the system");
+  B.required(Serve, "mapping", B.ref(Mapping), "the parallel mapping");
+  B.withDefault(Serve, "batch", B.integer(), "1", "concurrent sequences");
+  B.required(Serve, "prompt", B.qty(tokens()), "prompt length");
+  B.required(Serve, "output", B.qty(tokens()), "generated tokens");
+  B.optional(Serve, "slo", B.nested(Slo), "service-level objectives");
+  B.optional(Serve, "speculative", B.nested(Spec), "speculative decoding");
+  B.figure(Serve, "ttft", B.qty(time()), "time to first token");
+  B.figure(Serve, "tpot", B.qty(time()), "time per output token");
+  B.figure(Serve, "e2e", B.qty(time()), "end-to-end latency");
+  B.figure(Serve, "throughput", B.qty(tokenRate()),
+           "output tokens per second, system");
+  B.figure(Serve, "max_batch", B.integer(), "largest batch that fits");
+  B.figure(Serve, "peak_memory", B.qty(bytes()), "memory per device");
+  B.figure(Serve, "fits", B.boolean(), "peak memory within capacity");
+  (void)Sweep;
+}
+
+const Schema &Schema::get() {
+  static const Schema S;
+  return S;
+}
+
+const StructSpec *Schema::entity(StringRef Kind) const {
+  for (const StructSpec *E : Entities)
+    if (E->Name == Kind)
+      return E;
+  return nullptr;
+}
+
+std::vector<std::string> Schema::entityKindNames() const {
+  std::vector<std::string> Names;
+  for (const StructSpec *E : Entities)
+    Names.push_back(E->Name);
+  return Names;
+}
+
+static void printFields(raw_ostream &OS, const StructSpec &St) {
+  if (St.Fields.empty())
+    return;
+  OS << "| field | type | required / default | meaning |\n";
+  OS << "| --- | --- | --- | --- |\n";
+  for (const FieldSpec &F : St.Fields) {
+    OS << "| `" << F.Name << "` | " << F.Type.describe();
+    switch (F.Check) {
+    case Constraint::Positive:
+      OS << ", > 0";
+      break;
+    case Constraint::NonNegative:
+      OS << ", >= 0";
+      break;
+    case Constraint::Range:
+      OS << ", " << F.Min << " .. " << F.Max;
+      break;
+    case Constraint::None:
+      break;
+    }
+    OS << " | ";
+    switch (F.Pres) {
+    case Presence::Required:
+      OS << "required";
+      break;
+    case Presence::Optional:
+      OS << "optional";
+      break;
+    case Presence::Default:
+      OS << "`" << F.Default << "`";
+      break;
+    }
+    if (!F.BoundOp.empty())
+      OS << " (written `" << F.Name << " " << F.BoundOp << " value`)";
+    OS << " | " << F.Doc << " |\n";
+  }
+  OS << "\n";
+}
+
+void Schema::printMarkdown(raw_ostream &OS) const {
+  OS << "# Schema of .llmsys entities\n\n"
+     << "Generated by `llmsys schema` from lib/IR/Schema.cpp; do not edit.\n"
+     << "A test checks that this file matches the tool.\n\n";
+  OS << "## Entities\n\n";
+  for (const StructSpec *E : Entities) {
+    OS << "### `" << E->Name << "` — " << E->Doc << "\n\n";
+    printFields(OS, *E);
+    if (!E->Figures.empty()) {
+      OS << "Figures (for `expect` and sweep objectives):\n\n"
+         << "| figure | type | meaning |\n| --- | --- | --- |\n";
+      for (const FigureSpec &F : E->Figures)
+        OS << "| `" << F.Name << "` | " << F.Type.describe() << " | " << F.Doc
+           << " |\n";
+      OS << "\n";
+    }
+  }
+  OS << "## Blocks\n\n";
+  for (const StructSpec *B : Blocks) {
+    OS << "### `" << B->Name << "` — " << B->Doc << "\n\n";
+    printFields(OS, *B);
+  }
+  OS << "## Enumerations\n\n| name | words | meaning |\n| --- | --- | --- |\n";
+  for (const EnumSpec *E : Enums) {
+    OS << "| " << E->Name << " | ";
+    for (size_t I = 0; I < E->Words.size(); ++I)
+      OS << (I ? ", " : "") << "`" << E->Words[I] << "`";
+    OS << " | " << E->Doc << " |\n";
+  }
+}
+
+} // namespace llmsys

@@ -1,0 +1,111 @@
+//===- Schema.h - every entity kind, field and figure, in one place -*- C++ -*-===//
+//
+// The schema is what the checker (lib/Sema), the documentation
+// (docs/schema.md is generated from it by `llmsys schema`) and `--help` read.
+// Each field has a type (a dimension, whole number, enum, reference, nested
+// block, ...), whether it is required or has a default (an expression,
+// evaluated in the entity that uses it, so `ffn` defaults to 4 * hidden of
+// the model at hand), and its meaning.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_IR_SCHEMA_H
+#define LLMSYS_IR_SCHEMA_H
+
+#include "Basic/Units.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llmsys {
+
+struct StructSpec;
+
+struct EnumSpec {
+  std::string Name; ///< "precision"
+  std::vector<std::string> Words;
+  std::string Doc;
+  bool contains(llvm::StringRef W) const;
+};
+
+enum class TypeKind { Quantity, Number, Integer, Bool, String, Enum, List, Ref, Struct };
+
+struct TypeSpec {
+  TypeKind Kind = TypeKind::Number;
+  Dimension Dim;                   ///< Quantity
+  const EnumSpec *Enum = nullptr;  ///< Enum
+  const TypeSpec *Elem = nullptr;  ///< List
+  const StructSpec *Struct = nullptr; ///< Ref (an entity kind) or Struct
+
+  /// "bandwidth (B/s)", "a whole number", "a model", "a precision", ...
+  std::string describe() const;
+};
+
+enum class Presence { Required, Optional, Default };
+enum class Constraint { None, Positive, NonNegative, Range };
+
+struct FieldSpec {
+  std::string Name;
+  TypeSpec Type;
+  Presence Pres = Presence::Optional;
+  std::string Default; ///< Expression source when Pres == Default.
+  std::string Doc;
+  Constraint Check = Constraint::None;
+  double Min = 0, Max = 0; ///< Constraint::Range, inclusive.
+  /// In a block of limits (slo): "<=" or ">=", the only comparison allowed.
+  std::string BoundOp;
+};
+
+/// A result figure of a scenario kind, for `expect` and sweep objectives.
+struct FigureSpec {
+  std::string Name;
+  TypeSpec Type;
+  std::string Doc;
+};
+
+struct StructSpec {
+  std::string Name; ///< Entity kind ("model") or block type ("hbm").
+  bool IsEntity = false;
+  bool IsScenario = false; ///< train, serve
+  bool IsLimits = false;   ///< Fields are set with `name <= value`.
+  std::string Doc;
+  std::vector<FieldSpec> Fields;
+  std::vector<FigureSpec> Figures; ///< Scenarios only.
+  /// For blocks chosen by a word (`schedule = interleaved_1f1b { ... }`):
+  /// the index of the enum field that the word sets; -1 otherwise.
+  int TagField = -1;
+
+  int findField(llvm::StringRef Name) const;
+  const FigureSpec *findFigure(llvm::StringRef Name) const;
+  std::vector<std::string> fieldNames() const;
+};
+
+class Schema {
+public:
+  static const Schema &get();
+
+  const StructSpec *entity(llvm::StringRef Kind) const;
+  const std::vector<const StructSpec *> &entities() const { return Entities; }
+  const std::vector<const StructSpec *> &blocks() const { return Blocks; }
+  const std::vector<const EnumSpec *> &enums() const { return Enums; }
+  std::vector<std::string> entityKindNames() const;
+
+  /// The schema as Markdown (docs/schema.md) or as plain text (--help).
+  void printMarkdown(llvm::raw_ostream &OS) const;
+
+private:
+  Schema();
+  friend class SchemaBuilder;
+  std::vector<std::unique_ptr<StructSpec>> StructStorage;
+  std::vector<std::unique_ptr<EnumSpec>> EnumStorage;
+  std::vector<std::unique_ptr<TypeSpec>> TypeStorage;
+  std::vector<const StructSpec *> Entities, Blocks;
+  std::vector<const EnumSpec *> Enums;
+};
+
+} // namespace llmsys
+
+#endif

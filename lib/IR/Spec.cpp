@@ -1,0 +1,229 @@
+//===- Spec.cpp - the resolved specification --------------------------------===//
+
+#include "IR/Spec.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include <fmt/format.h>
+
+using namespace llvm;
+
+namespace llmsys {
+namespace spec {
+
+std::string Value::describe() const {
+  switch (Kind) {
+  case ValueKind::None:
+    return "nothing";
+  case ValueKind::Number:
+    if (Dim.isDimensionless())
+      return "a dimensionless number";
+    return "a value of " + Dim.describe();
+  case ValueKind::Bool:
+    return "true or false";
+  case ValueKind::String:
+    return "a string";
+  case ValueKind::Enum:
+    return "the word '" + Str + "'";
+  case ValueKind::List:
+    return "a list";
+  case ValueKind::Object:
+    if (Obj->IsEntity && !Obj->IsAnonymous)
+      return Obj->Type->Name + " '" + Obj->Name + "'";
+    return "a " + Obj->Type->Name + " block";
+  }
+  llvm_unreachable("unknown value kind");
+}
+
+const Field *Object::path(StringRef DottedPath) const {
+  const Object *O = this;
+  SmallVector<StringRef, 4> Parts;
+  DottedPath.split(Parts, '.');
+  for (size_t I = 0; I < Parts.size(); ++I) {
+    const Field *F = O->field(Parts[I]);
+    if (!F || !F->isSet())
+      return nullptr;
+    if (I + 1 == Parts.size())
+      return F;
+    if (F->V.Kind != ValueKind::Object)
+      return nullptr;
+    O = F->V.Obj;
+  }
+  return nullptr;
+}
+
+std::optional<double> Object::number(StringRef DottedPath) const {
+  const Field *F = path(DottedPath);
+  if (!F || F->V.Kind != ValueKind::Number)
+    return std::nullopt;
+  return F->V.Num;
+}
+
+const Object *Object::object(StringRef DottedPath) const {
+  const Field *F = path(DottedPath);
+  if (!F || F->V.Kind != ValueKind::Object)
+    return nullptr;
+  return F->V.Obj;
+}
+
+StringRef Object::word(StringRef DottedPath) const {
+  const Field *F = path(DottedPath);
+  if (!F || F->V.Kind != ValueKind::Enum)
+    return "";
+  return F->V.Str;
+}
+
+size_t Sweep::points() const {
+  size_t N = 1;
+  for (const SweepAxis &A : Axes)
+    N *= A.Values.size();
+  return N;
+}
+
+bool Spec::isTopLevel(const Object &O) const {
+  return is_contained(TopLevelBuffers, O.BufferID);
+}
+
+std::string formatNumber(double V) {
+  if (V == 0)
+    return "0";
+  // Twelve significant digits: exact for every spec value written in
+  // decimal, and free of binary noise such as 5 us -> 4.9999999999999996e-06.
+  return fmt::format("{:.12g}", V);
+}
+
+std::string formatValue(const Value &V) {
+  switch (V.Kind) {
+  case ValueKind::None:
+    return "<none>";
+  case ValueKind::Number: {
+    std::string S = formatNumber(V.Num);
+    std::string U = V.Dim.unitString();
+    return U.empty() ? S : S + " " + U;
+  }
+  case ValueKind::Bool:
+    return V.Bool ? "true" : "false";
+  case ValueKind::String: {
+    std::string S;
+    raw_string_ostream OS(S);
+    OS << '"';
+    OS.write_escaped(V.Str);
+    OS << '"';
+    return OS.str();
+  }
+  case ValueKind::Enum:
+    return V.Str;
+  case ValueKind::List: {
+    std::string S = "[";
+    for (size_t I = 0; I < V.Elems.size(); ++I)
+      S += (I ? ", " : "") + formatValue(V.Elems[I]);
+    return S + "]";
+  }
+  case ValueKind::Object:
+    return V.Obj->Name;
+  }
+  llvm_unreachable("unknown value kind");
+}
+
+namespace {
+class SpecPrinter {
+public:
+  SpecPrinter(const SourceMgr &SM, raw_ostream &OS) : SM(SM), OS(OS) {}
+
+  void entity(const Object &O) {
+    OS << O.Type->Name << ' ' << O.Name;
+    if (O.Parent)
+      OS << " extends " << O.Parent->Name;
+    OS << "  # " << where(O.DeclRange.Start) << '\n';
+    fields(O, "");
+    OS << '\n';
+  }
+
+private:
+  std::string where(SMLoc L) {
+    if (!L.isValid())
+      return "<builtin>";
+    unsigned Buf = SM.FindBufferContainingLoc(L);
+    auto LC = SM.getLineAndColumn(L, Buf);
+    return (SM.getMemoryBuffer(Buf)->getBufferIdentifier() + ":" +
+            Twine(LC.first) + ":" + Twine(LC.second))
+        .str();
+  }
+
+  std::string origin(const Field &F) {
+    switch (F.From) {
+    case Origin::File:
+      return where(F.Loc.Start);
+    case Origin::Default:
+      return "default";
+    case Origin::Inherited:
+      return "extends " + F.InheritedFrom->Name + " (" + where(F.Loc.Start) +
+             ")";
+    case Origin::Unset:
+      break;
+    }
+    return "";
+  }
+
+  void fields(const Object &O, const std::string &Prefix) {
+    for (const Field &F : O.Fields) {
+      if (!F.isSet())
+        continue;
+      std::string Path = Prefix + F.Spec->Name;
+      bool Nested = F.V.Kind == ValueKind::Object &&
+                    (F.Spec->Type.Kind == TypeKind::Struct ||
+                     F.V.Obj->IsAnonymous);
+      if (Nested) {
+        if (F.V.Obj->IsAnonymous) {
+          OS << "  " << Path << " = " << F.V.Obj->Type->Name;
+          if (F.V.Obj->Parent)
+            OS << " extends " << F.V.Obj->Parent->Name;
+          OS << " { ... }  # " << origin(F) << '\n';
+        }
+        fields(*F.V.Obj, Path + ".");
+        continue;
+      }
+      OS << "  " << Path << " = " << formatValue(F.V) << "  # " << origin(F)
+         << '\n';
+    }
+  }
+
+  const SourceMgr &SM;
+  raw_ostream &OS;
+};
+} // namespace
+
+void printSpec(const Spec &S, const SourceMgr &SM, raw_ostream &OS,
+               bool IncludeImported) {
+  SpecPrinter P(SM, OS);
+  for (const Object *O : S.Entities)
+    if ((IncludeImported || S.isTopLevel(*O)) && O->Type->Name != "sweep")
+      P.entity(*O);
+  for (const Expectation &E : S.Expectations) {
+    OS << "expect " << E.Scenario->Name << '.' << E.Figure->Name << ' '
+       << E.Op << ' ' << formatValue(E.Lo);
+    if (E.Op == "in")
+      OS << " .. " << formatValue(E.Hi);
+    OS << '\n';
+  }
+  for (const Sweep &W : S.Sweeps) {
+    OS << "sweep " << W.Decl->Name << " over " << W.Scenario->Name << ": "
+       << W.points() << " points\n";
+    for (const SweepAxis &A : W.Axes) {
+      OS << "  " << A.Path << " in [";
+      for (size_t I = 0; I < A.Values.size(); ++I)
+        OS << (I ? ", " : "") << formatValue(A.Values[I]);
+      OS << "]\n";
+    }
+    for (const auto &Obj : W.Objectives)
+      OS << "  " << (Obj.second ? "maximize " : "minimize ") << Obj.first
+         << '\n';
+    if (W.Keep)
+      OS << "  keep " << *W.Keep << '\n';
+  }
+}
+
+} // namespace spec
+} // namespace llmsys

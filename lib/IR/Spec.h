@@ -1,0 +1,185 @@
+//===- Spec.h - the resolved specification -----------------------*- C++ -*-===//
+//
+// What Sema produces and every later stage reads: entities with every field
+// evaluated to a value in base units, each with where it came from (the file,
+// a schema default, or an `extends` parent), plus expectations and sweeps.
+// No AST and no ANTLR here; source locations are llvm::SMRange into the
+// SourceMgr that loaded the files.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_IR_SPEC_H
+#define LLMSYS_IR_SPEC_H
+
+#include "IR/Schema.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/SMLoc.h"
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class SourceMgr;
+class raw_ostream;
+} // namespace llvm
+
+namespace llmsys {
+namespace spec {
+
+struct Object;
+
+enum class ValueKind { None, Number, Bool, String, Enum, List, Object };
+
+struct Value {
+  ValueKind Kind = ValueKind::None;
+  double Num = 0;       ///< Number, in base units
+  Dimension Dim;        ///< Number
+  bool Bool = false;
+  std::string Str;      ///< String, or Enum word
+  std::vector<Value> Elems;
+  Object *Obj = nullptr; ///< Object: an entity or a nested block
+
+  static Value number(double N, Dimension D = Dimension()) {
+    Value V;
+    V.Kind = ValueKind::Number;
+    V.Num = N;
+    V.Dim = D;
+    return V;
+  }
+  static Value boolean(bool B) {
+    Value V;
+    V.Kind = ValueKind::Bool;
+    V.Bool = B;
+    return V;
+  }
+  static Value string(std::string S) {
+    Value V;
+    V.Kind = ValueKind::String;
+    V.Str = std::move(S);
+    return V;
+  }
+  static Value enumWord(std::string W) {
+    Value V;
+    V.Kind = ValueKind::Enum;
+    V.Str = std::move(W);
+    return V;
+  }
+  static Value object(Object *O) {
+    Value V;
+    V.Kind = ValueKind::Object;
+    V.Obj = O;
+    return V;
+  }
+  static Value list(std::vector<Value> E) {
+    Value V;
+    V.Kind = ValueKind::List;
+    V.Elems = std::move(E);
+    return V;
+  }
+  /// "a number of bandwidth (B/s)", "a string", "the model 'gpt3'" ...
+  std::string describe() const;
+};
+
+enum class Origin { Unset, File, Default, Inherited };
+
+struct Field {
+  const FieldSpec *Spec = nullptr;
+  Origin From = Origin::Unset;
+  Value V;
+  llvm::SMRange Loc;              ///< Where the value was written (File/Inherited).
+  const Object *InheritedFrom = nullptr; ///< Inherited: the entity that wrote it.
+  bool isSet() const { return From != Origin::Unset; }
+};
+
+struct Object {
+  const StructSpec *Type = nullptr;
+  std::string Name;    ///< "H100_SXM", "H100_SXM.hbm", "pretrain.mapping"
+  bool IsEntity = false;   ///< A declared entity or an inline one.
+  bool IsAnonymous = false; ///< Written inline where a reference was expected.
+  llvm::SMRange DeclRange;
+  const Object *Parent = nullptr;   ///< `extends` parent.
+  Object *Enclosing = nullptr;      ///< Nested blocks: the object holding them.
+  std::string Module;  ///< "std.hardware.nvidia" for stdlib entities.
+  unsigned BufferID = 0;
+  std::vector<Field> Fields; ///< Parallel to Type->Fields.
+
+  const Field *field(llvm::StringRef N) const {
+    int I = Type->findField(N);
+    return I < 0 ? nullptr : &Fields[I];
+  }
+  /// Follows a dotted path through nested blocks and references.
+  const Field *path(llvm::StringRef DottedPath) const;
+  /// Numeric field value in base units, or nullopt when unset.
+  std::optional<double> number(llvm::StringRef DottedPath) const;
+  const Object *object(llvm::StringRef DottedPath) const;
+  llvm::StringRef word(llvm::StringRef DottedPath) const;
+};
+
+struct Expectation {
+  llvm::SMRange Range;
+  const Object *Scenario = nullptr;
+  const FigureSpec *Figure = nullptr;
+  /// Either a comparison (Op in <, <=, >, >=, ==, !=) against Lo, or
+  /// `in Lo .. Hi` (Op == "in").
+  std::string Op;
+  Value Lo, Hi;
+};
+
+struct SweepAxis {
+  llvm::SMRange Range;
+  std::string Path; ///< "mapping.tp"
+  const FieldSpec *Field = nullptr;
+  std::vector<Value> Values;
+};
+
+struct Sweep {
+  const Object *Decl = nullptr; ///< The sweep entity (no fields of its own).
+  const Object *Scenario = nullptr;
+  std::vector<SweepAxis> Axes;
+  std::vector<llvm::SMRange> Where; ///< Constraints, checked when costed.
+  std::vector<std::pair<std::string, bool>> Objectives; ///< figure, maximize
+  bool Pareto = false;
+  std::optional<unsigned> Keep;
+  size_t points() const;
+};
+
+/// Everything a compilation resolved.
+class Spec {
+public:
+  Object *create() {
+    Storage.emplace_back();
+    return &Storage.back();
+  }
+  std::vector<Object *> Entities; ///< Declared entities, in load order.
+  llvm::StringMap<Object *> ByName;
+  std::vector<Object *> Scenarios; ///< train and serve entities, in order.
+  std::vector<Expectation> Expectations;
+  std::vector<Sweep> Sweeps;
+  std::vector<unsigned> TopLevelBuffers; ///< Files named on the command line.
+
+  const Object *lookup(llvm::StringRef Name) const {
+    auto It = ByName.find(Name);
+    return It == ByName.end() ? nullptr : It->second;
+  }
+  bool isTopLevel(const Object &O) const;
+
+private:
+  std::deque<Object> Storage;
+};
+
+/// Formats a number as the spec printer does: shortest round-trip form.
+std::string formatNumber(double V);
+/// "85899345920 B", "0.5", "bf16", "[a, b]", "H100_SXM".
+std::string formatValue(const Value &V);
+
+/// llmsys-opt --emit=spec: every field of every entity of the top-level
+/// files with its value in base units and its origin.
+void printSpec(const Spec &S, const llvm::SourceMgr &SM, llvm::raw_ostream &OS,
+               bool IncludeImported = false);
+
+} // namespace spec
+} // namespace llmsys
+
+#endif

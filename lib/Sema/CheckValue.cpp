@@ -1,0 +1,136 @@
+//===- CheckValue.cpp - a value against its field's type -------------------===//
+
+#include "Sema/SemaImpl.h"
+
+#include <cmath>
+
+using namespace llvm;
+
+namespace llmsys {
+namespace sema {
+
+static bool typeMatches(const TypeSpec &T, const Value &V) {
+  switch (T.Kind) {
+  case TypeKind::Quantity:
+  case TypeKind::Number:
+  case TypeKind::Integer:
+    return V.Kind == spec::ValueKind::Number;
+  case TypeKind::Bool:
+    return V.Kind == spec::ValueKind::Bool;
+  case TypeKind::String:
+    return V.Kind == spec::ValueKind::String;
+  case TypeKind::Enum:
+    return V.Kind == spec::ValueKind::Enum;
+  case TypeKind::List:
+    return V.Kind == spec::ValueKind::List;
+  case TypeKind::Ref:
+  case TypeKind::Struct:
+    return V.Kind == spec::ValueKind::Object;
+  }
+  return false;
+}
+
+bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
+                          const std::string &Name) {
+  const TypeSpec &T = F.Type;
+  if (!typeMatches(T, V)) {
+    Diags.report(DiagID::err_type_mismatch, R, Name, T.describe(),
+                 V.describe());
+    return false;
+  }
+  switch (T.Kind) {
+  case TypeKind::Quantity:
+    if (V.Dim == T.Dim)
+      break;
+    if (V.Dim.isDimensionless()) {
+      std::string Example = exampleFor(T.Dim).str();
+      if (Example.empty())
+        Example = "1 " + T.Dim.unitString();
+      Diags.report(DiagID::err_bare_number, R, Name, T.describe(), Example);
+    } else {
+      Diags.report(DiagID::err_dimension_mismatch, R, Name, T.describe(),
+                   V.Dim.describe());
+    }
+    return false;
+  case TypeKind::Number:
+  case TypeKind::Integer:
+    if (!V.Dim.isDimensionless()) {
+      Diags.report(DiagID::err_dimension_mismatch, R, Name, T.describe(),
+                   V.Dim.describe());
+      return false;
+    }
+    if (T.Kind == TypeKind::Integer) {
+      double Rounded = std::round(V.Num);
+      if (std::fabs(V.Num - Rounded) > 1e-9 * std::max(1.0, std::fabs(V.Num)) ||
+          std::fabs(Rounded) > 9007199254740992.0) {
+        Diags.report(DiagID::err_not_integer, R, Name, spec::formatNumber(V.Num));
+        return false;
+      }
+      V.Num = Rounded;
+    }
+    break;
+  case TypeKind::Enum:
+    if (!T.Enum->contains(V.Str)) {
+      Diags.report(DiagID::err_type_mismatch, R, Name, T.describe(),
+                   V.describe());
+      return false;
+    }
+    return true;
+  case TypeKind::List: {
+    FieldSpec ElemField = F;
+    ElemField.Type = *T.Elem;
+    ElemField.Check = Constraint::None;
+    for (Value &E : V.Elems)
+      if (!checkValue(ElemField, E, R, Name))
+        return false;
+    return true;
+  }
+  case TypeKind::Ref:
+    if (!V.Obj->IsEntity || V.Obj->Type != T.Struct) {
+      if (V.Obj->IsEntity)
+        Diags.report(DiagID::err_wrong_entity_kind, R, V.Obj->Name,
+                     TypeSpec{TypeKind::Ref, Dimension(), nullptr, nullptr,
+                              V.Obj->Type}
+                         .describe(),
+                     Name, T.describe());
+      else
+        Diags.report(DiagID::err_type_mismatch, R, Name, T.describe(),
+                     V.describe());
+      return false;
+    }
+    return true;
+  case TypeKind::Bool:
+  case TypeKind::String:
+  case TypeKind::Struct:
+    return true;
+  }
+
+  switch (F.Check) {
+  case Constraint::None:
+    break;
+  case Constraint::Positive:
+    if (!(V.Num > 0)) {
+      Diags.report(DiagID::err_not_positive, R, Name, spec::formatValue(V));
+      return false;
+    }
+    break;
+  case Constraint::NonNegative:
+    if (V.Num < 0) {
+      Diags.report(DiagID::err_negative, R, Name, spec::formatValue(V));
+      return false;
+    }
+    break;
+  case Constraint::Range:
+    if (V.Num < F.Min || V.Num > F.Max) {
+      Diags.report(DiagID::err_out_of_range, R, Name,
+                   spec::formatNumber(F.Min), spec::formatNumber(F.Max),
+                   spec::formatValue(V));
+      return false;
+    }
+    break;
+  }
+  return true;
+}
+
+} // namespace sema
+} // namespace llmsys

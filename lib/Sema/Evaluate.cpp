@@ -1,0 +1,633 @@
+//===- Evaluate.cpp - expressions, names, fields and cycles ----------------===//
+//
+// Every value is a constant expression evaluated on demand, in the object
+// that owns the field: a bare name is first a field of that object (or of
+// the blocks enclosing it), then an entity, then an enum word where the field
+// expects one. Dimensions follow arithmetic; results must stay finite.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Sema/SemaImpl.h"
+
+#include "Basic/Suggest.h"
+
+#include "llvm/Support/SourceMgr.h"
+#include <cmath>
+#include <cstdlib>
+
+using namespace llvm;
+
+namespace llmsys {
+namespace sema {
+
+SMRange Resolver::at(SMRange R) const {
+  if (!DefaultStack.empty() && R.Start.isValid() &&
+      DefaultBuffers.count(SM.FindBufferContainingLoc(R.Start))) {
+    const Object *O = DefaultStack.back().Obj;
+    while (O->Enclosing && !O->DeclRange.Start.isValid())
+      O = O->Enclosing;
+    return O->DeclRange;
+  }
+  return R;
+}
+
+std::string Resolver::fieldPath(const Object *O, unsigned Field) const {
+  return O->Name + "." + O->Type->Fields[Field].Name;
+}
+
+std::string Resolver::currentField() const {
+  if (EvalStack.empty())
+    return "";
+  const EvalFrame &F = EvalStack.back();
+  return F.Obj->Type->Fields[F.Field].Name;
+}
+
+static bool isFinite(double V) { return std::isfinite(V); }
+
+std::optional<Value> Resolver::evalNumber(const ast::NumberExpr &E,
+                                          const TypeSpec *Expected) {
+  // A glued word such as "1f1b" is an enum word where one is expected.
+  if (E.GluedWord && Expected && Expected->Kind == TypeKind::Enum &&
+      Expected->Enum->contains(E.wholeText()))
+    return Value::enumWord(E.wholeText().str());
+  std::string Digits = E.Spelling.str();
+  errno = 0;
+  char *End = nullptr;
+  double V = std::strtod(Digits.c_str(), &End);
+  if (!isFinite(V) || (errno == ERANGE && std::fabs(V) > 1)) {
+    Diags.report(DiagID::err_number_overflow, at(E.getRange()), Digits);
+    return std::nullopt;
+  }
+  Dimension D;
+  if (!E.Unit.empty()) {
+    UnitParse U = parseUnit(E.Unit);
+    if (!U.Ok) {
+      if (E.GluedWord && Expected && Expected->Kind == TypeKind::Enum) {
+        Diags.report(DiagID::err_unknown_enum, at(E.getRange()),
+                     E.wholeText(), Expected->Enum->Name, currentField(),
+                     didYouMean(E.wholeText(), Expected->Enum->Words));
+        return std::nullopt;
+      }
+      if (U.BinaryPrefixMisuse)
+        Diags.report(DiagID::err_binary_prefix, at(E.UnitRange), U.Prefix,
+                     U.BadAtom.substr(U.Prefix.size()));
+      else
+        Diags.report(DiagID::err_unknown_unit, at(E.UnitRange), E.Unit,
+                     U.Suggestion.empty()
+                         ? std::string()
+                         : "; did you mean '" + U.Suggestion + "'?");
+      return std::nullopt;
+    }
+    V *= U.Scale;
+    D = U.Dim;
+    if (!isFinite(V)) {
+      Diags.report(DiagID::err_number_overflow, at(E.getRange()),
+                   E.wholeText());
+      return std::nullopt;
+    }
+  }
+  return Value::number(V, D);
+}
+
+bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
+  spec::Field &F = O->Fields[Field];
+  Slot &Sl = Slots[O][Field];
+  switch (Sl.St) {
+  case Slot::State::Done:
+    return true;
+  case Slot::State::Failed:
+    return false;
+  case Slot::State::Evaluating: {
+    auto Start = std::find_if(EvalStack.begin(), EvalStack.end(),
+                              [&](const EvalFrame &Fr) {
+                                return Fr.Obj == O && Fr.Field == Field;
+                              });
+    std::string Chain;
+    for (auto It = Start; It != EvalStack.end(); ++It)
+      Chain += fieldPath(It->Obj, It->Field) + " -> ";
+    Chain += fieldPath(O, Field);
+    SMRange Where = F.From == spec::Origin::Default ? O->DeclRange : F.Loc;
+    auto D = Diags.report(DiagID::err_reference_cycle, at(Where), Chain);
+    for (auto It = Start + 1; It != EvalStack.end(); ++It)
+      D.note(DiagID::note_reference_chain, at(It->Use),
+             fieldPath((It - 1)->Obj, (It - 1)->Field),
+             fieldPath(It->Obj, It->Field));
+    D.note(DiagID::note_reference_chain, at(Use),
+           fieldPath(EvalStack.back().Obj, EvalStack.back().Field),
+           fieldPath(O, Field));
+    for (auto It = Start; It != EvalStack.end(); ++It)
+      Slots[It->Obj][It->Field].St = Slot::State::Failed;
+    return false;
+  }
+  case Slot::State::Idle:
+    break;
+  }
+  const FieldSpec &FS = *F.Spec;
+  if (FS.Type.Kind == TypeKind::Struct) {
+    Sl.St = Slot::State::Done;
+    return true;
+  }
+  Sl.St = Slot::State::Evaluating;
+  EvalStack.push_back({O, Field, Use});
+  bool IsDefault = F.From == spec::Origin::Default;
+  if (IsDefault)
+    DefaultStack.push_back({O, &FS});
+
+  std::optional<Value> V;
+  if (FS.Type.Kind == TypeKind::Ref && (Sl.Refine || !Sl.E)) {
+    if (Object *Inline = makeInline(O, Field, Sl))
+      V = Value::object(Inline);
+  } else if (Sl.E) {
+    V = eval(*Sl.E, O, &FS.Type);
+    if (V && FS.Type.Kind == TypeKind::Ref && V->Kind == spec::ValueKind::Object &&
+        V->Obj->IsEntity && V->Obj->Type == FS.Type.Struct) {
+      if (EntityInfo *EI = InfoOf[V->Obj])
+        EI->Used = true;
+      if (!checkComplete(V->Obj, at(Sl.E->getRange())))
+        V.reset();
+    }
+  }
+  SMRange Where = Sl.E ? Sl.E->getRange() : F.Loc;
+  bool Ok = V && checkValue(FS, *V, at(Where), fieldPath(O, Field));
+  if (!Ok && V && IsDefault)
+    ; // checkValue reported at the declaration.
+  if (IsDefault)
+    DefaultStack.pop_back();
+  EvalStack.pop_back();
+  if (Sl.St == Slot::State::Failed) // a cycle through this slot
+    return false;
+  if (!Ok) {
+    Sl.St = Slot::State::Failed;
+    return false;
+  }
+  F.V = std::move(*V);
+  Sl.St = Slot::State::Done;
+  return true;
+}
+
+Object *Resolver::makeInline(Object *Owner, unsigned Field, const Slot &Sl) {
+  const FieldSpec &FS = Owner->Type->Fields[Field];
+  const StructSpec *Kind = FS.Type.Struct;
+  const Object *Base = nullptr;
+  if (Sl.E) {
+    std::optional<Value> B = eval(*Sl.E, Owner, &FS.Type);
+    if (!B)
+      return nullptr;
+    if (B->Kind != spec::ValueKind::Object || !B->Obj->IsEntity ||
+        B->Obj->Type != Kind) {
+      checkValue(FS, *B, at(Sl.E->getRange()), fieldPath(Owner, Field));
+      return nullptr;
+    }
+    Base = B->Obj;
+  } else if (Sl.RefineParent) {
+    unsigned Consumed = 0;
+    EntityInfo *P = findEntity(*Sl.RefineParent, Consumed);
+    if (!P || Consumed != Sl.RefineParent->Parts.size() || !build(*P)) {
+      if (!P)
+        Diags.report(DiagID::err_undefined_name, Sl.RefineParent->range(),
+                     Sl.RefineParent->str(), "");
+      return nullptr;
+    }
+    if (P->Type != Kind) {
+      Diags.report(DiagID::err_wrong_entity_kind, Sl.RefineParent->range(),
+                   P->Obj->Name,
+                   TypeSpec{TypeKind::Ref, Dimension(), nullptr, nullptr,
+                            P->Type}
+                       .describe(),
+                   fieldPath(Owner, Field), FS.Type.describe());
+      return nullptr;
+    }
+    P->Extended = true;
+    Base = P->Obj;
+  }
+  const Object *Root = Owner;
+  while (Root->Enclosing)
+    Root = Root->Enclosing;
+  SMRange Decl = Sl.Refine ? Sl.Refine->Range : Owner->Fields[Field].Loc;
+  Object *O = newObject(Kind, fieldPath(Owner, Field), Decl, Owner->BufferID);
+  O->IsEntity = true;
+  O->IsAnonymous = true;
+  O->Module = Owner->Module;
+  if (Base) {
+    O->Parent = Base;
+    cloneInto(O, Base);
+  }
+  if (Sl.Refine)
+    applyBlock(O, *Sl.Refine, nullptr);
+  applyDefaults(O);
+  if (!checkComplete(O, Decl))
+    return nullptr;
+  evaluateAll(O);
+  return O;
+}
+
+std::optional<Value> Resolver::fieldValue(Object *O, unsigned Field,
+                                          SMRange Use) {
+  spec::Field &F = O->Fields[Field];
+  if (!F.isSet()) {
+    std::string Owner = O->IsEntity && !O->IsAnonymous
+                            ? O->Type->Name + " '" + O->Name + "'"
+                            : "'" + O->Name + "'";
+    Diags.report(DiagID::err_field_unset, at(Use), F.Spec->Name, Owner);
+    return std::nullopt;
+  }
+  if (!evaluateSlot(O, Field, Use))
+    return std::nullopt;
+  return F.V;
+}
+
+void Resolver::evaluateAll(Object *O) {
+  for (unsigned I = 0; I < O->Fields.size(); ++I) {
+    if (!O->Fields[I].isSet())
+      continue;
+    evaluateSlot(O, I, O->Fields[I].Loc);
+    if (O->Fields[I].Spec->Type.Kind == TypeKind::Struct && O->Fields[I].V.Obj)
+      evaluateAll(O->Fields[I].V.Obj);
+  }
+}
+
+std::optional<Value> Resolver::evalName(const ast::NameExpr &E, Object *Self,
+                                        const TypeSpec *Expected) {
+  const ast::DottedName &N = E.Name;
+  const ast::Ident &First = N.Parts[0];
+  if (N.Parts.size() == 1 && Expected && Expected->Kind == TypeKind::Enum &&
+      Expected->Enum->contains(First.Name))
+    return Value::enumWord(First.Name.str());
+
+  std::optional<Value> Cur;
+  size_t Next = 1;
+  bool Found = false;
+  for (Object *O = Self; O && !Found; O = O->Enclosing) {
+    int Idx = O->Type->findField(First.Name);
+    if (Idx < 0)
+      continue;
+    Found = true;
+    Cur = fieldValue(O, Idx, First.Range);
+    if (!Cur)
+      return std::nullopt;
+  }
+  if (!Found) {
+    unsigned Consumed = 0;
+    if (EntityInfo *EI = findEntity(N, Consumed)) {
+      Object *O = build(*EI);
+      if (!O)
+        return std::nullopt;
+      EI->Used = true;
+      Cur = Value::object(O);
+      Next = Consumed;
+      Found = true;
+    }
+  }
+  if (!Found) {
+    if (Expected && Expected->Kind == TypeKind::Enum) {
+      Diags.report(DiagID::err_unknown_enum, at(First.Range), First.Name,
+                   Expected->Enum->Name, currentField(),
+                   didYouMean(First.Name, Expected->Enum->Words))
+          .note(DiagID::note_enum_values, SMRange(),
+                [&] {
+                  std::string L;
+                  for (const std::string &W : Expected->Enum->Words)
+                    L += (L.empty() ? "" : ", ") + W;
+                  return L;
+                }());
+      return std::nullopt;
+    }
+    std::vector<std::string> Candidates;
+    for (Object *O = Self; O; O = O->Enclosing)
+      for (const FieldSpec &F : O->Type->Fields)
+        Candidates.push_back(F.Name);
+    for (const auto &Ent : Entities)
+      Candidates.push_back(Ent.first().str());
+    std::sort(Candidates.begin() + 0, Candidates.end());
+    std::string Shown = First.Name == "std" ? N.str() : First.Name.str();
+    Diags.report(DiagID::err_undefined_name, at(First.Name == "std"
+                                                    ? N.range()
+                                                    : First.Range),
+                 Shown,
+                 First.Name == "std"
+                     ? std::string("; is its module imported?")
+                     : didYouMean(First.Name, Candidates));
+    return std::nullopt;
+  }
+  for (; Next < N.Parts.size(); ++Next) {
+    const ast::Ident &Part = N.Parts[Next];
+    if (Cur->Kind != spec::ValueKind::Object) {
+      Diags.report(DiagID::err_member_of_non_object, at(Part.Range),
+                   N.Parts[Next - 1].Name, Cur->describe());
+      return std::nullopt;
+    }
+    Object *O = Cur->Obj;
+    int Idx = O->Type->findField(Part.Name);
+    if (Idx < 0) {
+      Diags.report(DiagID::err_no_such_member, at(Part.Range), O->Name,
+                   Part.Name, didYouMean(Part.Name, O->Type->fieldNames()));
+      return std::nullopt;
+    }
+    Cur = fieldValue(O, Idx, Part.Range);
+    if (!Cur)
+      return std::nullopt;
+  }
+  return Cur;
+}
+
+static bool isNumber(const Value &V) {
+  return V.Kind == spec::ValueKind::Number;
+}
+
+std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
+                                          Object *Self) {
+  using ast::BinaryOp;
+  if (E.Op == BinaryOp::In) {
+    std::optional<Value> L = eval(*E.LHS, Self, nullptr);
+    if (!L)
+      return std::nullopt;
+    if (const auto *R = dyn_cast<ast::RangeExpr>(E.RHS)) {
+      if (!R->Step) {
+        std::optional<Value> Lo = eval(*R->Lo, Self, nullptr);
+        std::optional<Value> Hi = eval(*R->Hi, Self, nullptr);
+        if (!Lo || !Hi)
+          return std::nullopt;
+        for (const Value *B : {&*Lo, &*Hi})
+          if (!isNumber(*L) || !isNumber(*B) || B->Dim != L->Dim) {
+            Diags.report(DiagID::err_dimension_compare, at(E.getRange()),
+                         L->describe(), B->describe());
+            return std::nullopt;
+          }
+        return Value::boolean(L->Num >= Lo->Num && L->Num <= Hi->Num);
+      }
+    }
+    std::optional<Value> R = eval(*E.RHS, Self, nullptr);
+    if (!R)
+      return std::nullopt;
+    if (R->Kind != spec::ValueKind::List) {
+      Diags.report(DiagID::err_operand_type, at(E.RHS->getRange()), "in",
+                   "a list or a range", R->describe());
+      return std::nullopt;
+    }
+    for (const Value &X : R->Elems)
+      if (X.Kind == L->Kind && formatValue(X) == formatValue(*L))
+        return Value::boolean(true);
+    return Value::boolean(false);
+  }
+
+  std::optional<Value> L = eval(*E.LHS, Self, nullptr);
+  std::optional<Value> R = eval(*E.RHS, Self, nullptr);
+  if (!L || !R)
+    return std::nullopt;
+
+  if (E.Op == BinaryOp::And || E.Op == BinaryOp::Or) {
+    for (const Value *V : {&*L, &*R})
+      if (V->Kind != spec::ValueKind::Bool) {
+        Diags.report(DiagID::err_operand_type, at(E.OpRange),
+                     spelling(E.Op), "true or false", V->describe());
+        return std::nullopt;
+      }
+    return Value::boolean(E.Op == BinaryOp::And ? (L->Bool && R->Bool)
+                                                : (L->Bool || R->Bool));
+  }
+
+  bool Compare = E.Op == BinaryOp::Lt || E.Op == BinaryOp::Le ||
+                 E.Op == BinaryOp::Gt || E.Op == BinaryOp::Ge ||
+                 E.Op == BinaryOp::Eq || E.Op == BinaryOp::Ne;
+  if (Compare && (E.Op == BinaryOp::Eq || E.Op == BinaryOp::Ne) &&
+      !(isNumber(*L) && isNumber(*R))) {
+    if (L->Kind != R->Kind) {
+      Diags.report(DiagID::err_dimension_compare, at(E.getRange()),
+                   L->describe(), R->describe());
+      return std::nullopt;
+    }
+    bool Equal = formatValue(*L) == formatValue(*R);
+    return Value::boolean(E.Op == BinaryOp::Eq ? Equal : !Equal);
+  }
+  for (const Value *V : {&*L, &*R})
+    if (!isNumber(*V)) {
+      Diags.report(DiagID::err_operand_type, at(E.OpRange), spelling(E.Op),
+                   "numbers", V->describe());
+      return std::nullopt;
+    }
+  if (Compare) {
+    if (L->Dim != R->Dim) {
+      Diags.report(DiagID::err_dimension_compare, at(E.getRange()),
+                   L->Dim.describe(), R->Dim.describe());
+      return std::nullopt;
+    }
+    bool B = false;
+    switch (E.Op) {
+    case BinaryOp::Lt: B = L->Num < R->Num; break;
+    case BinaryOp::Le: B = L->Num <= R->Num; break;
+    case BinaryOp::Gt: B = L->Num > R->Num; break;
+    case BinaryOp::Ge: B = L->Num >= R->Num; break;
+    case BinaryOp::Eq: B = L->Num == R->Num; break;
+    default: B = L->Num != R->Num; break;
+    }
+    return Value::boolean(B);
+  }
+  double V = 0;
+  Dimension D;
+  switch (E.Op) {
+  case BinaryOp::Add:
+  case BinaryOp::Sub:
+    if (L->Dim != R->Dim) {
+      Diags.report(DiagID::err_dimension_add, at(E.OpRange),
+                   E.Op == BinaryOp::Add ? "add" : "subtract",
+                   L->Dim.describe(), R->Dim.describe());
+      return std::nullopt;
+    }
+    V = E.Op == BinaryOp::Add ? L->Num + R->Num : L->Num - R->Num;
+    D = L->Dim;
+    break;
+  case BinaryOp::Mul:
+    V = L->Num * R->Num;
+    D = L->Dim * R->Dim;
+    break;
+  case BinaryOp::Div:
+    if (R->Num == 0) {
+      Diags.report(DiagID::err_division_by_zero, at(E.OpRange));
+      return std::nullopt;
+    }
+    V = L->Num / R->Num;
+    D = L->Dim / R->Dim;
+    break;
+  default:
+    llvm_unreachable("comparison handled above");
+  }
+  if (!isFinite(V)) {
+    Diags.report(DiagID::err_arith_overflow, at(E.getRange()));
+    return std::nullopt;
+  }
+  return Value::number(V, D);
+}
+
+std::optional<Value> Resolver::evalCall(const ast::CallExpr &E, Object *Self) {
+  StringRef F = E.Callee.Name;
+  static const std::vector<std::string> Known = {"min", "max", "ceil",
+                                                 "floor", "round"};
+  if (!is_contained(Known, F.str())) {
+    Diags.report(DiagID::err_unknown_function, at(E.Callee.Range), F,
+                 didYouMean(F, Known));
+    return std::nullopt;
+  }
+  std::vector<Value> Args;
+  for (const ast::Expr *A : E.Args) {
+    std::optional<Value> V = eval(*A, Self, nullptr);
+    if (!V)
+      return std::nullopt;
+    if (!isNumber(*V)) {
+      Diags.report(DiagID::err_function_arg, at(A->getRange()), F, "a number");
+      return std::nullopt;
+    }
+    Args.push_back(*V);
+  }
+  if (F == "min" || F == "max") {
+    if (Args.empty()) {
+      Diags.report(DiagID::err_function_arity, at(E.getRange()), F,
+                   "at least 1", "", 0);
+      return std::nullopt;
+    }
+    Value Best = Args[0];
+    for (const Value &A : Args) {
+      if (A.Dim != Best.Dim) {
+        Diags.report(DiagID::err_dimension_compare, at(E.getRange()),
+                     Best.Dim.describe(), A.Dim.describe());
+        return std::nullopt;
+      }
+      if (F == "min" ? A.Num < Best.Num : A.Num > Best.Num)
+        Best = A;
+    }
+    return Best;
+  }
+  if (Args.size() != 1) {
+    Diags.report(DiagID::err_function_arity, at(E.getRange()), F, 1, "",
+                 Args.size());
+    return std::nullopt;
+  }
+  if (!Args[0].Dim.isDimensionless()) {
+    Diags.report(DiagID::err_function_arg, at(E.Args[0]->getRange()), F,
+                 "a dimensionless number");
+    return std::nullopt;
+  }
+  double X = Args[0].Num;
+  double V = F == "ceil" ? std::ceil(X) : F == "floor" ? std::floor(X)
+                                                       : std::round(X);
+  return Value::number(V);
+}
+
+std::optional<Value> Resolver::evalRange(const ast::RangeExpr &E, Object *Self,
+                                         const TypeSpec *Elem) {
+  constexpr size_t MaxValues = 1000000;
+  std::optional<Value> Lo = eval(*E.Lo, Self, nullptr);
+  std::optional<Value> Hi = eval(*E.Hi, Self, nullptr);
+  if (!Lo || !Hi)
+    return std::nullopt;
+  if (!isNumber(*Lo) || !isNumber(*Hi) || Lo->Dim != Hi->Dim) {
+    Diags.report(DiagID::err_dimension_compare, at(E.getRange()),
+                 Lo->describe(), Hi->describe());
+    return std::nullopt;
+  }
+  double Step = 1;
+  if (E.Step) {
+    std::optional<Value> St = eval(*E.Step, Self, nullptr);
+    if (!St)
+      return std::nullopt;
+    if (!isNumber(*St) ||
+        (E.Geometric ? !St->Dim.isDimensionless() : St->Dim != Lo->Dim) ||
+        (E.Geometric ? St->Num <= 1 : St->Num <= 0)) {
+      Diags.report(DiagID::err_range_step, at(E.Step->getRange()),
+                   E.Geometric ? "a dimensionless factor above 1"
+                               : "positive, in the range's unit");
+      return std::nullopt;
+    }
+    Step = St->Num;
+  } else if (!Lo->Dim.isDimensionless()) {
+    Diags.report(DiagID::err_range_step, at(E.getRange()),
+                 "given for a range of quantities ('step 1 GB')");
+    return std::nullopt;
+  }
+  if (E.Geometric && Lo->Num <= 0) {
+    Diags.report(DiagID::err_range_step, at(E.Lo->getRange()),
+                 "used from a positive start when it multiplies");
+    return std::nullopt;
+  }
+  std::vector<Value> Values;
+  double Tol = 1e-9 * std::max(std::fabs(Hi->Num), 1.0);
+  for (unsigned I = 0;; ++I) {
+    double X = E.Geometric ? Lo->Num * std::pow(Step, I) : Lo->Num + I * Step;
+    if (X > Hi->Num + Tol)
+      break;
+    if (Values.size() == MaxValues) {
+      Diags.report(DiagID::err_range_too_large, at(E.getRange()),
+                   spec::formatNumber(Lo->Num), spec::formatNumber(Hi->Num),
+                   MaxValues);
+      return std::nullopt;
+    }
+    Values.push_back(Value::number(X, Lo->Dim));
+  }
+  (void)Elem;
+  return Value::list(std::move(Values));
+}
+
+std::optional<Value> Resolver::eval(const ast::Expr &E, Object *Self,
+                                    const TypeSpec *Expected) {
+  switch (E.getKind()) {
+  case ast::Expr::Kind::Number:
+    return evalNumber(cast<ast::NumberExpr>(E), Expected);
+  case ast::Expr::Kind::String:
+    return Value::string(cast<ast::StringExpr>(E).Value.str());
+  case ast::Expr::Kind::Bool:
+    return Value::boolean(cast<ast::BoolExpr>(E).Value);
+  case ast::Expr::Kind::Name:
+    return evalName(cast<ast::NameExpr>(E), Self, Expected);
+  case ast::Expr::Kind::Call:
+    return evalCall(cast<ast::CallExpr>(E), Self);
+  case ast::Expr::Kind::List: {
+    const TypeSpec *Elem =
+        Expected && Expected->Kind == TypeKind::List ? Expected->Elem : Expected;
+    std::vector<Value> Elems;
+    bool Ok = true;
+    for (const ast::Expr *X : cast<ast::ListExpr>(E).Elements) {
+      std::optional<Value> V = eval(*X, Self, Elem);
+      if (!V)
+        Ok = false;
+      else
+        Elems.push_back(std::move(*V));
+    }
+    if (!Ok)
+      return std::nullopt;
+    return Value::list(std::move(Elems));
+  }
+  case ast::Expr::Kind::Unary: {
+    const auto &U = cast<ast::UnaryExpr>(E);
+    std::optional<Value> V = eval(*U.Operand, Self, nullptr);
+    if (!V)
+      return std::nullopt;
+    if (U.Op == ast::UnaryOp::Not) {
+      if (V->Kind != spec::ValueKind::Bool) {
+        Diags.report(DiagID::err_operand_type, at(SMRange(U.OpLoc, U.OpLoc)),
+                     "not", "true or false", V->describe());
+        return std::nullopt;
+      }
+      V->Bool = !V->Bool;
+      return V;
+    }
+    if (!isNumber(*V)) {
+      Diags.report(DiagID::err_operand_type, at(SMRange(U.OpLoc, U.OpLoc)),
+                   spelling(U.Op), "a number", V->describe());
+      return std::nullopt;
+    }
+    if (U.Op == ast::UnaryOp::Neg)
+      V->Num = -V->Num;
+    return V;
+  }
+  case ast::Expr::Kind::Binary:
+    return evalBinary(cast<ast::BinaryExpr>(E), Self);
+  case ast::Expr::Kind::Range: {
+    const TypeSpec *Elem =
+        Expected && Expected->Kind == TypeKind::List ? Expected->Elem : Expected;
+    return evalRange(cast<ast::RangeExpr>(E), Self, Elem);
+  }
+  }
+  llvm_unreachable("unknown expression kind");
+}
+
+} // namespace sema
+} // namespace llmsys

@@ -1,0 +1,276 @@
+//===- Scenarios.cpp - expectations and sweeps ------------------------------===//
+
+#include "Sema/SemaImpl.h"
+
+#include "Basic/Suggest.h"
+
+using namespace llvm;
+
+namespace llmsys {
+namespace sema {
+
+static std::vector<std::string> figureNames(const StructSpec &St) {
+  std::vector<std::string> Names;
+  for (const FigureSpec &F : St.Figures)
+    Names.push_back(F.Name);
+  return Names;
+}
+
+static std::string describeEntity(const StructSpec &Type, StringRef Name) {
+  return Type.Name + " '" + Name.str() + "'";
+}
+
+void Resolver::resolveExpect(const ast::ExpectDecl &D) {
+  const auto *B = dyn_cast<ast::BinaryExpr>(D.Condition);
+  bool IsCompare = B && (B->Op == ast::BinaryOp::Lt || B->Op == ast::BinaryOp::Le ||
+                         B->Op == ast::BinaryOp::Gt || B->Op == ast::BinaryOp::Ge ||
+                         B->Op == ast::BinaryOp::Eq || B->Op == ast::BinaryOp::Ne ||
+                         B->Op == ast::BinaryOp::In);
+  const auto *L = IsCompare ? dyn_cast<ast::NameExpr>(B->LHS) : nullptr;
+  if (!L || L->Name.Parts.size() != 2) {
+    Diags.report(DiagID::err_expect_form, D.Condition->getRange());
+    return;
+  }
+  const ast::Ident &ScenarioName = L->Name.Parts[0];
+  const ast::Ident &FigureName = L->Name.Parts[1];
+  auto It = Entities.find(ScenarioName.Name);
+  if (It == Entities.end()) {
+    std::vector<std::string> Names;
+    for (const auto &E : Entities)
+      if (E.second.Type->IsScenario)
+        Names.push_back(E.first().str());
+    std::sort(Names.begin(), Names.end());
+    Diags.report(DiagID::err_undefined_name, ScenarioName.Range,
+                 ScenarioName.Name, didYouMean(ScenarioName.Name, Names));
+    return;
+  }
+  EntityInfo &EI = It->second;
+  if (!EI.Type->IsScenario) {
+    Diags.report(DiagID::err_expect_scenario, ScenarioName.Range,
+                 ScenarioName.Name, "a " + EI.Type->Name);
+    return;
+  }
+  const FigureSpec *Fig = EI.Type->findFigure(FigureName.Name);
+  if (!Fig) {
+    Diags.report(DiagID::err_unknown_figure, FigureName.Range,
+                 describeEntity(*EI.Type, ScenarioName.Name), FigureName.Name,
+                 didYouMean(FigureName.Name, figureNames(*EI.Type)));
+    return;
+  }
+  if (!EI.Obj)
+    return;
+  spec::Expectation X;
+  X.Range = D.Range;
+  X.Scenario = EI.Obj;
+  X.Figure = Fig;
+  X.Op = spelling(B->Op).str();
+  FieldSpec AsField;
+  AsField.Name = L->Name.str();
+  AsField.Type = Fig->Type;
+  if (B->Op == ast::BinaryOp::In) {
+    const auto *R = dyn_cast<ast::RangeExpr>(B->RHS);
+    if (!R || R->Step) {
+      Diags.report(DiagID::err_expect_form, B->RHS->getRange());
+      return;
+    }
+    std::optional<Value> Lo = eval(*R->Lo, nullptr, &Fig->Type);
+    std::optional<Value> Hi = eval(*R->Hi, nullptr, &Fig->Type);
+    if (!Lo || !Hi || !checkValue(AsField, *Lo, R->Lo->getRange(), AsField.Name) ||
+        !checkValue(AsField, *Hi, R->Hi->getRange(), AsField.Name))
+      return;
+    X.Lo = *Lo;
+    X.Hi = *Hi;
+  } else {
+    std::optional<Value> V = eval(*B->RHS, nullptr, &Fig->Type);
+    if (!V || !checkValue(AsField, *V, B->RHS->getRange(), AsField.Name))
+      return;
+    X.Lo = *V;
+  }
+  S.Expectations.push_back(std::move(X));
+}
+
+/// Checks that every name in a `where` condition is a figure or a field of
+/// the scenario; the condition itself is evaluated when points are costed.
+static void checkWhereNames(const ast::Expr &E, const StructSpec &Scenario,
+                            DiagnosticEngine &Diags, StringRef ScenarioName) {
+  switch (E.getKind()) {
+  case ast::Expr::Kind::Name: {
+    const ast::Ident &First = cast<ast::NameExpr>(E).Name.Parts[0];
+    if (Scenario.findFigure(First.Name) || Scenario.findField(First.Name) >= 0)
+      return;
+    std::vector<std::string> Names = figureNames(Scenario);
+    for (const FieldSpec &F : Scenario.Fields)
+      Names.push_back(F.Name);
+    Diags.report(DiagID::err_unknown_figure, First.Range,
+                 describeEntity(Scenario, ScenarioName), First.Name,
+                 didYouMean(First.Name, Names));
+    return;
+  }
+  case ast::Expr::Kind::Unary:
+    checkWhereNames(*cast<ast::UnaryExpr>(E).Operand, Scenario, Diags,
+                    ScenarioName);
+    return;
+  case ast::Expr::Kind::Binary:
+    checkWhereNames(*cast<ast::BinaryExpr>(E).LHS, Scenario, Diags,
+                    ScenarioName);
+    checkWhereNames(*cast<ast::BinaryExpr>(E).RHS, Scenario, Diags,
+                    ScenarioName);
+    return;
+  case ast::Expr::Kind::Call:
+    for (const ast::Expr *A : cast<ast::CallExpr>(E).Args)
+      checkWhereNames(*A, Scenario, Diags, ScenarioName);
+    return;
+  default:
+    return;
+  }
+}
+
+void Resolver::resolveSweep(EntityInfo &EI) {
+  const ast::EntityDecl &D = *EI.Decl;
+  if (!D.Over) {
+    Diags.report(DiagID::err_sweep_needs_over, D.Name.Range, D.Name.Name,
+                 D.Name.Name);
+    return;
+  }
+  unsigned Consumed = 0;
+  EntityInfo *Target = findEntity(*D.Over, Consumed);
+  if (!Target || Consumed != D.Over->Parts.size()) {
+    Diags.report(DiagID::err_undefined_name, D.Over->range(), D.Over->str(), "");
+    return;
+  }
+  if (!Target->Type->IsScenario) {
+    Diags.report(DiagID::err_sweep_target_kind, D.Over->range(), D.Over->str(),
+                 "a " + Target->Type->Name);
+    return;
+  }
+  if (!Target->Obj)
+    return;
+  const StructSpec &Scenario = *Target->Type;
+  spec::Sweep W;
+  W.Decl = EI.Obj;
+  W.Scenario = Target->Obj;
+  bool Ok = true;
+  auto CheckFigure = [&](const ast::Expr *E) -> const FigureSpec * {
+    const auto *N = dyn_cast<ast::NameExpr>(E);
+    const FigureSpec *F =
+        N && N->Name.Parts.size() == 1
+            ? Scenario.findFigure(N->Name.Parts[0].Name)
+            : nullptr;
+    if (!F) {
+      std::string Name = N ? N->Name.str() : std::string("<expression>");
+      Diags.report(DiagID::err_unknown_figure, E->getRange(),
+                   describeEntity(Scenario, Target->Obj->Name), Name,
+                   didYouMean(Name, figureNames(Scenario)));
+      Ok = false;
+    }
+    return F;
+  };
+
+  for (const ast::Member *M : D.Body->Members) {
+    switch (M->getKind()) {
+    case ast::Member::Kind::Axis: {
+      const auto &A = cast<ast::AxisMember>(*M);
+      const StructSpec *T = &Scenario;
+      const FieldSpec *FS = nullptr;
+      for (size_t I = 0; I < A.Path.Parts.size(); ++I) {
+        const ast::Ident &Part = A.Path.Parts[I];
+        int Idx = T->findField(Part.Name);
+        if (Idx < 0) {
+          Diags.report(DiagID::err_unknown_field, Part.Range,
+                       (I == 0 ? describeEntity(Scenario, Target->Obj->Name)
+                               : "a " + T->Name),
+                       Part.Name, didYouMean(Part.Name, T->fieldNames()));
+          FS = nullptr;
+          break;
+        }
+        FS = &T->Fields[Idx];
+        if (I + 1 < A.Path.Parts.size()) {
+          if (FS->Type.Kind != TypeKind::Ref &&
+              FS->Type.Kind != TypeKind::Struct) {
+            Diags.report(DiagID::err_not_a_block_field, Part.Range, Part.Name,
+                         FS->Type.describe());
+            FS = nullptr;
+            break;
+          }
+          T = FS->Type.Struct;
+        }
+      }
+      if (!FS) {
+        Ok = false;
+        break;
+      }
+      std::optional<Value> V = eval(*A.Values, nullptr, &FS->Type);
+      if (!V) {
+        Ok = false;
+        break;
+      }
+      if (V->Kind != spec::ValueKind::List) {
+        Diags.report(DiagID::err_axis_values, A.Values->getRange(),
+                     A.Path.str());
+        Ok = false;
+        break;
+      }
+      spec::SweepAxis Axis;
+      Axis.Range = M->getRange();
+      Axis.Path = A.Path.str();
+      Axis.Field = FS;
+      for (Value &E : V->Elems) {
+        if (!checkValue(*FS, E, A.Values->getRange(), Axis.Path)) {
+          Ok = false;
+          break;
+        }
+        Axis.Values.push_back(E);
+      }
+      W.Axes.push_back(std::move(Axis));
+      break;
+    }
+    case ast::Member::Kind::Where: {
+      const auto &Wh = cast<ast::WhereMember>(*M);
+      checkWhereNames(*Wh.Cond, Scenario, Diags, Target->Obj->Name);
+      W.Where.push_back(Wh.Cond->getRange());
+      break;
+    }
+    case ast::Member::Kind::Objective: {
+      const auto &O = cast<ast::ObjectiveMember>(*M);
+      if (!W.Objectives.empty()) {
+        Diags.report(DiagID::err_objective_count, M->getRange(), D.Name.Name,
+                     W.Objectives.size() + 1);
+        Ok = false;
+        break;
+      }
+      if (const FigureSpec *F = CheckFigure(O.Figure))
+        W.Objectives.push_back({F->Name, O.Maximize});
+      break;
+    }
+    case ast::Member::Kind::Pareto: {
+      const auto &P = cast<ast::ParetoMember>(*M);
+      W.Pareto = true;
+      for (const ast::Expr *E : P.Figures)
+        if (const FigureSpec *F = CheckFigure(E))
+          W.Objectives.push_back({F->Name, false});
+      break;
+    }
+    case ast::Member::Kind::Keep: {
+      const auto &K = cast<ast::KeepMember>(*M);
+      std::optional<Value> V = eval(*K.Count, nullptr, nullptr);
+      if (!V || V->Kind != spec::ValueKind::Number ||
+          !V->Dim.isDimensionless() || V->Num < 1 ||
+          V->Num != static_cast<double>(static_cast<unsigned>(V->Num))) {
+        if (V)
+          Diags.report(DiagID::err_keep_count, K.Count->getRange());
+        Ok = false;
+        break;
+      }
+      W.Keep = static_cast<unsigned>(V->Num);
+      break;
+    }
+    default:
+      break; // Fields are rejected by applyBlock: a sweep has none.
+    }
+  }
+  if (Ok)
+    S.Sweeps.push_back(std::move(W));
+}
+
+} // namespace sema
+} // namespace llmsys

@@ -1,0 +1,56 @@
+//===- Sema.cpp - the order of resolution -----------------------------------===//
+
+#include "Sema/SemaImpl.h"
+
+#include "llvm/Support/SourceMgr.h"
+
+using namespace llvm;
+
+namespace llmsys {
+namespace sema {
+
+void Resolver::run(ArrayRef<ast::File *> Files) {
+  // 1. Every entity of every file, in one namespace (order of declaration
+  //    does not matter to references).
+  for (const ast::File *F : Files)
+    declare(*F);
+  // 2. Objects: `extends` copies, members, defaults.
+  for (EntityInfo *EI : DeclOrder)
+    build(*EI);
+  // 3. Every field evaluated and checked.
+  for (EntityInfo *EI : DeclOrder)
+    if (EI->Obj)
+      evaluateAll(EI->Obj);
+  // 4. Entities of the files being checked that nothing references are
+  //    checked for required fields where they are declared.
+  for (EntityInfo *EI : DeclOrder) {
+    if (!EI->Obj || EI->Used || EI->Extended || EI->Type->Name == "sweep")
+      continue;
+    if (S.isTopLevel(*EI->Obj))
+      checkComplete(EI->Obj, EI->Decl->Name.Range);
+  }
+  for (EntityInfo *EI : DeclOrder)
+    if (EI->Type->Name == "sweep" && EI->Obj)
+      resolveSweep(*EI);
+  for (const ast::ExpectDecl *X : Expects)
+    resolveExpect(*X);
+
+  for (EntityInfo *EI : DeclOrder) {
+    if (!EI->Obj || EI->St != EntityInfo::State::Built)
+      continue;
+    S.Entities.push_back(EI->Obj);
+    S.ByName[EI->Obj->Name] = EI->Obj;
+    if (EI->Type->IsScenario && S.isTopLevel(*EI->Obj))
+      S.Scenarios.push_back(EI->Obj);
+  }
+}
+
+} // namespace sema
+
+void resolve(ArrayRef<ast::File *> Files, SourceFiles &Sources,
+             DiagnosticEngine &Diags, ast::ASTContext &Ctx, spec::Spec &S) {
+  sema::Resolver R(Sources, Diags, Ctx, S);
+  R.run(Files);
+}
+
+} // namespace llmsys

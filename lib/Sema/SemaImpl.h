@@ -1,0 +1,142 @@
+//===- SemaImpl.h - the resolver shared by lib/Sema's files -------*- C++ -*-===//
+//
+// Internal to lib/Sema. One Resolver runs per compilation:
+//   Declarations.cpp  entities, `extends`, blocks of members, defaults,
+//                     required fields;
+//   Evaluate.cpp      expressions, names and fields, cycles;
+//   CheckValue.cpp    a value against its field's type and constraints;
+//   Scenarios.cpp     expectations and sweeps;
+//   Sema.cpp          the order in which these run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_SEMA_SEMAIMPL_H
+#define LLMSYS_SEMA_SEMAIMPL_H
+
+#include "Sema/Sema.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+#include <optional>
+#include <unordered_map>
+
+namespace llmsys {
+namespace sema {
+
+using spec::Object;
+using spec::Value;
+
+/// How a field of an object gets its value: an expression (and/or a block
+/// refining it), evaluated on demand in the context of the object.
+struct Slot {
+  enum class State { Idle, Evaluating, Done, Failed };
+  const ast::Expr *E = nullptr;
+  const ast::Block *Refine = nullptr;        ///< `= X { ... }` or `f { ... }`
+  const ast::DottedName *RefineParent = nullptr; ///< `f extends X { ... }`
+  State St = State::Idle;
+};
+
+struct EntityInfo {
+  const ast::EntityDecl *Decl = nullptr;
+  const StructSpec *Type = nullptr;
+  Object *Obj = nullptr;
+  enum class State { Unbuilt, Building, Built, Failed } St = State::Unbuilt;
+  bool Used = false;     ///< Referenced by a field somewhere.
+  bool Extended = false; ///< Some entity extends it.
+};
+
+/// A step of evaluation, for cycle reports.
+struct EvalFrame {
+  Object *Obj;
+  unsigned Field;
+  llvm::SMRange Use;
+};
+
+class Resolver {
+public:
+  Resolver(SourceFiles &Sources, DiagnosticEngine &Diags, ast::ASTContext &Ctx,
+           spec::Spec &S)
+      : Sources(Sources), Diags(Diags), Ctx(Ctx), S(S),
+        SM(Diags.getSourceMgr()) {}
+
+  void run(llvm::ArrayRef<ast::File *> Files);
+
+  // Declarations.cpp
+  void declare(const ast::File &F);
+  Object *build(EntityInfo &EI);
+  Object *newObject(const StructSpec *Type, std::string Name,
+                    llvm::SMRange Range, unsigned Buffer);
+  void cloneInto(Object *Dst, const Object *Src);
+  void applyBlock(Object *O, const ast::Block &B, EntityInfo *Sweep);
+  void applyDefaults(Object *O);
+  Object *nested(Object *O, unsigned Field, llvm::SMRange Range);
+  /// The required fields O lacks, as dotted paths.
+  void missingFields(const Object *O, const std::string &Prefix,
+                     std::vector<std::string> &Out);
+  /// Diagnoses an incomplete entity at Use (or its declaration).
+  bool checkComplete(const Object *O, llvm::SMRange Use);
+  EntityInfo *findEntity(const ast::DottedName &N, unsigned &Consumed);
+
+  // Evaluate.cpp
+  std::optional<Value> eval(const ast::Expr &E, Object *Self,
+                            const TypeSpec *Expected);
+  std::optional<Value> evalName(const ast::NameExpr &E, Object *Self,
+                                const TypeSpec *Expected);
+  std::optional<Value> evalNumber(const ast::NumberExpr &E,
+                                  const TypeSpec *Expected);
+  std::optional<Value> evalBinary(const ast::BinaryExpr &E, Object *Self);
+  std::optional<Value> evalCall(const ast::CallExpr &E, Object *Self);
+  std::optional<Value> evalRange(const ast::RangeExpr &E, Object *Self,
+                                 const TypeSpec *Elem);
+  std::optional<Value> fieldValue(Object *O, unsigned Field, llvm::SMRange Use);
+  bool evaluateSlot(Object *O, unsigned Field, llvm::SMRange Use);
+  void evaluateAll(Object *O);
+  Object *makeInline(Object *Owner, unsigned Field, const Slot &Sl);
+  std::string fieldPath(const Object *O, unsigned Field) const;
+  /// The name of the field being evaluated, for messages.
+  std::string currentField() const;
+  /// Where to report a problem found in E: default expressions live in
+  /// synthetic buffers, so their problems go to the entity using them.
+  llvm::SMRange at(llvm::SMRange R) const;
+
+  // CheckValue.cpp
+  bool checkValue(const FieldSpec &F, Value &V, llvm::SMRange R,
+                  const std::string &Name);
+
+  // Scenarios.cpp
+  void resolveExpect(const ast::ExpectDecl &D);
+  void resolveSweep(EntityInfo &EI);
+
+  SourceFiles &Sources;
+  DiagnosticEngine &Diags;
+  ast::ASTContext &Ctx;
+  spec::Spec &S;
+  llvm::SourceMgr &SM;
+
+  llvm::StringMap<EntityInfo> Entities;
+  std::vector<EntityInfo *> DeclOrder;
+  std::vector<const ast::ExpectDecl *> Expects;
+  std::unordered_map<const Object *, std::vector<Slot>> Slots;
+  std::unordered_map<const Object *, EntityInfo *> InfoOf;
+  std::vector<EvalFrame> EvalStack;
+  std::vector<EntityInfo *> ExtendsStack;
+  llvm::DenseSet<const Object *> ReportedIncomplete;
+
+  /// Parsed default expressions, by field.
+  std::unordered_map<const FieldSpec *, const ast::Expr *> Defaults;
+  llvm::DenseSet<unsigned> DefaultBuffers;
+  /// While evaluating a default: the object whose declaration takes its
+  /// diagnostics, and the field.
+  struct DefaultContext {
+    const Object *Obj;
+    const FieldSpec *Field;
+  };
+  std::vector<DefaultContext> DefaultStack;
+  const ast::Expr *defaultExpr(const FieldSpec &F);
+};
+
+} // namespace sema
+} // namespace llmsys
+
+#endif

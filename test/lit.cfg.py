@@ -1,0 +1,18 @@
+# lit configuration of the llmsys suite.
+import os
+import lit.formats
+
+config.name = "llmsys"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".llmsys", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.llmsys_obj_root, "test")
+
+path = os.pathsep.join([config.llmsys_tools_dir, config.llvm_tools_dir,
+                        config.environment.get("PATH", os.environ["PATH"])])
+config.environment["PATH"] = path
+config.environment.pop("LLMSYS_STDLIB", None)
+config.substitutions.append(("%stdlib", os.path.join(config.llmsys_src_root, "stdlib")))
+config.substitutions.append(("%srcroot", config.llmsys_src_root))
+config.substitutions.append(("%python", "python3"))

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The README's quick start. On a fresh machine this installs the Debian
+# packages, configures and builds, then:
+#   tools/quickstart.sh run   evaluates the default example from stdlib/
+#   tools/quickstart.sh test  runs the whole lit suite and prints
+#                             "N passed, N failed" as its last line
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${LLMSYS_BUILD_DIR:-$root/build}
+action=${1:-run}
+
+"$root/tools/install-deps.sh"
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+cmake --build "$build" -- -j"$(nproc)" >&2
+
+case "$action" in
+  run)
+    shift || true
+    exec "$build/bin/llmsys" eval "$root/stdlib/examples/quickstart.llmsys" "$@"
+    ;;
+  test)
+    exec python3 "$root/tools/run-lit.py" "$build"
+    ;;
+  *)
+    echo "usage: tools/quickstart.sh run|test" >&2
+    exit 2
+    ;;
+esac
