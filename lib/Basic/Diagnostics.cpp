@@ -3,7 +3,9 @@
 #include "Basic/Diagnostics.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/ErrorHandling.h"
+#include <utility>
 #include <algorithm>
 
 using namespace llvm;
@@ -29,8 +31,11 @@ DiagBuilder DiagnosticEngine::reportFormatted(DiagID ID, SMRange Range,
   D.Range = Range;
   D.Message = std::move(Msg);
   D.Sequence = Sequence++;
-  if (D.Sev == Severity::Error)
+  if (D.Sev == Severity::Error) {
     ++NumErrors;
+    for (auto It = ContextNotes.rbegin(); It != ContextNotes.rend(); ++It)
+      D.Notes.push_back(*It);
+  }
   // Past the limit nothing more will be printed; keep memory bounded when a
   // file produces tens of thousands of errors.
   if (ErrorLimit != 0 && NumErrors > ErrorLimit * 4 && D.Sev == Severity::Error)
@@ -179,6 +184,10 @@ void DiagnosticEngine::print(raw_ostream &OS, const Diagnostic &D) const {
       ++ShowEnd;
   }
 
+  // Bytes that are not UTF-8 (a file rejected for that reason) show as '?'.
+  const UTF8 *Probe = reinterpret_cast<const UTF8 *>(ShowStart);
+  bool ValidUTF8 =
+      isLegalUTF8String(&Probe, reinterpret_cast<const UTF8 *>(ShowEnd));
   std::string Source, Marks;
   if (CutFront) {
     Source += "...";
@@ -186,7 +195,10 @@ void DiagnosticEngine::print(raw_ostream &OS, const Diagnostic &D) const {
   }
   for (const char *P = ShowStart; P < ShowEnd; ++P) {
     unsigned char C = static_cast<unsigned char>(*P);
-    Source += (C < 0x20 && C != '\t') ? ' ' : static_cast<char>(C);
+    if (C >= 0x80 && !ValidUTF8)
+      Source += '?';
+    else
+      Source += (C < 0x20 && C != '\t') ? ' ' : static_cast<char>(C);
   }
   if (CutBack)
     Source += "...";

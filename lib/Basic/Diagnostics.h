@@ -74,6 +74,19 @@ public:
   }
 
   DiagBuilder reportFormatted(DiagID ID, llvm::SMRange Range, std::string Msg);
+
+  /// While a context note is pushed, every error reported gets a copy of it
+  /// ("'head_dim' defaults to 'hidden / heads'").
+  template <typename... Args>
+  void pushContextNote(DiagID ID, llvm::SMRange Range, Args &&...A) {
+    Diagnostic N;
+    N.ID = ID;
+    N.Sev = Severity::Note;
+    N.Range = Range;
+    N.Message = format(ID, std::forward<Args>(A)...);
+    ContextNotes.push_back(std::move(N));
+  }
+  void popContextNote() { ContextNotes.pop_back(); }
   void addNote(size_t Index, Diagnostic Note);
 
   template <typename... Args>
@@ -107,6 +120,7 @@ private:
 
   llvm::SourceMgr &SM;
   std::vector<Diagnostic> Diags;
+  std::vector<Diagnostic> ContextNotes;
   unsigned NumErrors = 0;
   unsigned ErrorLimit = 20;
   unsigned Sequence = 0;

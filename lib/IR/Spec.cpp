@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cmath>
 #include <fmt/format.h>
 
 using namespace llvm;
@@ -91,6 +92,9 @@ std::string formatNumber(double V) {
     return "0";
   // Twelve significant digits: exact for every spec value written in
   // decimal, and free of binary noise such as 5 us -> 4.9999999999999996e-06.
+  // Whole numbers below 1e18 print in full, as datasheets write them.
+  if (std::fabs(V) < 1e18 && V == std::floor(V))
+    return fmt::format("{:.0f}", V);
   return fmt::format("{:.12g}", V);
 }
 

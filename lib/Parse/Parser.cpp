@@ -250,8 +250,13 @@ bool checkTokens(antlr4::CommonTokenStream &Tokens, const SourceView &View,
   }
   if (!Open.empty() && Ok) {
     antlr4::Token *Last = Open.back();
-    const antlr4::Token *EofTok = Tokens.getTokens().back();
-    Diags.report(DiagID::err_unterminated_block, View.range(EofTok).Start,
+    // Point just after the last token, not at an empty line after it.
+    const antlr4::Token *LastTok = Tokens.getTokens().back();
+    for (antlr4::Token *T : Tokens.getTokens())
+      if (T->getChannel() == antlr4::Token::DEFAULT_CHANNEL &&
+          T->getType() != antlr4::Token::EOF)
+        LastTok = T;
+    Diags.report(DiagID::err_unterminated_block, View.range(LastTok).End,
                  std::string(1, closerOf(Last->getType())))
         .note(DiagID::note_opened_here, View.range(Last), Last->getText());
     return false;

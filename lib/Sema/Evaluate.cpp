@@ -39,6 +39,12 @@ std::string Resolver::currentField() const {
   if (EvalStack.empty())
     return "";
   const EvalFrame &F = EvalStack.back();
+  // The word of a block chosen by a word (`schedule = 1f1b`) belongs to the
+  // field holding the block.
+  if (F.Obj->Type->TagField == static_cast<int>(F.Field) && F.Obj->Enclosing)
+    for (const spec::Field &Outer : F.Obj->Enclosing->Fields)
+      if (Outer.V.Obj == F.Obj)
+        return Outer.Spec->Name;
   return F.Obj->Type->Fields[F.Field].Name;
 }
 
@@ -130,8 +136,11 @@ bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
   Sl.St = Slot::State::Evaluating;
   EvalStack.push_back({O, Field, Use});
   bool IsDefault = F.From == spec::Origin::Default;
-  if (IsDefault)
+  if (IsDefault) {
     DefaultStack.push_back({O, &FS});
+    Diags.pushContextNote(DiagID::note_default_expr, SMRange(), FS.Name,
+                          FS.Default);
+  }
 
   std::optional<Value> V;
   if (FS.Type.Kind == TypeKind::Ref && (Sl.Refine || !Sl.E)) {
@@ -149,10 +158,10 @@ bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
   }
   SMRange Where = Sl.E ? Sl.E->getRange() : F.Loc;
   bool Ok = V && checkValue(FS, *V, at(Where), fieldPath(O, Field));
-  if (!Ok && V && IsDefault)
-    ; // checkValue reported at the declaration.
-  if (IsDefault)
+  if (IsDefault) {
+    Diags.popContextNote();
     DefaultStack.pop_back();
+  }
   EvalStack.pop_back();
   if (Sl.St == Slot::State::Failed) // a cycle through this slot
     return false;
@@ -225,6 +234,10 @@ std::optional<Value> Resolver::fieldValue(Object *O, unsigned Field,
                                           SMRange Use) {
   spec::Field &F = O->Fields[Field];
   if (!F.isSet()) {
+    // A default that needs a missing required field: the missing field is
+    // what gets reported (where the entity is used or declared).
+    if (!DefaultStack.empty() && F.Spec->Pres == Presence::Required)
+      return std::nullopt;
     std::string Owner = O->IsEntity && !O->IsAnonymous
                             ? O->Type->Name + " '" + O->Name + "'"
                             : "'" + O->Name + "'";

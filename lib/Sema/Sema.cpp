@@ -18,13 +18,16 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
   for (EntityInfo *EI : DeclOrder)
     build(*EI);
   // 3. Every field evaluated and checked.
+  // (Entities whose `extends` failed are skipped: their errors would only
+  // echo the first.)
   for (EntityInfo *EI : DeclOrder)
-    if (EI->Obj)
+    if (EI->Obj && EI->St == EntityInfo::State::Built)
       evaluateAll(EI->Obj);
   // 4. Entities of the files being checked that nothing references are
   //    checked for required fields where they are declared.
   for (EntityInfo *EI : DeclOrder) {
-    if (!EI->Obj || EI->Used || EI->Extended || EI->Type->Name == "sweep")
+    if (!EI->Obj || EI->St != EntityInfo::State::Built || EI->Used ||
+        EI->Extended || EI->Type->Name == "sweep")
       continue;
     if (S.isTopLevel(*EI->Obj))
       checkComplete(EI->Obj, EI->Decl->Name.Range);
