@@ -383,8 +383,36 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
     return Value::boolean(false);
   }
 
-  std::optional<Value> L = eval(*E.LHS, Self, nullptr);
-  std::optional<Value> R = eval(*E.RHS, Self, nullptr);
+  // `recompute == none`: a bare word compared with an enum value is a word.
+  auto BareWord = [&](const ast::Expr &X) -> std::optional<std::string> {
+    const auto *N = dyn_cast<ast::NameExpr>(&X);
+    if (!N || N->Name.Parts.size() != 1)
+      return std::nullopt;
+    StringRef W = N->Name.Parts[0].Name;
+    for (Object *O = Self; O; O = O->Enclosing)
+      if (O->Type->findField(W) >= 0)
+        return std::nullopt;
+    if (Entities.count(W))
+      return std::nullopt;
+    return W.str();
+  };
+  std::optional<Value> L, R;
+  bool Equality = E.Op == BinaryOp::Eq || E.Op == BinaryOp::Ne;
+  std::optional<std::string> LWord = Equality ? BareWord(*E.LHS) : std::nullopt;
+  std::optional<std::string> RWord = Equality ? BareWord(*E.RHS) : std::nullopt;
+  if (LWord && !RWord) {
+    R = eval(*E.RHS, Self, nullptr);
+    if (R && R->Kind == spec::ValueKind::Enum)
+      L = Value::enumWord(*LWord);
+    else if (R)
+      L = eval(*E.LHS, Self, nullptr);
+  } else {
+    L = eval(*E.LHS, Self, nullptr);
+    if (RWord && L && L->Kind == spec::ValueKind::Enum)
+      R = Value::enumWord(*RWord);
+    else if (L)
+      R = eval(*E.RHS, Self, nullptr);
+  }
   if (!L || !R)
     return std::nullopt;
 

@@ -64,13 +64,20 @@ static CompileOptions compileOptions(const char *Argv0) {
   return O;
 }
 
+/// An inline entity by what it refines: "gpt3 (refined)".
+static std::string describeEntity(const spec::Object &O) {
+  if (!O.IsAnonymous)
+    return O.Name;
+  return O.Parent ? O.Parent->Name + " (refined)" : "(inline " + O.Type->Name + ")";
+}
+
 /// "1024 x H100_SXM (128 nodes of 8)"
 static std::string describeSystem(const spec::Object &System) {
   const spec::Object *Acc = System.object("node.accelerator");
   double Devices = System.number("node.devices").value_or(0);
   double Nodes = System.number("nodes").value_or(1);
   std::string S = spec::formatNumber(Devices * Nodes) + " x " +
-                  (Acc ? Acc->Name : std::string("?"));
+                  (Acc ? describeEntity(*Acc) : std::string("?"));
   if (Nodes > 1)
     S += " (" + spec::formatNumber(Nodes) + " nodes of " +
          spec::formatNumber(Devices) + ")";
@@ -101,7 +108,7 @@ static int runEval(Compilation &C) {
     const spec::Object *System = S->object("system");
     const spec::Object *Mapping = S->object("mapping");
     outs() << S->Type->Name << ' ' << S->Name << ": model "
-           << (Model ? Model->Name : "?") << " on "
+           << (Model ? describeEntity(*Model) : "?") << " on "
            << (System ? describeSystem(*System) : "?") << ", mapping "
            << (Mapping ? describeMapping(*Mapping) : "?") << '\n';
   }
