@@ -15,4 +15,5 @@ config.environment["PATH"] = path
 config.environment.pop("LLMSYS_STDLIB", None)
 config.substitutions.append(("%stdlib", os.path.join(config.llmsys_src_root, "stdlib")))
 config.substitutions.append(("%srcroot", config.llmsys_src_root))
+config.substitutions.append(("%llmsys_obj_root", config.llmsys_obj_root))
 config.substitutions.append(("%python", "python3"))
