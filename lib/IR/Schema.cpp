@@ -396,6 +396,11 @@ Schema::Schema() {
              "attention window in tokens (sliding-window attention)");
   B.optional(Model, "moe", B.nested(Moe), "mixture of experts");
   B.optional(Model, "mla", B.nested(Mla), "multi-head latent attention");
+  positive(B.optional(Model, "reference_params", B.number(),
+                      "published total parameter count (with its source), "
+                      "compared with the computed count"));
+  positive(B.optional(Model, "reference_active_params", B.number(),
+                      "published parameters active per token (MoE)"));
 
   // mapping
   StructSpec *Schedule = B.block(

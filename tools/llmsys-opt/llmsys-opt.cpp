@@ -8,23 +8,27 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IR/Model.h"
 #include "Sema/Compilation.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <fmt/format.h>
 
 using namespace llvm;
 using namespace llmsys;
 
 static cl::OptionCategory OptCat("llmsys-opt options");
 
-enum class EmitKind { AST, Spec };
+enum class EmitKind { AST, Spec, Params };
 static cl::opt<EmitKind> Emit(
     "emit", cl::desc("What to print"), cl::init(EmitKind::Spec),
     cl::values(clEnumValN(EmitKind::AST, "ast", "the syntax tree"),
-               clEnumValN(EmitKind::Spec, "spec", "the resolved spec")),
+               clEnumValN(EmitKind::Spec, "spec", "the resolved spec"),
+               clEnumValN(EmitKind::Params, "params",
+                          "parameter counts of the models")),
     cl::cat(OptCat));
 static cl::list<std::string> Inputs(cl::Positional, cl::desc("<file.llmsys>..."),
                                     cl::OneOrMore, cl::cat(OptCat));
@@ -40,6 +44,40 @@ static cl::opt<bool> IncludeImported(
 static cl::opt<unsigned> ErrorLimit("error-limit",
                                     cl::desc("Stop printing errors after <n>"),
                                     cl::init(20), cl::cat(OptCat));
+
+/// "1.7516e+11 (reference 1.75e+11, +0.09%)"
+static std::string withReference(double Computed, std::optional<double> Ref) {
+  std::string S = fmt::format("{:.5g}", Computed);
+  if (Ref)
+    S += fmt::format(" (reference {:.5g}, {:+.2f}%)", *Ref,
+                     100.0 * (Computed - *Ref) / *Ref);
+  return S;
+}
+
+static void printParams(const ir::ModelConfig &M, raw_ostream &OS) {
+  ir::ParamCount P = ir::countParams(M);
+  OS << "model " << M.Name << ": " << M.Layers << " layers, hidden "
+     << M.Hidden << ", heads " << M.Heads << "/" << M.KvHeads << " ("
+     << ir::attentionName(M.attention()) << "), ffn " << M.Ffn;
+  if (M.Moe)
+    OS << ", moe " << M.Moe->Experts << "x" << M.Moe->ExpertFfn << " top-"
+       << M.Moe->TopK;
+  OS << "\n";
+  OS << "  params total  " << withReference(P.Total, M.ReferenceParams)
+     << "\n";
+  OS << "  params active "
+     << withReference(P.Active, M.ReferenceActiveParams ? M.ReferenceActiveParams
+                                                        : (M.Moe ? std::nullopt
+                                                                 : M.ReferenceParams))
+     << "\n";
+  OS << fmt::format("  embedding {:.5g}, positions {:.5g}, lm head {:.5g}, "
+                    "final norm {:.5g}\n",
+                    P.Embedding, P.Positions, P.LMHead, P.FinalNorm);
+  OS << fmt::format("  per layer: attention {:.5g}, norms {:.5g}, dense mlp "
+                    "{:.5g}, moe {:.5g} (active {:.5g})\n",
+                    P.AttentionPerLayer, P.NormsPerLayer, P.DenseMlpPerLayer,
+                    P.MoePerLayer, P.MoeActivePerLayer);
+}
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
@@ -65,6 +103,13 @@ int main(int argc, char **argv) {
   }
   if (!Parsed || !C.resolve())
     return C.finish(errs());
+  if (Emit == EmitKind::Params) {
+    for (const spec::Object *O : C.Spec.Entities)
+      if (O->Type->Name == "model" &&
+          (IncludeImported || C.Spec.isTopLevel(*O)))
+        printParams(ir::modelFromSpec(*O), outs());
+    return C.finish(errs());
+  }
   spec::printSpec(C.Spec, C.SM, outs(), IncludeImported);
   return C.finish(errs());
 }

@@ -162,13 +162,18 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "llmsys " << LLMSYS_VERSION << '\n';
   });
-  cl::ParseCommandLineOptions(
-      argc, argv,
+  // The overview names the entity kinds from the schema itself.
+  std::string Overview =
       "llmsys: predicts what training and serving LLMs costs\n\n"
       "  llmsys eval FILE...    check, then evaluate the scenarios\n"
       "  llmsys check FILE...   check the files and their expectations\n"
       "  llmsys list [FILE...]  entities available after imports\n"
-      "  llmsys schema          entity kinds and fields (Markdown)\n");
+      "  llmsys schema          entity kinds and fields (Markdown)\n\n"
+      "Entity kinds (fields: llmsys schema):\n";
+  for (const StructSpec *K : Schema::get().entities())
+    Overview += "  " + K->Name + std::string(14 - std::min<size_t>(13, K->Name.size()), ' ') +
+                K->Doc + "\n";
+  cl::ParseCommandLineOptions(argc, argv, Overview);
 
   if (SchemaCmd) {
     Schema::get().printMarkdown(outs());

@@ -1,0 +1,160 @@
+//===- Model.cpp - a typed view of a model entity ---------------------------===//
+
+#include "IR/Model.h"
+
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace llvm;
+
+namespace llmsys {
+namespace ir {
+
+StringRef attentionName(AttentionKind K) {
+  switch (K) {
+  case AttentionKind::MHA:
+    return "mha";
+  case AttentionKind::GQA:
+    return "gqa";
+  case AttentionKind::MQA:
+    return "mqa";
+  case AttentionKind::MLA:
+    return "mla";
+  }
+  llvm_unreachable("unknown attention kind");
+}
+
+AttentionKind ModelConfig::attention() const {
+  if (Mla)
+    return AttentionKind::MLA;
+  if (KvHeads == Heads)
+    return AttentionKind::MHA;
+  if (KvHeads == 1)
+    return AttentionKind::MQA;
+  return AttentionKind::GQA;
+}
+
+static int64_t integer(const spec::Object &O, StringRef Path) {
+  return static_cast<int64_t>(O.number(Path).value_or(0));
+}
+
+ModelConfig modelFromSpec(const spec::Object &M) {
+  ModelConfig C;
+  C.Name = M.Name;
+  C.Encoder = M.word("kind") == "encoder";
+  C.Layers = integer(M, "layers");
+  C.Hidden = integer(M, "hidden");
+  C.Heads = integer(M, "heads");
+  C.KvHeads = integer(M, "kv_heads");
+  C.HeadDim = integer(M, "head_dim");
+  C.Ffn = integer(M, "ffn");
+  C.Vocab = integer(M, "vocab");
+  C.MaxSeq = integer(M, "max_seq");
+  StringRef Act = M.word("activation");
+  C.GatedMlp = Act == "swiglu" || Act == "geglu";
+  C.RmsNorm = M.word("norm") == "rmsnorm";
+  C.LearnedPositions = M.word("positional") == "learned";
+  if (const spec::Field *F = M.path("tied_embeddings"))
+    C.TiedEmbeddings = F->V.Bool;
+  if (const spec::Field *F = M.path("bias"))
+    C.Bias = F->V.Bool;
+  C.SlidingWindow = integer(M, "sliding_window");
+  if (M.object("moe")) {
+    MoEConfig E;
+    E.Experts = integer(M, "moe.experts");
+    E.TopK = integer(M, "moe.top_k");
+    E.SharedExperts = integer(M, "moe.shared_experts");
+    E.ExpertFfn = integer(M, "moe.expert_ffn");
+    E.DenseLayers = integer(M, "moe.dense_layers");
+    E.CapacityFactor = M.number("moe.capacity_factor").value_or(1);
+    C.Moe = E;
+  }
+  if (M.object("mla")) {
+    MLAConfig L;
+    L.QLoraRank = integer(M, "mla.q_lora_rank");
+    L.KvLoraRank = integer(M, "mla.kv_lora_rank");
+    L.QkNopeHeadDim = integer(M, "mla.qk_nope_head_dim");
+    L.QkRopeHeadDim = integer(M, "mla.qk_rope_head_dim");
+    L.VHeadDim = integer(M, "mla.v_head_dim");
+    C.Mla = L;
+  }
+  C.ReferenceParams = M.number("reference_params");
+  C.ReferenceActiveParams = M.number("reference_active_params");
+  return C;
+}
+
+/// One norm layer: a scale, plus a shift for LayerNorm with biases.
+static double normParams(const ModelConfig &M) {
+  return M.RmsNorm || !M.Bias ? M.Hidden : 2.0 * M.Hidden;
+}
+
+/// One MLP of width F: up (and gate) and down projections, with biases.
+static double mlpParams(const ModelConfig &M, double F) {
+  double H = static_cast<double>(M.Hidden);
+  double Weights = (M.GatedMlp ? 3.0 : 2.0) * H * F;
+  double Biases = M.Bias ? (M.GatedMlp ? 2.0 * F : F) + H : 0;
+  return Weights + Biases;
+}
+
+static double attentionParams(const ModelConfig &M) {
+  double H = static_cast<double>(M.Hidden);
+  double A = static_cast<double>(M.Heads);
+  if (M.Mla) {
+    // DeepSeek-V2 §2.1: queries through a low-rank latent (with its norm)
+    // or directly; keys and values through the cached latent c_KV (with its
+    // norm) plus a shared rotary key; per-head up-projections; output.
+    const MLAConfig &L = *M.Mla;
+    double QkHead = static_cast<double>(L.QkNopeHeadDim + L.QkRopeHeadDim);
+    double Q = L.QLoraRank
+                   ? H * L.QLoraRank + L.QLoraRank + L.QLoraRank * A * QkHead
+                   : H * A * QkHead;
+    double KV = H * (L.KvLoraRank + L.QkRopeHeadDim) + L.KvLoraRank +
+                L.KvLoraRank * A * (L.QkNopeHeadDim + L.VHeadDim);
+    double O = A * L.VHeadDim * H;
+    return Q + KV + O;
+  }
+  double QDim = A * M.HeadDim;
+  double KvDim = static_cast<double>(M.KvHeads) * M.HeadDim;
+  double Weights = H * QDim + 2 * H * KvDim + QDim * H;
+  double Biases = M.Bias ? QDim + 2 * KvDim + H : 0;
+  return Weights + Biases;
+}
+
+ParamCount countParams(const ModelConfig &M) {
+  ParamCount P;
+  double H = static_cast<double>(M.Hidden);
+  P.Embedding = static_cast<double>(M.Vocab) * H;
+  P.Positions = M.LearnedPositions ? static_cast<double>(M.MaxSeq) * H : 0;
+  // BERT: two token types (segment A/B) and a pooler dense layer.
+  P.EncoderExtras = M.Encoder ? 2 * H + H * H + H : 0;
+  P.AttentionPerLayer = attentionParams(M);
+  P.DenseMlpPerLayer = mlpParams(M, static_cast<double>(M.Ffn));
+  P.NormsPerLayer = 2 * normParams(M);
+  P.FinalNorm = normParams(M);
+  P.LMHead = M.TiedEmbeddings ? 0 : P.Embedding;
+  if (M.Moe) {
+    const MoEConfig &E = *M.Moe;
+    double Expert = mlpParams(M, static_cast<double>(E.ExpertFfn));
+    double Router = H * E.Experts;
+    P.MoePerLayer = Router + (E.Experts + E.SharedExperts) * Expert;
+    P.MoeActivePerLayer = Router + (E.TopK + E.SharedExperts) * Expert;
+  }
+  double Common =
+      P.Embedding + P.Positions + P.EncoderExtras + P.FinalNorm + P.LMHead;
+  double PerLayerCommon = P.AttentionPerLayer + P.NormsPerLayer;
+  double Dense = static_cast<double>(M.denseLayers());
+  double Moe = static_cast<double>(M.moeLayers());
+  P.Total = Common + M.Layers * PerLayerCommon + Dense * P.DenseMlpPerLayer +
+            Moe * P.MoePerLayer;
+  P.Active = Common + M.Layers * PerLayerCommon + Dense * P.DenseMlpPerLayer +
+             Moe * P.MoeActivePerLayer;
+  return P;
+}
+
+double kvElementsPerTokenPerLayer(const ModelConfig &M) {
+  if (M.Mla) // DeepSeek-V2 §2.1.3: only the latent and the rotary key.
+    return static_cast<double>(M.Mla->KvLoraRank + M.Mla->QkRopeHeadDim);
+  return 2.0 * M.KvHeads * M.HeadDim;
+}
+
+} // namespace ir
+} // namespace llmsys

@@ -1,0 +1,92 @@
+//===- Model.h - a typed view of a model entity -------------------*- C++ -*-===//
+//
+// The passes and the cost model read models through this struct rather than
+// through field names. Parameter counts follow the per-layer accounting of
+// Megatron-LM's theoretical_memory_usage.py (attention with GQA, gated MLPs,
+// MoE with all experts for memory and top-k for compute), extended to MLA
+// (DeepSeek-V2/V3) and to biases, norms and learned position embeddings.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_IR_MODEL_H
+#define LLMSYS_IR_MODEL_H
+
+#include "IR/Spec.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace llmsys {
+namespace ir {
+
+enum class AttentionKind { MHA, GQA, MQA, MLA };
+llvm::StringRef attentionName(AttentionKind K);
+
+struct MoEConfig {
+  int64_t Experts = 0;
+  int64_t TopK = 0;
+  int64_t SharedExperts = 0;
+  int64_t ExpertFfn = 0;
+  int64_t DenseLayers = 0; ///< Dense layers before the first MoE layer.
+  double CapacityFactor = 1;
+};
+
+struct MLAConfig {
+  int64_t QLoraRank = 0; ///< 0: queries are not compressed.
+  int64_t KvLoraRank = 0;
+  int64_t QkNopeHeadDim = 0;
+  int64_t QkRopeHeadDim = 0;
+  int64_t VHeadDim = 0;
+};
+
+struct ModelConfig {
+  std::string Name;
+  bool Encoder = false;
+  int64_t Layers = 0, Hidden = 0, Heads = 0, KvHeads = 0, HeadDim = 0;
+  int64_t Ffn = 0, Vocab = 0, MaxSeq = 0;
+  bool GatedMlp = false; ///< swiglu, geglu: three MLP matrices
+  bool RmsNorm = false;
+  bool LearnedPositions = false;
+  bool TiedEmbeddings = false;
+  bool Bias = true;
+  int64_t SlidingWindow = 0; ///< 0: full attention
+  std::optional<MoEConfig> Moe;
+  std::optional<MLAConfig> Mla;
+  std::optional<double> ReferenceParams, ReferenceActiveParams;
+
+  AttentionKind attention() const;
+  int64_t denseLayers() const { return Moe ? Moe->DenseLayers : Layers; }
+  int64_t moeLayers() const { return Moe ? Layers - Moe->DenseLayers : 0; }
+};
+
+/// Reads a model entity (already checked by Sema).
+ModelConfig modelFromSpec(const spec::Object &M);
+
+/// Parameters by part; Total counts every expert, Active the experts a token
+/// goes through (top_k routed plus shared).
+struct ParamCount {
+  double Embedding = 0;     ///< token embedding (V h)
+  double Positions = 0;     ///< learned position embeddings
+  /// Encoders (BERT): token-type embeddings and the pooler (Devlin et al.
+  /// 2019; HF BertModel).
+  double EncoderExtras = 0;
+  double AttentionPerLayer = 0;
+  double DenseMlpPerLayer = 0;
+  double MoePerLayer = 0;       ///< router + every expert + shared experts
+  double MoeActivePerLayer = 0; ///< router + top_k + shared experts
+  double NormsPerLayer = 0;
+  double FinalNorm = 0;
+  double LMHead = 0;        ///< 0 when tied to the embedding
+  double Total = 0;
+  double Active = 0;
+};
+ParamCount countParams(const ModelConfig &M);
+
+/// K and V (or the MLA latent) bytes per token per layer, in elements.
+double kvElementsPerTokenPerLayer(const ModelConfig &M);
+
+} // namespace ir
+} // namespace llmsys
+
+#endif
