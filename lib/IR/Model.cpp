@@ -3,6 +3,9 @@
 #include "IR/Model.h"
 
 #include "llvm/Support/ErrorHandling.h"
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
 
 using namespace llvm;
 
@@ -57,6 +60,8 @@ ModelConfig modelFromSpec(const spec::Object &M) {
     C.TiedEmbeddings = F->V.Bool;
   if (const spec::Field *F = M.path("bias"))
     C.Bias = F->V.Bool;
+  if (const spec::Field *F = M.path("qkv_bias"))
+    C.QkvBias = F->V.Bool;
   C.SlidingWindow = integer(M, "sliding_window");
   if (M.object("moe")) {
     MoEConfig E;
@@ -115,7 +120,7 @@ static double attentionParams(const ModelConfig &M) {
   double QDim = A * M.HeadDim;
   double KvDim = static_cast<double>(M.KvHeads) * M.HeadDim;
   double Weights = H * QDim + 2 * H * KvDim + QDim * H;
-  double Biases = M.Bias ? QDim + 2 * KvDim + H : 0;
+  double Biases = (M.QkvBias ? QDim + 2 * KvDim : 0) + (M.Bias ? H : 0);
   return Weights + Biases;
 }
 
@@ -148,6 +153,29 @@ ParamCount countParams(const ModelConfig &M) {
   P.Active = Common + M.Layers * PerLayerCommon + Dense * P.DenseMlpPerLayer +
              Moe * P.MoeActivePerLayer;
   return P;
+}
+
+ReferenceCheck checkReference(double Computed, double Reference) {
+  ReferenceCheck R;
+  R.RelativeError = (Computed - Reference) / Reference;
+  // The figure as written with an M/B/T-style multiplier (engineering
+  // notation: 70e9 is "70B", 2.7e9 "2.7B", 1558e6 "1.558B"); its last digit
+  // is significant, so "2.7B" is 2.65B to 2.75B.
+  int Exp3 = static_cast<int>(std::floor(std::log10(std::fabs(Reference)) / 3)) * 3;
+  double Mantissa = Reference / std::pow(10.0, Exp3);
+  std::string Text = fmt::format("{:.9f}", Mantissa);
+  while (!Text.empty() && Text.back() == '0')
+    Text.pop_back();
+  size_t Dot = Text.find('.');
+  int Decimals = Dot == std::string::npos ? 0
+                                          : static_cast<int>(Text.size() - Dot - 1);
+  R.SignificantDigits =
+      static_cast<unsigned>(std::to_string(static_cast<long long>(Mantissa)).size()) +
+      static_cast<unsigned>(Decimals);
+  double HalfUnit = 0.5 * std::pow(10.0, Exp3 - Decimals);
+  R.Tolerance = std::max(0.005, HalfUnit / std::fabs(Reference));
+  R.Within = std::fabs(R.RelativeError) <= R.Tolerance + 1e-12;
+  return R;
 }
 
 double kvElementsPerTokenPerLayer(const ModelConfig &M) {

@@ -50,6 +50,7 @@ struct ModelConfig {
   bool LearnedPositions = false;
   bool TiedEmbeddings = false;
   bool Bias = true;
+  bool QkvBias = true;
   int64_t SlidingWindow = 0; ///< 0: full attention
   std::optional<MoEConfig> Moe;
   std::optional<MLAConfig> Mla;
@@ -82,6 +83,17 @@ struct ParamCount {
   double Active = 0;
 };
 ParamCount countParams(const ModelConfig &M);
+
+/// How a computed count compares with a published one. Published figures
+/// are often rounded ("2.7B"): the tolerance is 0.5% or half a unit in the
+/// last digit of the figure as written with M/B/T, whichever is larger.
+struct ReferenceCheck {
+  double RelativeError = 0; ///< (computed - reference) / reference
+  double Tolerance = 0.005;
+  unsigned SignificantDigits = 0;
+  bool Within = false;
+};
+ReferenceCheck checkReference(double Computed, double Reference);
 
 /// K and V (or the MLA latent) bytes per token per layer, in elements.
 double kvElementsPerTokenPerLayer(const ModelConfig &M);

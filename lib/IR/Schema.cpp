@@ -392,6 +392,9 @@ Schema::Schema() {
                 "input and output embeddings shared");
   B.withDefault(Model, "bias", B.boolean(), "true",
                 "linear layers and norms have biases");
+  B.withDefault(Model, "qkv_bias", B.boolean(), "bias",
+                "the query, key and value projections have biases (Qwen2 "
+                "has them without other biases)");
   B.optional(Model, "sliding_window", B.integer(),
              "attention window in tokens (sliding-window attention)");
   B.optional(Model, "moe", B.nested(Moe), "mixture of experts");

@@ -45,13 +45,15 @@ static cl::opt<unsigned> ErrorLimit("error-limit",
                                     cl::desc("Stop printing errors after <n>"),
                                     cl::init(20), cl::cat(OptCat));
 
-/// "1.7516e+11 (reference 1.75e+11, +0.09%)"
+/// "1.7460e+11 (reference 1.75e+11: -0.23%, within 0.50%)"
 static std::string withReference(double Computed, std::optional<double> Ref) {
   std::string S = fmt::format("{:.5g}", Computed);
-  if (Ref)
-    S += fmt::format(" (reference {:.5g}, {:+.2f}%)", *Ref,
-                     100.0 * (Computed - *Ref) / *Ref);
-  return S;
+  if (!Ref)
+    return S;
+  ir::ReferenceCheck R = ir::checkReference(Computed, *Ref);
+  return S + fmt::format(" (reference {:.5g}: {:+.2f}%, {} {:.2f}%)", *Ref,
+                         100 * R.RelativeError,
+                         R.Within ? "within" : "OUTSIDE", 100 * R.Tolerance);
 }
 
 static void printParams(const ir::ModelConfig &M, raw_ostream &OS) {
