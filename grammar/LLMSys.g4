@@ -40,8 +40,12 @@ topDecl     : importDecl | entityDecl | expectDecl | SEMI ;
 importDecl  : IMPORT (dottedName | STRING) ;
 
 // model gpt3 extends gpt3_base { ... }      sweep plans over pretrain { ... }
+// model llama = hf_config("llama.json") { max_seq = 4096 }
+// (Sema accepts only hf_config(...) as the initializer, only for models.)
 entityDecl  : kind=IDENT name=IDENT (EXTENDS parent=dottedName)?
-              (OVER target=dottedName)? block ;
+              (OVER target=dottedName)? block
+            | kind=IDENT name=IDENT ASSIGN init=expr block?
+            ;
 
 // A lone expression: how the schema's default values are read.
 exprOnly    : expr EOF ;

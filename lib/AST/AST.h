@@ -268,12 +268,16 @@ struct Import {
 };
 
 /// kind name [extends parent] [over target] { ... }
+/// kind name = init [{ ... }]
 struct EntityDecl {
   Ident KindWord;
   Ident Name;
   const DottedName *Parent = nullptr;
   const DottedName *Over = nullptr;
-  Block *Body = nullptr;
+  /// `= hf_config("path")`: where the entity's fields start from (the block,
+  /// if any, overrides them). Null for the `{ ... }` form.
+  Expr *Init = nullptr;
+  Block *Body = nullptr; ///< Null only when Init is set and has no block.
   llvm::SMRange Range;
 };
 

@@ -97,7 +97,15 @@ private:
     if (D.Over)
       OS << " over " << D.Over->str();
     OS << '\n';
-    block(*D.Body);
+    if (D.Init) {
+      ++Indent;
+      line() << "init\n";
+      ++Indent;
+      expr(*D.Init);
+      Indent -= 2;
+    }
+    if (D.Body)
+      block(*D.Body);
   }
 
   void expect(const ExpectDecl &D) {

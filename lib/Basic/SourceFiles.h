@@ -48,6 +48,14 @@ public:
   /// or empty when it is not in the stdlib.
   std::string moduleName(unsigned BufferID) const;
 
+  /// The real path a buffer was read from, or empty for a buffer that is
+  /// not a file. Files a spec names (hf_config) are relative to it.
+  llvm::StringRef realPath(unsigned BufferID) const {
+    if (BufferID >= PathOfBuffer.size())
+      return llvm::StringRef();
+    return PathOfBuffer[BufferID];
+  }
+
 private:
   std::optional<Loaded> load(const std::string &Path,
                              const std::string &Display, llvm::SMRange Range);

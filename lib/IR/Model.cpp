@@ -63,6 +63,7 @@ ModelConfig modelFromSpec(const spec::Object &M) {
   if (const spec::Field *F = M.path("qkv_bias"))
     C.QkvBias = F->V.Bool;
   C.SlidingWindow = integer(M, "sliding_window");
+  C.Dropout = M.number("dropout").value_or(0);
   if (M.object("moe")) {
     MoEConfig E;
     E.Experts = integer(M, "moe.experts");

@@ -52,6 +52,7 @@ struct ModelConfig {
   bool Bias = true;
   bool QkvBias = true;
   int64_t SlidingWindow = 0; ///< 0: full attention
+  double Dropout = 0;
   std::optional<MoEConfig> Moe;
   std::optional<MLAConfig> Mla;
   std::optional<double> ReferenceParams, ReferenceActiveParams;

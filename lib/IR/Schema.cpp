@@ -395,6 +395,10 @@ Schema::Schema() {
   B.withDefault(Model, "qkv_bias", B.boolean(), "bias",
                 "the query, key and value projections have biases (Qwen2 "
                 "has them without other biases)");
+  within(B.withDefault(Model, "dropout", B.number(), "0",
+                       "dropout probability in training (masks are kept for "
+                       "backward when above 0)"),
+         0, 1);
   B.optional(Model, "sliding_window", B.integer(),
              "attention window in tokens (sliding-window attention)");
   B.optional(Model, "moe", B.nested(Moe), "mixture of experts");

@@ -426,7 +426,10 @@ private:
     D->Name = ast::Ident{View.text(NR), NR};
     D->Parent = dottedPtr(E->parent);
     D->Over = dottedPtr(E->target);
-    D->Body = block(E->block());
+    if (E->init)
+      D->Init = expr(E->init, 0);
+    if (auto *B = E->block())
+      D->Body = block(B);
     return D;
   }
 

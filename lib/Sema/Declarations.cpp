@@ -4,7 +4,10 @@
 
 #include "Basic/Suggest.h"
 #include "Parse/Parser.h"
+#include "Sema/HFConfig.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace llvm;
@@ -179,12 +182,84 @@ Object *Resolver::build(EntityInfo &EI) {
                  D.Name.Name);
     Ok = false;
   }
-  applyBlock(O, *D.Body, EI.Type->Name == "sweep" ? &EI : nullptr);
+  // `= hf_config(...)` first; the block then overrides, as after `extends`.
+  if (D.Init && !applyInitializer(O, EI))
+    Ok = false;
+  if (D.Body)
+    applyBlock(O, *D.Body, EI.Type->Name == "sweep" ? &EI : nullptr);
   applyDefaults(O);
   ExtendsStack.pop_back();
   EI.Obj = O;
   EI.St = Ok ? EntityInfo::State::Built : EntityInfo::State::Failed;
   return Ok ? O : nullptr;
+}
+
+bool Resolver::applyInitializer(Object *O, const EntityInfo &EI) {
+  const ast::EntityDecl &D = *EI.Decl;
+  const ast::Expr &Init = *D.Init;
+  const auto *Call = dyn_cast<ast::CallExpr>(&Init);
+  if (!Call || Call->Callee.Name != "hf_config") {
+    std::string Hint;
+    if (Call)
+      Hint = didYouMean(Call->Callee.Name, {std::string("hf_config")});
+    else if (const auto *N = dyn_cast<ast::NameExpr>(&Init))
+      Hint = "; to start from '" + N->Name.str() + "', write '" +
+             D.KindWord.Name.str() + " " + D.Name.Name.str() + " extends " +
+             N->Name.str() + " { ... }'";
+    Diags.report(DiagID::err_entity_init_form, Init.getRange(), Hint);
+    return false;
+  }
+  if (EI.Type->Name != "model") {
+    Diags.report(DiagID::err_entity_init_kind, Init.getRange(), EI.Type->Name,
+                 D.Name.Name);
+    return false;
+  }
+  if (Call->Args.size() != 1) {
+    Diags.report(DiagID::err_function_arity, Init.getRange(), "hf_config", 1,
+                 "", Call->Args.size());
+    return false;
+  }
+  const auto *PathArg = dyn_cast<ast::StringExpr>(Call->Args[0]);
+  if (!PathArg) {
+    Diags.report(DiagID::err_function_arg, Call->Args[0]->getRange(),
+                 "hf_config", "a string: the path of a config.json");
+    return false;
+  }
+  // Relative to the file that names it, like an import.
+  SmallString<256> Path;
+  StringRef From = Sources.realPath(O->BufferID);
+  if (!sys::path::is_absolute(PathArg->Value) && !From.empty())
+    Path = sys::path::parent_path(From);
+  sys::path::append(Path, PathArg->Value);
+
+  SMRange Where = Init.getRange();
+  std::optional<std::vector<HFField>> Fields =
+      importHFConfig(Path, PathArg->Value, Where, Diags);
+  if (!Fields)
+    return false;
+  for (HFField &F : *Fields) {
+    // "moe.experts": the block first, then its field.
+    Object *Obj = O;
+    StringRef Rest = F.Path;
+    while (true) {
+      auto [Head, Tail] = Rest.split('.');
+      int Idx = Obj->Type->findField(Head);
+      assert(Idx >= 0 && "hf_config maps to a field the schema lacks");
+      if (Tail.empty()) {
+        spec::Field &Fld = Obj->Fields[Idx];
+        Fld.From = spec::Origin::File;
+        Fld.Loc = Where;
+        Fld.InheritedFrom = nullptr;
+        Slot &Sl = Slots[Obj][Idx];
+        Sl = Slot();
+        Sl.Constant = std::move(F.V);
+        break;
+      }
+      Obj = nested(Obj, static_cast<unsigned>(Idx), Where);
+      Rest = Tail;
+    }
+  }
+  return true;
 }
 
 Object *Resolver::nested(Object *O, unsigned Field, SMRange Range) {

@@ -143,7 +143,9 @@ bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
   }
 
   std::optional<Value> V;
-  if (FS.Type.Kind == TypeKind::Ref && (Sl.Refine || !Sl.E)) {
+  if (Sl.Constant) {
+    V = *Sl.Constant;
+  } else if (FS.Type.Kind == TypeKind::Ref && (Sl.Refine || !Sl.E)) {
     if (Object *Inline = makeInline(O, Field, Sl))
       V = Value::object(Inline);
   } else if (Sl.E) {

@@ -127,6 +127,8 @@ static void checkWhereNames(const ast::Expr &E, const StructSpec &Scenario,
 
 void Resolver::resolveSweep(EntityInfo &EI) {
   const ast::EntityDecl &D = *EI.Decl;
+  if (D.Init) // Diagnosed where the entity was built.
+    return;
   if (!D.Over) {
     Diags.report(DiagID::err_sweep_needs_over, D.Name.Range, D.Name.Name,
                  D.Name.Name);

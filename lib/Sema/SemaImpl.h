@@ -34,6 +34,9 @@ struct Slot {
   const ast::Expr *E = nullptr;
   const ast::Block *Refine = nullptr;        ///< `= X { ... }` or `f { ... }`
   const ast::DottedName *RefineParent = nullptr; ///< `f extends X { ... }`
+  /// A value read from a file rather than written (hf_config); checked
+  /// against the field like an evaluated expression.
+  std::optional<spec::Value> Constant;
   State St = State::Idle;
 };
 
@@ -69,6 +72,8 @@ public:
                     llvm::SMRange Range, unsigned Buffer);
   void cloneInto(Object *Dst, const Object *Src);
   void applyBlock(Object *O, const ast::Block &B, EntityInfo *Sweep);
+  /// `model m = hf_config("path")`: the fields the config maps to.
+  bool applyInitializer(Object *O, const EntityInfo &EI);
   void applyDefaults(Object *O);
   Object *nested(Object *O, unsigned Field, llvm::SMRange Range);
   /// The required fields O lacks, as dotted paths.

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IR/Model.h"
+#include "Passes/Passes.h"
 #include "Sema/Compilation.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -22,13 +23,16 @@ using namespace llmsys;
 
 static cl::OptionCategory OptCat("llmsys-opt options");
 
-enum class EmitKind { AST, Spec, Params };
+enum class EmitKind { AST, Spec, Params, Program };
 static cl::opt<EmitKind> Emit(
     "emit", cl::desc("What to print"), cl::init(EmitKind::Spec),
     cl::values(clEnumValN(EmitKind::AST, "ast", "the syntax tree"),
                clEnumValN(EmitKind::Spec, "spec", "the resolved spec"),
                clEnumValN(EmitKind::Params, "params",
-                          "parameter counts of the models")),
+                          "parameter counts of the models"),
+               clEnumValN(EmitKind::Program, "program",
+                          "the operator program of each scenario after the "
+                          "passes")),
     cl::cat(OptCat));
 static cl::list<std::string> Inputs(cl::Positional, cl::desc("<file.llmsys>..."),
                                     cl::OneOrMore, cl::cat(OptCat));
@@ -41,6 +45,18 @@ static cl::opt<std::string> StdlibDir("stdlib",
 static cl::opt<bool> IncludeImported(
     "include-imported",
     cl::desc("With --emit=spec, print imported entities too"), cl::cat(OptCat));
+static cl::list<std::string>
+    PassList("passes",
+             cl::desc("Passes to run, in order (default: expand-layers, fuse, "
+                      "recompute, partition, schedule)"),
+             cl::CommaSeparated, cl::value_desc("pass,..."), cl::cat(OptCat));
+static cl::opt<bool> PrintRepeats(
+    "print-repeats",
+    cl::desc("Print a repeated layer once per repetition, not once with a count"),
+    cl::cat(OptCat));
+static cl::opt<std::string> ScenarioName("scenario",
+                                         cl::desc("Only the scenario <name>"),
+                                         cl::value_desc("name"), cl::cat(OptCat));
 static cl::opt<unsigned> ErrorLimit("error-limit",
                                     cl::desc("Stop printing errors after <n>"),
                                     cl::init(20), cl::cat(OptCat));
@@ -83,6 +99,18 @@ static void printParams(const ir::ModelConfig &M, raw_ostream &OS) {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  // libLLVM already registers --print-after-all (for its own IR); llmsys-opt
+  // adopts that option rather than registering a second one.
+  cl::opt<bool> *PrintAfterAll = nullptr;
+  {
+    auto &Registered = cl::getRegisteredOptions();
+    auto It = Registered.find("print-after-all");
+    if (It != Registered.end()) {
+      PrintAfterAll = static_cast<cl::opt<bool> *>(It->second);
+      PrintAfterAll->addCategory(OptCat);
+      PrintAfterAll->setDescription("Print the program after each pass");
+    }
+  }
   cl::HideUnrelatedOptions({&OptCat, &getColorCategory()});
   cl::ParseCommandLineOptions(argc, argv,
                               "llmsys-opt: prints the compiler's intermediate "
@@ -105,6 +133,44 @@ int main(int argc, char **argv) {
   }
   if (!Parsed || !C.resolve())
     return C.finish(errs());
+  if (Emit == EmitKind::Program) {
+    std::vector<const passes::PassInfo *> Pipeline;
+    if (PassList.empty())
+      for (const passes::PassInfo &P : passes::registry())
+        Pipeline.push_back(&P);
+    for (const std::string &Name : PassList) {
+      const passes::PassInfo *P = passes::findPass(Name);
+      if (!P) {
+        WithColor::error(errs(), "llmsys-opt") << "unknown pass '" << Name
+                                               << "'\n";
+        return 1;
+      }
+      Pipeline.push_back(P);
+    }
+    passes::PassContext Ctx;
+    Ctx.Diags = &C.Diags;
+    bool Failed = false;
+    for (const spec::Object *S : C.Spec.Scenarios) {
+      if (!ScenarioName.empty() && S->Name != ScenarioName)
+        continue;
+      auto After = [&](const passes::PassInfo &P, const ir::Program &Prog) {
+        if (!PrintAfterAll || !*PrintAfterAll)
+          return;
+        outs() << "// after " << P.Name << "\n";
+        ir::printProgram(Prog, outs(), PrintRepeats);
+      };
+      std::optional<ir::Program> Prog = passes::runPasses(
+          ir::scenarioFromSpec(*S), Pipeline, Ctx, After);
+      if (!Prog) {
+        Failed = true;
+        continue;
+      }
+      if (!PrintAfterAll || !*PrintAfterAll)
+        ir::printProgram(*Prog, outs(), PrintRepeats);
+    }
+    int Status = C.finish(errs());
+    return Failed ? 1 : Status;
+  }
   if (Emit == EmitKind::Params) {
     for (const spec::Object *O : C.Spec.Entities)
       if (O->Type->Name == "model" &&

@@ -1,0 +1,292 @@
+//===- Program.cpp - printing, totals and verification of programs --------===//
+
+#include "IR/Program.h"
+
+#include "llvm/Support/ErrorHandling.h"
+#include <cmath>
+#include <fmt/format.h>
+
+using namespace llvm;
+
+namespace llmsys {
+namespace ir {
+
+StringRef categoryName(OpCategory C) {
+  switch (C) {
+  case OpCategory::Contraction: return "contraction";
+  case OpCategory::Normalization: return "norm";
+  case OpCategory::Elementwise: return "elementwise";
+  case OpCategory::Memory: return "memory";
+  case OpCategory::Communication: return "comm";
+  }
+  llvm_unreachable("unknown category");
+}
+
+StringRef phaseName(Phase P) {
+  switch (P) {
+  case Phase::Forward: return "fwd";
+  case Phase::BackwardData: return "bwd-data";
+  case Phase::BackwardWeight: return "bwd-weight";
+  case Phase::Recompute: return "recompute";
+  case Phase::Optimizer: return "optimizer";
+  case Phase::Prefill: return "prefill";
+  case Phase::Decode: return "decode";
+  }
+  llvm_unreachable("unknown phase");
+}
+
+StringRef parallelDimName(ParallelDim D) {
+  switch (D) {
+  case ParallelDim::None: return "none";
+  case ParallelDim::TP: return "tp";
+  case ParallelDim::SP: return "sp";
+  case ParallelDim::CP: return "cp";
+  case ParallelDim::PP: return "pp";
+  case ParallelDim::DP: return "dp";
+  case ParallelDim::EP: return "ep";
+  }
+  llvm_unreachable("unknown parallel dimension");
+}
+
+StringRef collectiveName(CollectiveKind K) {
+  switch (K) {
+  case CollectiveKind::None: return "none";
+  case CollectiveKind::AllReduce: return "all-reduce";
+  case CollectiveKind::AllGather: return "all-gather";
+  case CollectiveKind::ReduceScatter: return "reduce-scatter";
+  case CollectiveKind::AllToAll: return "all-to-all";
+  case CollectiveKind::SendRecv: return "send-recv";
+  }
+  llvm_unreachable("unknown collective");
+}
+
+StringRef blockKindName(BlockKind K) {
+  switch (K) {
+  case BlockKind::Embedding: return "embedding";
+  case BlockKind::DenseLayer: return "layer";
+  case BlockKind::MoELayer: return "moe-layer";
+  case BlockKind::Head: return "head";
+  case BlockKind::PipelineComm: return "pipeline-comm";
+  case BlockKind::Optimizer: return "optimizer";
+  }
+  llvm_unreachable("unknown block kind");
+}
+
+const Block *Program::block(BlockKind K) const {
+  for (const Block &B : Blocks)
+    if (B.Kind == K)
+      return &B;
+  return nullptr;
+}
+
+Block *Program::block(BlockKind K) {
+  for (Block &B : Blocks)
+    if (B.Kind == K)
+      return &B;
+  return nullptr;
+}
+
+ProgramTotals totals(const Program &P, bool OnlyPhase, Phase Which) {
+  ProgramTotals T;
+  for (const Block &B : P.Blocks) {
+    double R = static_cast<double>(B.Repeat);
+    T.WeightParams += R * B.Params;
+    for (const Op &O : B.Ops) {
+      if (OnlyPhase && O.Ph != Which)
+        continue;
+      T.AllFlops += R * O.Flops;
+      if (O.Category == OpCategory::Contraction) {
+        T.HardwareFlops += R * O.Flops;
+        if (O.ModelWork)
+          T.ModelFlops += R * O.Flops;
+      }
+      if (!O.Fused)
+        T.BytesMoved += R * (O.BytesRead + O.BytesWritten);
+      T.CommBytes += R * O.MessageBytes;
+      T.SavedBytes += R * O.SavedBytes;
+    }
+  }
+  return T;
+}
+
+static std::string num(double V) { return fmt::format("{:.4g}", V); }
+
+static void printOp(const Op &O, raw_ostream &OS) {
+  OS << "    " << fmt::format("{:<10} {:<22} {:<12}", phaseName(O.Ph).str(),
+                              O.Name, categoryName(O.Category).str());
+  if (O.isCollective()) {
+    OS << collectiveName(O.Collective) << ' ' << parallelDimName(O.Group) << '/'
+       << O.GroupSize << " level " << O.FabricLevel << " bytes "
+       << num(O.MessageBytes);
+    if (O.Overlappable)
+      OS << " overlappable";
+    OS << '\n';
+    return;
+  }
+  if (O.Category == OpCategory::Contraction) {
+    OS << "M=" << O.M << " N=" << O.N << " K=" << O.K;
+    if (O.Batch != 1)
+      OS << " x" << O.Batch;
+    OS << ' ';
+  }
+  OS << dtypeName(O.Type) << " flops " << num(O.Flops) << " read "
+     << num(O.BytesRead) << " write " << num(O.BytesWritten);
+  if (O.FlopsPerContext || O.BytesPerContext)
+    OS << " per-context flops " << num(O.FlopsPerContext) << " bytes "
+       << num(O.BytesPerContext);
+  if (O.SavedBytes)
+    OS << " saved " << num(O.SavedBytes);
+  if (O.Fused)
+    OS << " fused-into " << O.FusedInto;
+  if (!O.ModelWork)
+    OS << " not-model";
+  OS << '\n';
+}
+
+void printProgram(const Program &P, raw_ostream &OS, bool ExpandLayers) {
+  const ScenarioConfig &S = P.Scenario;
+  const MappingConfig &M = S.Mapping;
+  OS << "program " << S.Name << " (" << (S.Training ? "train" : "serve")
+     << "): model " << S.Model.Name << ", " << (S.Training ? "micro-batch " : "batch ")
+     << P.MicroBatch << " x " << P.SeqLen << " tokens";
+  if (!S.Training)
+    OS << ", output " << S.OutputLen;
+  OS << '\n';
+  OS << "  passes:";
+  for (const std::string &N : P.Passes)
+    OS << ' ' << N;
+  OS << '\n';
+  if (P.Partitioned) {
+    OS << "  mapping: dp " << M.Dp << " tp " << M.Tp << " pp " << M.Pp << " cp "
+       << M.Cp << " ep " << M.Ep << (M.SequenceParallel ? " sp" : "")
+       << " zero " << M.Zero
+       << (M.DistributedOptimizer ? " distributed-optimizer" : "") << '\n';
+    for (size_t I = 0; I < P.Stages.size(); ++I) {
+      const Stage &St = P.Stages[I];
+      // Stages that hold the same blocks print once, as a range.
+      size_t J = I;
+      while (J + 1 < P.Stages.size() &&
+             P.Stages[J + 1].DenseLayers == St.DenseLayers &&
+             P.Stages[J + 1].MoELayers == St.MoELayers &&
+             P.Stages[J + 1].HasEmbedding == St.HasEmbedding &&
+             P.Stages[J + 1].HasHead == St.HasHead)
+        ++J;
+      OS << "  stage " << I;
+      if (J != I)
+        OS << ".." << J;
+      OS << ": " << St.DenseLayers << " layers";
+      if (St.MoELayers)
+        OS << ", " << St.MoELayers << " moe-layers";
+      if (St.HasEmbedding)
+        OS << ", embedding";
+      if (St.HasHead)
+        OS << ", head";
+      OS << '\n';
+      I = J;
+    }
+  }
+  if (P.Schedule.Scheduled) {
+    const ScheduleInfo &Sc = P.Schedule;
+    OS << "  schedule: " << scheduleName(Sc.Kind) << ", " << Sc.MicroBatches
+       << " micro-batches";
+    if (Sc.VirtualStages > 1)
+      OS << ", " << Sc.VirtualStages << " virtual stages";
+    OS << ", bubble " << num(Sc.BubbleFraction) << ", in flight (first stage) "
+       << num(Sc.InFlightFirstStage);
+    if (Sc.DecodeSteps)
+      OS << ", decode steps " << Sc.DecodeSteps;
+    OS << '\n';
+  }
+  for (const Block &B : P.Blocks) {
+    int64_t Shown = ExpandLayers ? B.Repeat : 1;
+    for (int64_t I = 0; I < Shown; ++I) {
+      OS << "  block " << blockKindName(B.Kind);
+      if (ExpandLayers && B.Repeat > 1)
+        OS << " #" << I;
+      else
+        OS << " x" << B.Repeat;
+      OS << " params " << num(B.Params) << '\n';
+      for (const Op &O : B.Ops)
+        printOp(O, OS);
+    }
+  }
+  // Totals with six significant digits: tests compare them with closed
+  // forms to 0.1%.
+  ProgramTotals T = totals(P);
+  auto Six = [](double V) { return fmt::format("{:.6g}", V); };
+  OS << "  totals: model-flops " << Six(T.ModelFlops) << " hardware-flops "
+     << Six(T.HardwareFlops) << " bytes " << Six(T.BytesMoved)
+     << " comm-bytes " << Six(T.CommBytes) << " saved " << Six(T.SavedBytes)
+     << " params " << Six(T.WeightParams) << '\n';
+  if (P.Scenario.Training) {
+    // Per repeat of a layer block: what one layer keeps for backward.
+    for (const Block &B : P.Blocks)
+      if (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer) {
+        double Saved = 0;
+        for (const Op &O : B.Ops)
+          Saved += O.SavedBytes;
+        OS << "  saved per " << blockKindName(B.Kind) << ": " << Six(Saved)
+           << " bytes\n";
+      }
+  }
+}
+
+std::string verifyProgram(const Program &P) {
+  const MappingConfig &M = P.Scenario.Mapping;
+  for (const Block &B : P.Blocks) {
+    if (B.Repeat < 0)
+      return fmt::format("block {} repeats {} times", blockKindName(B.Kind).str(),
+                         B.Repeat);
+    for (const Op &O : B.Ops) {
+      for (double V : {O.Flops, O.BytesRead, O.BytesWritten, O.FlopsPerContext,
+                       O.BytesPerContext, O.SavedBytes, O.MessageBytes})
+        if (!(V >= 0) || !std::isfinite(V))
+          return fmt::format("op {} has a negative or non-finite count", O.Name);
+      if (O.Category == OpCategory::Contraction) {
+        if (O.M <= 0 || O.N <= 0 || O.K <= 0 || O.Batch <= 0)
+          return fmt::format("op {} has a non-positive shape {}x{}x{} x{}",
+                             O.Name, O.M, O.N, O.K, O.Batch);
+        double Expected = 2.0 * O.M * O.N * O.K * O.Batch;
+        // Decode attention scales with the context: its shape is per token
+        // of context.
+        double Actual = O.FlopsPerContext > 0 ? O.FlopsPerContext : O.Flops;
+        if (std::fabs(Actual - Expected) > 1e-9 * Expected)
+          return fmt::format("op {}: {} FLOPs for shape {}x{}x{} x{}", O.Name,
+                             O.Flops, O.M, O.N, O.K, O.Batch);
+      }
+      if (O.isCollective()) {
+        int64_t Size = 0;
+        switch (O.Group) {
+        case ParallelDim::TP:
+        case ParallelDim::SP: Size = M.Tp; break;
+        case ParallelDim::CP: Size = M.Cp; break;
+        case ParallelDim::PP: Size = 2; break; // a send/recv pair
+        case ParallelDim::DP: Size = M.Dp; break;
+        case ParallelDim::EP: Size = M.Ep; break;
+        case ParallelDim::None: Size = 0; break;
+        }
+        if (O.GroupSize != Size || Size < 2)
+          return fmt::format("collective {} spans {} devices of {} group of {}",
+                             O.Name, O.GroupSize, parallelDimName(O.Group).str(),
+                             Size);
+      }
+    }
+  }
+  if (P.Partitioned) {
+    int64_t Dense = 0, Moe = 0;
+    int Embeddings = 0, Heads = 0;
+    for (const Stage &S : P.Stages) {
+      Dense += S.DenseLayers;
+      Moe += S.MoELayers;
+      Embeddings += S.HasEmbedding;
+      Heads += S.HasHead;
+    }
+    if (Dense + Moe != P.Scenario.Model.Layers || Embeddings != 1 || Heads != 1)
+      return fmt::format("stages hold {} + {} layers, {} embeddings, {} heads",
+                         Dense, Moe, Embeddings, Heads);
+  }
+  return "";
+}
+
+} // namespace ir
+} // namespace llmsys

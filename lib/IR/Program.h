@@ -1,0 +1,204 @@
+//===- Program.h - the per-device operator program ----------------*- C++ -*-===//
+//
+// What the passes build and transform, and what the cost analysis reads:
+// blocks of operators (the embedding, a transformer layer repeated N times,
+// the head, the optimizer step), each operator with its shape, number
+// format, FLOPs, bytes read and written in device memory, category, phase,
+// and — for collectives — the parallel group and fabric level it crosses.
+//
+// A repeated layer is one block with a count: costing a 128-layer model is
+// not 128 times the work. Op names are static strings, and ops are plain
+// data, so a program is cheap to build again for each point of a sweep.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_IR_PROGRAM_H
+#define LLMSYS_IR_PROGRAM_H
+
+#include "IR/Scenario.h"
+
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+#include <vector>
+
+namespace llmsys {
+namespace ir {
+
+enum class OpCategory : uint8_t {
+  Contraction,   ///< GEMM, batched GEMM, GEMV
+  Normalization, ///< layernorm, rmsnorm, softmax
+  Elementwise,   ///< bias, activation, dropout, residual, rotary
+  Memory,        ///< embedding lookup, KV-cache access, optimizer update
+  Communication, ///< collectives
+};
+
+enum class Phase : uint8_t {
+  Forward,
+  BackwardData,   ///< gradients with respect to activations
+  BackwardWeight, ///< gradients with respect to weights
+  Recompute,      ///< forward work repeated for the backward pass
+  Optimizer,
+  Prefill,
+  Decode,
+};
+
+enum class ParallelDim : uint8_t { None, TP, SP, CP, PP, DP, EP };
+
+/// Which dimension of a contraction a parallel split divides.
+enum class Axis : uint8_t { None, M, N, K, Batch };
+
+enum class CollectiveKind : uint8_t {
+  None,
+  AllReduce,
+  AllGather,
+  ReduceScatter,
+  AllToAll,
+  SendRecv,
+};
+
+llvm::StringRef categoryName(OpCategory C);
+llvm::StringRef phaseName(Phase P);
+llvm::StringRef parallelDimName(ParallelDim D);
+llvm::StringRef collectiveName(CollectiveKind K);
+
+/// One operator as one device executes it once.
+struct Op {
+  const char *Name = "";   ///< "attn.qkv", "mlp.down", "tp.allreduce" ...
+  OpCategory Category = OpCategory::Elementwise;
+  Phase Ph = Phase::Forward;
+  DType Type = DType::BF16;
+
+  // Contraction shape: Batch independent (M x K) * (K x N) products.
+  int64_t M = 0, N = 0, K = 0, Batch = 1;
+  /// Bytes per element of A and C, and of B (a weight or an activation).
+  double ABytes = 0, BBytes = 0;
+  /// The dimension tensor parallelism splits (heads, features), and the
+  /// one that holds the tokens (split by context parallelism).
+  Axis TpAxis = Axis::None;
+  Axis TokenAxis = Axis::None;
+
+  double Flops = 0;        ///< per execution
+  double BytesRead = 0;    ///< device-memory bytes per execution
+  double BytesWritten = 0;
+  /// Decode only: FLOPs and bytes added per token of context in the KV
+  /// cache (attention over the cache), so one program serves every step.
+  double FlopsPerContext = 0;
+  double BytesPerContext = 0;
+
+  /// Activation bytes this op keeps for the backward pass (training).
+  double SavedBytes = 0;
+  /// Where the op sits with respect to tensor parallelism (Korthikanti et
+  /// al. 2022, §4.2): inside the attention or MLP (its work and saved
+  /// tensors split over the TP group), or in the sequence region (norms,
+  /// dropouts, residuals and the GEMM inputs they feed: replicated over
+  /// the TP group unless sequence parallelism splits them).
+  bool SequenceRegion = false;
+  bool SavedInSequenceRegion = false;
+
+  /// Folded into the op before it (a GEMM epilogue, a fused attention
+  /// kernel): no launch and no device-memory round trip of its own.
+  bool Fused = false;
+  const char *FusedInto = "";
+  /// Counted in model FLOPs (MFU). False for recomputation and for the
+  /// softmax-recompute inside fused attention backward.
+  bool ModelWork = true;
+
+  // Collectives.
+  CollectiveKind Collective = CollectiveKind::None;
+  ParallelDim Group = ParallelDim::None;
+  int64_t GroupSize = 1;
+  int FabricLevel = 0;      ///< 0: inside a node (scale-up); 1: across nodes
+  double MessageBytes = 0;  ///< per device
+  bool Overlappable = false; ///< may hide behind compute (DP gradients)
+
+  bool isCollective() const { return Collective != CollectiveKind::None; }
+};
+
+enum class BlockKind : uint8_t {
+  Embedding,
+  DenseLayer,
+  MoELayer,
+  Head,
+  PipelineComm, ///< send/recv between stages, once per micro-batch
+  Optimizer,    ///< gradient reduction and the update, once per step
+};
+llvm::StringRef blockKindName(BlockKind K);
+
+struct Block {
+  BlockKind Kind = BlockKind::DenseLayer;
+  /// Executions per micro-batch in the whole model (layers of this kind).
+  int64_t Repeat = 1;
+  /// Parameters one repeat of the block holds on this device.
+  double Params = 0;
+  std::vector<Op> Ops;
+};
+
+/// One pipeline stage: which blocks it holds.
+struct Stage {
+  int64_t DenseLayers = 0;
+  int64_t MoELayers = 0;
+  bool HasEmbedding = false;
+  bool HasHead = false;
+};
+
+/// Micro-batch schedule of a training step, or the step structure of
+/// serving.
+struct ScheduleInfo {
+  ScheduleKind Kind = ScheduleKind::OneFOneB;
+  int64_t MicroBatches = 1;   ///< per pipeline per step
+  int64_t VirtualStages = 1;
+  /// Idle fraction of the ideal step: (p - 1) / (v m) (Narayanan et al.
+  /// 2021, §2.2); GPipe and 1F1B share it, interleaving divides it by v.
+  double BubbleFraction = 0;
+  /// Micro-batches whose activations the first stage holds at once.
+  double InFlightFirstStage = 1;
+  /// Serving: decode steps after the prefill.
+  int64_t DecodeSteps = 0;
+  bool Scheduled = false;
+};
+
+struct Program {
+  ScenarioConfig Scenario;
+  int64_t MicroBatch = 1; ///< sequences per micro-batch (serving: batch)
+  int64_t SeqLen = 0;     ///< tokens per sequence (serving: the prompt)
+  std::vector<Block> Blocks;
+  std::vector<Stage> Stages; ///< one per pipeline stage after `partition`
+  ScheduleInfo Schedule;
+  std::vector<std::string> Passes; ///< applied so far, in order
+  bool Partitioned = false;
+  /// Serving: attention reads at most this many tokens of context (sliding
+  /// window), 0 for all.
+  int64_t ContextCap = 0;
+
+  const Block *block(BlockKind K) const;
+  Block *block(BlockKind K);
+};
+
+/// Totals over a program for one micro-batch (or one serving step),
+/// counting repeats.
+struct ProgramTotals {
+  double ModelFlops = 0;       ///< contraction FLOPs counted in MFU
+  double HardwareFlops = 0;    ///< all contraction FLOPs, recompute included
+  double AllFlops = 0;         ///< every op's FLOPs
+  double BytesMoved = 0;       ///< device-memory bytes, unfused ops
+  double CommBytes = 0;        ///< collective message bytes per device
+  double SavedBytes = 0;       ///< activations kept for backward
+  double WeightParams = 0;     ///< parameters on this device
+};
+ProgramTotals totals(const Program &P, bool OnlyPhase = false,
+                     Phase Which = Phase::Forward);
+
+/// The stable text form (llmsys-opt --print-after-all).
+void printProgram(const Program &P, llvm::raw_ostream &OS,
+                  bool ExpandLayers = false);
+
+/// Checks the invariants every pass keeps: shapes positive, FLOPs and
+/// bytes non-negative and finite, contraction FLOPs = 2 M N K Batch, every
+/// collective's group a parallel dimension of the mapping, stages covering
+/// the layers. Returns a description of the first violation, or "".
+std::string verifyProgram(const Program &P);
+
+} // namespace ir
+} // namespace llmsys
+
+#endif

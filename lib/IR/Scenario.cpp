@@ -1,0 +1,175 @@
+//===- Scenario.cpp - typed views of mappings, systems, scenarios ----------===//
+
+#include "IR/Scenario.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace llvm;
+
+namespace llmsys {
+namespace ir {
+
+DType dtypeFromWord(StringRef W) {
+  return StringSwitch<DType>(W)
+      .Case("fp64", DType::FP64)
+      .Case("fp32", DType::FP32)
+      .Case("tf32", DType::TF32)
+      .Case("fp16", DType::FP16)
+      .Case("fp8", DType::FP8)
+      .Case("int8", DType::INT8)
+      .Case("int4", DType::INT4)
+      .Case("fp4", DType::FP4)
+      .Default(DType::BF16);
+}
+
+StringRef dtypeName(DType T) {
+  switch (T) {
+  case DType::FP64: return "fp64";
+  case DType::FP32: return "fp32";
+  case DType::TF32: return "tf32";
+  case DType::BF16: return "bf16";
+  case DType::FP16: return "fp16";
+  case DType::FP8: return "fp8";
+  case DType::INT8: return "int8";
+  case DType::INT4: return "int4";
+  case DType::FP4: return "fp4";
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+double dtypeBytes(DType T) {
+  switch (T) {
+  case DType::FP64: return 8;
+  case DType::FP32:
+  case DType::TF32: return 4;
+  case DType::BF16:
+  case DType::FP16: return 2;
+  case DType::FP8:
+  case DType::INT8: return 1;
+  case DType::INT4:
+  case DType::FP4: return 0.5;
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+StringRef recomputeName(Recompute R) {
+  switch (R) {
+  case Recompute::None: return "none";
+  case Recompute::Selective: return "selective";
+  case Recompute::Full: return "full";
+  }
+  llvm_unreachable("unknown recompute mode");
+}
+
+StringRef scheduleName(ScheduleKind S) {
+  switch (S) {
+  case ScheduleKind::GPipe: return "gpipe";
+  case ScheduleKind::OneFOneB: return "1f1b";
+  case ScheduleKind::Interleaved: return "interleaved_1f1b";
+  }
+  llvm_unreachable("unknown schedule");
+}
+
+static int64_t integer(const spec::Object &O, StringRef Path, int64_t Or = 0) {
+  std::optional<double> V = O.number(Path);
+  return V ? static_cast<int64_t>(*V) : Or;
+}
+
+static SMRange loc(const spec::Object &O, StringRef Path) {
+  const spec::Field *F = O.path(Path);
+  if (!F || F->From == spec::Origin::Default)
+    return O.DeclRange;
+  return F->Loc;
+}
+
+static MappingConfig mappingFromSpec(const spec::Object &M) {
+  MappingConfig C;
+  C.Dp = integer(M, "dp", 1);
+  C.Tp = integer(M, "tp", 1);
+  C.Pp = integer(M, "pp", 1);
+  C.Cp = integer(M, "cp", 1);
+  C.Ep = integer(M, "ep", 1);
+  if (const spec::Field *F = M.path("sp"))
+    C.SequenceParallel = F->V.Bool;
+  C.Zero = integer(M, "zero", 0);
+  if (const spec::Field *F = M.path("distributed_optimizer"))
+    C.DistributedOptimizer = F->V.Bool;
+  C.MicroBatch = integer(M, "micro_batch", 1);
+  C.GlobalBatch = integer(M, "global_batch", 0);
+  StringRef S = M.word("schedule.kind");
+  C.Schedule = S == "gpipe"              ? ScheduleKind::GPipe
+               : S == "interleaved_1f1b" ? ScheduleKind::Interleaved
+                                         : ScheduleKind::OneFOneB;
+  C.VirtualStages = integer(M, "schedule.virtual_stages", 1);
+  StringRef R = M.word("recompute");
+  C.Recomp = R == "full"        ? Recompute::Full
+             : R == "selective" ? Recompute::Selective
+                                : Recompute::None;
+  C.Weights = dtypeFromWord(M.word("weights"));
+  C.Activations = dtypeFromWord(M.word("activations"));
+  C.KVCache = dtypeFromWord(M.word("kv_cache"));
+  if (const spec::Field *F = M.path("fusion"))
+    for (const spec::Value &W : F->V.Elems) {
+      StringRef Word = W.Str;
+      C.Fusion.FlashAttention |= Word == "flash_attention";
+      C.Fusion.BiasGelu |= Word == "bias_gelu";
+      C.Fusion.BiasDropoutAdd |= Word == "bias_dropout_add";
+      C.Fusion.Norm |= Word == "layernorm" || Word == "rmsnorm";
+      C.Fusion.Softmax |= Word == "softmax";
+      C.Fusion.SwiGLU |= Word == "swiglu";
+      C.Fusion.Rope |= Word == "rope";
+    }
+  if (const spec::Field *F = M.path("tp_overlap"))
+    C.TpOverlap = F->V.Bool;
+  C.Locs.Dp = loc(M, "dp");
+  C.Locs.Tp = loc(M, "tp");
+  C.Locs.Pp = loc(M, "pp");
+  C.Locs.Cp = loc(M, "cp");
+  C.Locs.Ep = loc(M, "ep");
+  C.Locs.MicroBatch = loc(M, "micro_batch");
+  C.Locs.GlobalBatch = loc(M, "global_batch");
+  C.Locs.Schedule = loc(M, "schedule.kind");
+  C.Locs.VirtualStages = loc(M, "schedule.virtual_stages");
+  C.Locs.Decl = M.DeclRange;
+  return C;
+}
+
+static SystemConfig systemFromSpec(const spec::Object &S) {
+  SystemConfig C;
+  C.Name = S.Name;
+  if (const spec::Object *A = S.object("node.accelerator"))
+    C.Accelerator = A->Name;
+  C.DevicesPerNode = integer(S, "node.devices", 1);
+  C.Nodes = integer(S, "nodes", 1);
+  C.HasScaleOut = S.object("fabric") != nullptr;
+  C.Decl = S.DeclRange;
+  return C;
+}
+
+ScenarioConfig scenarioFromSpec(const spec::Object &S) {
+  ScenarioConfig C;
+  C.Name = S.Name;
+  C.Training = S.Type->Name == "train";
+  C.Decl = S.DeclRange;
+  if (const spec::Object *M = S.object("model"))
+    C.Model = modelFromSpec(*M);
+  if (const spec::Object *M = S.object("mapping"))
+    C.Mapping = mappingFromSpec(*M);
+  if (const spec::Field *F = S.path("mapping"))
+    C.MappingUse = F->Loc;
+  if (const spec::Object *Sys = S.object("system"))
+    C.System = systemFromSpec(*Sys);
+  if (C.Training) {
+    C.SeqLen = integer(S, "seq_len", C.Model.MaxSeq);
+    C.Tokens = S.number("tokens").value_or(0);
+  } else {
+    C.SeqLen = integer(S, "prompt");
+    C.OutputLen = integer(S, "output");
+    C.Batch = integer(S, "batch", 1);
+  }
+  return C;
+}
+
+} // namespace ir
+} // namespace llmsys

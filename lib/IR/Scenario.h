@@ -1,0 +1,98 @@
+//===- Scenario.h - typed views of mappings, systems, scenarios --*- C++ -*-===//
+//
+// What the passes and the cost model read, taken once from the resolved spec
+// (every value already checked by Sema). Plain data: copying one is cheap,
+// so a sweep can vary a field and re-run the passes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_IR_SCENARIO_H
+#define LLMSYS_IR_SCENARIO_H
+
+#include "IR/Model.h"
+
+#include "llvm/Support/SMLoc.h"
+#include <cstdint>
+#include <string>
+
+namespace llmsys {
+namespace ir {
+
+/// Number formats of tensors.
+enum class DType : uint8_t { FP64, FP32, TF32, BF16, FP16, FP8, INT8, INT4, FP4 };
+DType dtypeFromWord(llvm::StringRef Word);
+llvm::StringRef dtypeName(DType T);
+double dtypeBytes(DType T);
+
+enum class Recompute : uint8_t { None, Selective, Full };
+enum class ScheduleKind : uint8_t { GPipe, OneFOneB, Interleaved };
+llvm::StringRef recomputeName(Recompute R);
+llvm::StringRef scheduleName(ScheduleKind S);
+
+/// Fused kernels a mapping asks for.
+struct FusionSet {
+  bool FlashAttention = false;
+  bool BiasGelu = false;
+  bool BiasDropoutAdd = false;
+  bool Norm = false; ///< fused layernorm / rmsnorm kernels
+  bool Softmax = false;
+  bool SwiGLU = false;
+  bool Rope = false;
+};
+
+/// Where each mapping field was written, for diagnostics at the field.
+struct MappingLocs {
+  llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
+      VirtualStages, Decl;
+};
+
+struct MappingConfig {
+  int64_t Dp = 1, Tp = 1, Pp = 1, Cp = 1, Ep = 1;
+  bool SequenceParallel = false;
+  int64_t Zero = 0;
+  bool DistributedOptimizer = false;
+  int64_t MicroBatch = 1;
+  int64_t GlobalBatch = 0; ///< 0: one micro-batch per data-parallel rank
+  ScheduleKind Schedule = ScheduleKind::OneFOneB;
+  int64_t VirtualStages = 1;
+  Recompute Recomp = Recompute::None;
+  DType Weights = DType::BF16, Activations = DType::BF16, KVCache = DType::BF16;
+  FusionSet Fusion;
+  bool TpOverlap = false;
+  MappingLocs Locs;
+
+  int64_t devices() const { return Dp * Tp * Pp * Cp; }
+};
+
+struct SystemConfig {
+  std::string Name;
+  std::string Accelerator;
+  int64_t DevicesPerNode = 1;
+  int64_t Nodes = 1;
+  bool HasScaleOut = false; ///< a fabric between nodes
+  llvm::SMRange Decl;
+  int64_t devices() const { return DevicesPerNode * Nodes; }
+};
+
+/// A train or serve scenario, typed.
+struct ScenarioConfig {
+  std::string Name;
+  bool Training = true;
+  ModelConfig Model;
+  MappingConfig Mapping;
+  SystemConfig System;
+  int64_t SeqLen = 0;      ///< training sequence length; serving: prompt
+  int64_t OutputLen = 0;   ///< serving: generated tokens
+  int64_t Batch = 0;       ///< serving: concurrent sequences
+  double Tokens = 0;       ///< training: tokens to train on
+  llvm::SMRange Decl;
+  llvm::SMRange MappingUse; ///< where the scenario names its mapping
+};
+
+/// Reads a train or serve entity (already checked by Sema).
+ScenarioConfig scenarioFromSpec(const spec::Object &Scenario);
+
+} // namespace ir
+} // namespace llmsys
+
+#endif

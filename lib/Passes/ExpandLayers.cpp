@@ -1,0 +1,520 @@
+//===- ExpandLayers.cpp - scenario to operators ------------------------------===//
+//
+// Builds the operators of one training micro-batch (forward, backward with
+// data- and weight-gradient GEMMs, the optimizer step) or of one serving
+// request batch (prefill of the prompt, one decode step against a KV cache
+// whose length is a parameter of the op), for the whole model on one device:
+// `partition` splits it afterwards.
+//
+// FLOPs are those of the matrix products as Megatron-LM counts them
+// (Narayanan et al. 2021 §5.1; Korthikanti et al. 2022 App. A): attention
+// scores over the whole s x s matrix, 2 FLOPs per multiply-add. Saved
+// activations follow Korthikanti et al. 2022 §4.1 op by op, so that a layer
+// keeps 34 s b h + 5 a s^2 b bytes with 16-bit activations, dropout and
+// f = 4h; other shapes and formats follow from the same accounting.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Passes/OpBuilder.h"
+#include "Passes/Passes.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace llmsys {
+namespace passes {
+
+using namespace ir;
+
+namespace {
+
+/// Expected number of distinct experts T tokens choosing k of E touch.
+double activeExperts(double Tokens, const MoEConfig &E) {
+  double P = 1.0 - std::pow(1.0 - double(E.TopK) / E.Experts, Tokens);
+  return std::min<double>(E.Experts, std::max(1.0, E.Experts * P));
+}
+
+class LayerBuilder {
+public:
+  LayerBuilder(const ScenarioConfig &S, Phase Fwd, int64_t Sequences,
+               int64_t SeqLen)
+      : S(S), M(S.Model), Fwd(Fwd), B(Sequences), Seq(SeqLen),
+        T(Sequences * SeqLen), Act(S.Mapping.Activations),
+        AB(dtypeBytes(S.Mapping.Activations)),
+        WB(dtypeBytes(S.Mapping.Weights)),
+        Training(Fwd == Phase::Forward),
+        Dropout(Training && M.Dropout > 0) {}
+
+  /// Keys each query attends to.
+  int64_t keys() const {
+    return M.SlidingWindow ? std::min(Seq, M.SlidingWindow) : Seq;
+  }
+
+  void norm(std::vector<Op> &Ops, const char *Name) {
+    double Elements = double(T) * M.Hidden;
+    // Unfused (framework ops): statistics, normalise, scale and shift read
+    // the input three times and write twice; `fuse` makes it one pass.
+    Op O = pointwise(Name, Fwd, OpCategory::Normalization, Act, AB, Elements,
+                     M.RmsNorm ? 4 : 8, 3, 2);
+    O.BytesRead += (M.RmsNorm ? 1 : 2) * double(M.Hidden) * WB;
+    O.SequenceRegion = true;
+    O.SavedInSequenceRegion = true;
+    if (Training)
+      O.SavedBytes = Elements * AB; // its input
+    Ops.push_back(O);
+  }
+
+  /// A weight GEMM on the token stream: Out features from In features.
+  /// Tensor parallelism splits its output features (column-parallel), its
+  /// input features (row-parallel), or neither (replicated).
+  Op linear(const char *Name, int64_t Rows, int64_t In, int64_t Out,
+            bool InputInSequenceRegion, Axis Tp = Axis::N) {
+    Op O = gemm(Name, Fwd, Act, AB, WB, Rows, Out, In);
+    O.SavedInSequenceRegion = InputInSequenceRegion;
+    O.TpAxis = Tp;
+    O.TokenAxis = Axis::M;
+    O.SequenceRegion = Tp == Axis::None;
+    if (Training)
+      O.SavedBytes = double(Rows) * In * AB; // its input
+    return O;
+  }
+
+  /// Bias, dropout and residual add after a projection back to h.
+  void residual(std::vector<Op> &Ops, const char *Name) {
+    double Elements = double(T) * M.Hidden;
+    // Unfused: bias add, dropout and residual add are three passes over
+    // memory (read 4, write 3 values); `fuse` makes them one.
+    Op O = pointwise(Name, Fwd, OpCategory::Elementwise, Act, AB, Elements,
+                     Dropout ? 3 : 2, 4, 3);
+    O.SequenceRegion = true;
+    O.SavedInSequenceRegion = true;
+    if (Dropout)
+      O.SavedBytes = Elements; // 1-byte mask
+    Ops.push_back(O);
+  }
+
+  void attention(std::vector<Op> &Ops) {
+    int64_t A = M.Heads, G = M.KvHeads, D = M.HeadDim, H = M.Hidden;
+    int64_t Keys = keys();
+    int64_t QkDim = D, VDim = D;
+    if (M.Mla) {
+      // DeepSeek-V2 §2.1: low-rank query and joint KV compression, then
+      // per-head up-projections; rotary parts decoupled.
+      const MLAConfig &L = *M.Mla;
+      QkDim = L.QkNopeHeadDim + L.QkRopeHeadDim;
+      VDim = L.VHeadDim;
+      G = A;
+      if (L.QLoraRank) {
+        // The down-projections are small and replicated over the TP group.
+        Ops.push_back(linear("attn.q_down", T, H, L.QLoraRank, true, Axis::None));
+        Ops.push_back(linear("attn.q_up", T, L.QLoraRank, A * QkDim, false));
+        Ops.back().SavedInSequenceRegion = false;
+      } else {
+        Ops.push_back(linear("attn.q", T, H, A * QkDim, true));
+      }
+      Ops.push_back(linear("attn.kv_down", T, H, L.KvLoraRank + L.QkRopeHeadDim,
+                           true, Axis::None));
+      Ops.push_back(
+          linear("attn.kv_up", T, L.KvLoraRank, A * (L.QkNopeHeadDim + VDim),
+                 false));
+    } else {
+      Ops.push_back(linear("attn.qkv", T, H, (A + 2 * G) * D, true));
+    }
+    if (!M.LearnedPositions && !M.Encoder) {
+      double Elements = double(T) * (A + G) * (M.Mla ? M.Mla->QkRopeHeadDim : D);
+      Ops.push_back(pointwise("attn.rope", Fwd, OpCategory::Elementwise, Act,
+                              AB, Elements, 6, 1, 1));
+    }
+
+    // Scores: Q K^T per head; K (and V) shared by a / g query heads.
+    double Scores = double(B) * A * Seq * Keys;
+    Op Score = gemm("attn.score", Fwd, Act, AB, AB, Seq, Keys, QkDim, B * A);
+    Score.TpAxis = Axis::Batch;
+    Score.TokenAxis = Axis::M;
+    Score.BytesRead = (double(T) * A * QkDim + double(B) * Keys * G * QkDim) * AB;
+    if (Training)
+      Score.SavedBytes = (double(T) * A * QkDim + double(T) * G * QkDim) * AB;
+    Ops.push_back(Score);
+
+    // Unfused scale, mask and softmax: read 4, write 3 values per score.
+    Op Softmax = pointwise("attn.softmax", Fwd, OpCategory::Normalization, Act,
+                           AB, Scores, 5, 4, 3);
+    if (Training)
+      Softmax.SavedBytes = Scores * AB; // its output
+    Ops.push_back(Softmax);
+    if (Dropout) {
+      Op Drop = pointwise("attn.dropout", Fwd, OpCategory::Elementwise, Act,
+                          AB, Scores, 2, 1, 1);
+      Drop.SavedBytes = Scores * (1 + AB); // mask and output
+      Ops.push_back(Drop);
+    }
+    Op Context = gemm("attn.context", Fwd, Act, AB, AB, Seq, VDim, Keys, B * A);
+    Context.TpAxis = Axis::Batch;
+    Context.TokenAxis = Axis::M;
+    Context.BytesRead = (Scores + double(B) * Keys * G * VDim) * AB;
+    if (Training)
+      Context.SavedBytes = double(T) * G * VDim * AB; // V
+    Ops.push_back(Context);
+    Ops.push_back(linear("attn.out", T, A * VDim, H, false, Axis::K));
+  }
+
+  void mlp(std::vector<Op> &Ops, int64_t Ffn) {
+    int64_t H = M.Hidden;
+    int64_t Up = M.GatedMlp ? 2 * Ffn : Ffn;
+    Ops.push_back(linear("mlp.up", T, H, Up, true));
+    double Elements = double(T) * Ffn;
+    Op Act_ = pointwise("mlp.act", Fwd, OpCategory::Elementwise, Act, AB,
+                        Elements, M.GatedMlp ? 6 : 8, M.GatedMlp ? 2 : 1, 1);
+    if (Training)
+      Act_.SavedBytes = double(T) * Up * AB; // its input
+    Ops.push_back(Act_);
+    Ops.push_back(linear("mlp.down", T, Ffn, H, false, Axis::K));
+  }
+
+  void moe(std::vector<Op> &Ops) {
+    const MoEConfig &E = *M.Moe;
+    int64_t H = M.Hidden;
+    Ops.push_back(linear("moe.router", T, H, E.Experts, true, Axis::None));
+    Ops.push_back(pointwise("moe.topk", Fwd, OpCategory::Normalization, Act,
+                            AB, double(T) * E.Experts, 5, 1, 1));
+    double Routed = double(T) * E.TopK;
+    Op Dispatch = pointwise("moe.dispatch", Fwd, OpCategory::Memory, Act, AB,
+                            Routed * H, 0, 1, 1);
+    Ops.back().SequenceRegion = true;
+    Dispatch.SequenceRegion = true;
+    Ops.push_back(Dispatch);
+    // Experts a batch of tokens reaches, and tokens per expert (with the
+    // capacity factor's padding).
+    double Active = activeExperts(double(T), E);
+    int64_t Experts = static_cast<int64_t>(std::ceil(Active - 1e-9));
+    int64_t PerExpert = static_cast<int64_t>(
+        std::ceil(Routed * E.CapacityFactor / Experts - 1e-9));
+    int64_t Up = M.GatedMlp ? 2 * E.ExpertFfn : E.ExpertFfn;
+    Op ExpertUp = gemm("moe.expert_up", Fwd, Act, AB, WB, PerExpert, Up, H,
+                       Experts);
+    Op ExpertAct = pointwise("moe.expert_act", Fwd, OpCategory::Elementwise,
+                             Act, AB, double(PerExpert) * Experts * E.ExpertFfn,
+                             M.GatedMlp ? 6 : 8, M.GatedMlp ? 2 : 1, 1);
+    Op ExpertDown = gemm("moe.expert_down", Fwd, Act, AB, WB, PerExpert, H,
+                         E.ExpertFfn, Experts);
+    ExpertUp.TpAxis = Axis::N;
+    ExpertDown.TpAxis = Axis::K;
+    ExpertUp.TokenAxis = ExpertDown.TokenAxis = Axis::M;
+    if (Training) {
+      ExpertUp.SavedBytes = double(PerExpert) * Experts * H * AB;
+      ExpertAct.SavedBytes = double(PerExpert) * Experts * Up * AB;
+      ExpertDown.SavedBytes = double(PerExpert) * Experts * E.ExpertFfn * AB;
+    }
+    Ops.push_back(ExpertUp);
+    Ops.push_back(ExpertAct);
+    Ops.push_back(ExpertDown);
+    if (E.SharedExperts) {
+      Op SharedUp = gemm("moe.shared_up", Fwd, Act, AB, WB, T, Up, H,
+                         E.SharedExperts);
+      Op SharedDown = gemm("moe.shared_down", Fwd, Act, AB, WB, T, H,
+                           E.ExpertFfn, E.SharedExperts);
+      SharedUp.TpAxis = Axis::N;
+      SharedDown.TpAxis = Axis::K;
+      SharedUp.TokenAxis = SharedDown.TokenAxis = Axis::M;
+      if (Training) {
+        SharedUp.SavedBytes = double(T) * H * AB;
+        SharedDown.SavedBytes =
+            double(T) * E.SharedExperts * E.ExpertFfn * AB * (M.GatedMlp ? 3 : 2);
+      }
+      Ops.push_back(SharedUp);
+      Ops.push_back(SharedDown);
+    }
+    Ops.push_back(pointwise("moe.combine", Fwd, OpCategory::Memory, Act, AB,
+                            Routed * H, E.TopK > 0 ? 1 : 0, 1, 0));
+    Ops.back().BytesWritten = double(T) * H * AB;
+    Ops.back().SequenceRegion = true;
+  }
+
+  /// The forward ops of one layer.
+  std::vector<Op> layer(bool Moe) {
+    std::vector<Op> Ops;
+    norm(Ops, "ln1");
+    attention(Ops);
+    residual(Ops, "attn.residual");
+    norm(Ops, "ln2");
+    if (Moe)
+      moe(Ops);
+    else
+      mlp(Ops, M.Ffn);
+    residual(Ops, "mlp.residual");
+    return Ops;
+  }
+
+  const ScenarioConfig &S;
+  const ModelConfig &M;
+  Phase Fwd;
+  int64_t B, Seq, T;
+  DType Act;
+  double AB, WB;
+  bool Training, Dropout;
+};
+
+/// The backward ops of a forward op list, in reverse order: each weight
+/// GEMM gets a data-gradient and a weight-gradient GEMM, each attention
+/// product two data-gradient products, other ops one backward op.
+std::vector<Op> backward(const std::vector<Op> &Forward) {
+  std::vector<Op> Out;
+  for (auto It = Forward.rbegin(); It != Forward.rend(); ++It) {
+    const Op &F = *It;
+    if (F.Category == OpCategory::Contraction) {
+      double AB = F.ABytes, BB = F.BBytes;
+      bool IsAttention = std::string(F.Name) == "attn.score" ||
+                         std::string(F.Name) == "attn.context";
+      if (IsAttention) {
+        // Score S = Q K^T: dQ = dS K, dK = dS^T Q. Context O = P V:
+        // dP = dO V^T, dV = P^T dO. Heads split over TP (the batch); the
+        // queries are the tokens context parallelism splits.
+        bool Score = std::string(F.Name) == "attn.score";
+        // Forward score: M = queries, N = keys, K = head dim; forward
+        // context: M = queries, N = head dim, K = keys.
+        Op A = gemm(Score ? "attn.score.dq" : "attn.context.dp",
+                    Phase::BackwardData, F.Type, AB, AB, F.M, F.K, F.N,
+                    F.Batch);
+        Op B = Score ? gemm("attn.score.dk", Phase::BackwardData, F.Type, AB,
+                            AB, F.N, F.K, F.M, F.Batch)
+                     : gemm("attn.context.dv", Phase::BackwardData, F.Type, AB,
+                            AB, F.K, F.N, F.M, F.Batch);
+        A.TpAxis = B.TpAxis = Axis::Batch;
+        A.TokenAxis = Axis::M;
+        B.TokenAxis = Axis::K;
+        A.SequenceRegion = B.SequenceRegion = F.SequenceRegion;
+        Out.push_back(A);
+        Out.push_back(B);
+        continue;
+      }
+      // dX[M x K] = dY[M x N] W^T; dW[K x N] = X^T[K x M] dY[M x N].
+      Op DX = gemm(F.Name, Phase::BackwardData, F.Type, AB, BB, F.M, F.K, F.N,
+                   F.Batch);
+      Op DW = gemm(F.Name, Phase::BackwardWeight, F.Type, AB, AB, F.K, F.N,
+                   F.M, F.Batch);
+      DW.BytesWritten = double(F.K) * F.N * F.Batch * BB;
+      DX.TokenAxis = Axis::M;
+      DW.TokenAxis = Axis::K;
+      DX.TpAxis = F.TpAxis == Axis::N ? Axis::K
+                  : F.TpAxis == Axis::K ? Axis::N
+                                        : Axis::None;
+      DW.TpAxis = F.TpAxis == Axis::N ? Axis::N
+                  : F.TpAxis == Axis::K ? Axis::M
+                                        : Axis::None;
+      DX.SequenceRegion = DW.SequenceRegion = F.SequenceRegion;
+      Out.push_back(DX);
+      Out.push_back(DW);
+      continue;
+    }
+    Op Bwd = F;
+    Bwd.Ph = F.Category == OpCategory::Memory ? Phase::BackwardWeight
+                                              : Phase::BackwardData;
+    Bwd.Flops = 2 * F.Flops;
+    Bwd.BytesRead = F.BytesRead + F.BytesWritten; // gradient and saved input
+    Bwd.BytesWritten = F.BytesRead;
+    Bwd.SavedBytes = 0;
+    Out.push_back(Bwd);
+  }
+  for (Op &O : Out)
+    O.SavedBytes = 0;
+  return Out;
+}
+
+double optimizerBytesPerParam(const ScenarioConfig &S) {
+  // Mixed-precision Adam with fp32 master weights and fp32 main gradients
+  // (Megatron-LM): read master, m, v and the gradient (4 bytes each), write
+  // master, m, v (4 each) and the working copy of the weights.
+  double Weights = dtypeBytes(S.Mapping.Weights);
+  return 16 + 12 + Weights;
+}
+
+} // namespace
+
+bool expandLayers(Program &P, PassContext &) {
+  const ScenarioConfig &S = P.Scenario;
+  const ModelConfig &M = S.Model;
+  ParamCount Params = countParams(M);
+  double AB = dtypeBytes(S.Mapping.Activations);
+  double WB = dtypeBytes(S.Mapping.Weights);
+  DType Act = S.Mapping.Activations;
+
+  auto Embedding = [&](Phase Ph, int64_t Tokens, bool Dropout) {
+    Block Emb;
+    Emb.Kind = BlockKind::Embedding;
+    Emb.Params = Params.Embedding + Params.Positions + Params.EncoderExtras;
+    double Elements = double(Tokens) * M.Hidden;
+    Op Lookup = pointwise("embed.lookup", Ph, OpCategory::Memory, Act, AB,
+                          Elements, 0, 0, 1);
+    Lookup.BytesRead = Elements * WB;
+    Lookup.SequenceRegion = true;
+    Emb.Ops.push_back(Lookup);
+    if (M.LearnedPositions || Dropout) {
+      Op Pos = pointwise("embed.positions", Ph, OpCategory::Elementwise, Act,
+                         AB, Elements, M.LearnedPositions ? 1 : 0, 1, 1);
+      Pos.SequenceRegion = Pos.SavedInSequenceRegion = true;
+      if (Dropout)
+        Pos.SavedBytes = Elements; // dropout mask
+      Emb.Ops.push_back(Pos);
+    }
+    return Emb;
+  };
+  auto Head = [&](LayerBuilder &LB, Phase Ph, int64_t Rows, bool Loss) {
+    Block Hd;
+    Hd.Kind = BlockKind::Head;
+    Hd.Params = Params.FinalNorm + Params.LMHead;
+    LB.norm(Hd.Ops, "final_norm");
+    // The head projects Rows positions (every position in training and
+    // prefill of encoders; decoders' serving needs the last position only
+    // in prefill, which Rows says).
+    Op Logits = gemm("lm.head", Ph, Act, AB, WB, Rows, M.Vocab, M.Hidden);
+    Logits.SavedInSequenceRegion = true;
+    Logits.TpAxis = Axis::N; // the vocabulary (Megatron's parallel head)
+    Logits.TokenAxis = Axis::M;
+    if (Loss) {
+      Logits.SavedBytes = double(Rows) * M.Hidden * AB;
+      Hd.Ops.push_back(Logits);
+      // Cross-entropy in fp32 over the vocabulary (Megatron-LM); the fp32
+      // logits are kept for backward (Korthikanti et al. 2022 §4.3).
+      Op CE = pointwise("loss.cross_entropy", Ph, OpCategory::Normalization,
+                        DType::FP32, 4, double(Rows) * M.Vocab, 5, 1, 1);
+      CE.SavedBytes = double(Rows) * M.Vocab * 4;
+      Hd.Ops.push_back(CE);
+    } else {
+      Hd.Ops.push_back(Logits);
+    }
+    return Hd;
+  };
+
+  if (S.Training) {
+    P.MicroBatch = S.Mapping.MicroBatch;
+    P.SeqLen = S.SeqLen;
+    int64_t T = P.MicroBatch * P.SeqLen;
+    LayerBuilder LB(S, Phase::Forward, P.MicroBatch, P.SeqLen);
+
+    Block Emb = Embedding(Phase::Forward, T, LB.Dropout);
+    for (Op &O : backward(Emb.Ops))
+      Emb.Ops.push_back(O);
+    P.Blocks.push_back(Emb);
+
+    auto AddLayers = [&](BlockKind Kind, int64_t Count, bool Moe) {
+      if (!Count)
+        return;
+      Block L;
+      L.Kind = Kind;
+      L.Repeat = Count;
+      L.Params = Params.AttentionPerLayer + Params.NormsPerLayer +
+                 (Moe ? Params.MoePerLayer : Params.DenseMlpPerLayer);
+      L.Ops = LB.layer(Moe);
+      std::vector<Op> Bwd = backward(L.Ops);
+      L.Ops.insert(L.Ops.end(), Bwd.begin(), Bwd.end());
+      P.Blocks.push_back(L);
+    };
+    AddLayers(BlockKind::DenseLayer, M.denseLayers(), false);
+    AddLayers(BlockKind::MoELayer, M.moeLayers(), true);
+
+    Block Hd = Head(LB, Phase::Forward, T, true);
+    std::vector<Op> HdBwd = backward(Hd.Ops);
+    Hd.Ops.insert(Hd.Ops.end(), HdBwd.begin(), HdBwd.end());
+    P.Blocks.push_back(Hd);
+
+    Block Opt;
+    Opt.Kind = BlockKind::Optimizer;
+    Opt.Params = 0;
+    double PerParam = optimizerBytesPerParam(S);
+    Op Update = pointwise("optimizer.update", Phase::Optimizer,
+                          OpCategory::Memory, DType::FP32, 1, Params.Total, 12,
+                          16, PerParam - 16);
+    Opt.Ops.push_back(Update);
+    P.Blocks.push_back(Opt);
+    return true;
+  }
+
+  // Serving: the prefill of a batch of prompts, then one decode step of one
+  // token per sequence against a cache of `context` tokens.
+  P.MicroBatch = S.Batch;
+  P.SeqLen = S.SeqLen;
+  P.ContextCap = M.SlidingWindow;
+  int64_t Prompt = P.MicroBatch * P.SeqLen;
+  double KVB = dtypeBytes(S.Mapping.KVCache);
+  double KvPerToken = kvElementsPerTokenPerLayer(M);
+
+  LayerBuilder Pre(S, Phase::Prefill, P.MicroBatch, P.SeqLen);
+  LayerBuilder Dec(S, Phase::Decode, P.MicroBatch, 1);
+
+  Block Emb = Embedding(Phase::Prefill, Prompt, false);
+  for (const Op &O : Embedding(Phase::Decode, P.MicroBatch, false).Ops)
+    Emb.Ops.push_back(O);
+  P.Blocks.push_back(Emb);
+
+  auto AddLayers = [&](BlockKind Kind, int64_t Count, bool Moe) {
+    if (!Count)
+      return;
+    Block L;
+    L.Kind = Kind;
+    L.Repeat = Count;
+    L.Params = Params.AttentionPerLayer + Params.NormsPerLayer +
+               (Moe ? Params.MoePerLayer : Params.DenseMlpPerLayer);
+    L.Ops = Pre.layer(Moe);
+    Op Write = pointwise("kv.write", Phase::Prefill, OpCategory::Memory,
+                         S.Mapping.KVCache, KVB, double(Prompt) * KvPerToken,
+                         0, 1, 1);
+    L.Ops.push_back(Write);
+
+    // Decode: the layer for one token per sequence; attention reads the
+    // cache, so its cost is per token of context.
+    std::vector<Op> D = Dec.layer(Moe);
+    for (Op &O : D) {
+      std::string Name = O.Name;
+      if (Name == "attn.score" || Name == "attn.context") {
+        int64_t A = M.Heads;
+        bool Score = Name == "attn.score";
+        // Per token of context, per sequence: the product over that token's
+        // key (or value) for every head, and reading it from the cache.
+        int64_t Dim;
+        if (M.Mla) // absorbed form: attention runs on the latent
+          Dim = Score ? M.Mla->KvLoraRank + M.Mla->QkRopeHeadDim
+                      : M.Mla->KvLoraRank;
+        else
+          Dim = M.HeadDim;
+        O = gemm(O.Name, Phase::Decode, S.Mapping.Activations, Pre.AB, KVB, 1,
+                 1, Dim, P.MicroBatch * A);
+        if (!Score)
+          O = gemm(O.Name, Phase::Decode, S.Mapping.Activations, Pre.AB, KVB, 1,
+                   Dim, 1, P.MicroBatch * A);
+        O.TpAxis = Axis::Batch;
+        O.FlopsPerContext = O.Flops;
+        O.Flops = 0;
+        O.BytesRead = 0;
+        O.BytesWritten = 0;
+        double CachePerToken =
+            M.Mla ? (Score ? KvPerToken : 0)
+                  : KvPerToken / 2; // K for scores, V for the context
+        O.BytesPerContext = P.MicroBatch * CachePerToken * KVB;
+      } else if (Name == "attn.softmax") {
+        O.FlopsPerContext = O.Flops;
+        O.BytesPerContext = O.BytesRead + O.BytesWritten;
+        O.Flops = O.BytesRead = O.BytesWritten = 0;
+      }
+      L.Ops.push_back(O);
+    }
+    Op Append = pointwise("kv.append", Phase::Decode, OpCategory::Memory,
+                          S.Mapping.KVCache, KVB,
+                          double(P.MicroBatch) * KvPerToken, 0, 0, 1);
+    L.Ops.push_back(Append);
+    P.Blocks.push_back(L);
+  };
+  AddLayers(BlockKind::DenseLayer, M.denseLayers(), false);
+  AddLayers(BlockKind::MoELayer, M.moeLayers(), true);
+
+  // Prefill of a decoder projects the last position of each prompt to
+  // produce the first token; an encoder's output is every position.
+  Block Hd = Head(Pre, Phase::Prefill, M.Encoder ? Prompt : P.MicroBatch, false);
+  if (!M.Encoder)
+    for (const Op &O : Head(Dec, Phase::Decode, P.MicroBatch, false).Ops)
+      Hd.Ops.push_back(O);
+  P.Blocks.push_back(Hd);
+  return true;
+}
+
+} // namespace passes
+} // namespace llmsys

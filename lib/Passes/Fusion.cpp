@@ -1,0 +1,155 @@
+//===- Fusion.cpp - fused kernels chosen by the mapping ----------------------===//
+//
+// Each fusion of the mapping's `fusion` list changes the program visibly:
+//   flash_attention  scores never reach device memory (Dao et al. 2022): the
+//                    softmax and dropout fold into one attention kernel that
+//                    reads Q, K, V and writes O; nothing of size s^2 is
+//                    saved (only the softmax statistics, 4 bytes per row);
+//                    backward recomputes the scores (FlashAttention-2: one
+//                    extra Q K^T product, not model work).
+//   bias_gelu,       the activation folds into the up-projection's epilogue
+//   swiglu
+//   bias_dropout_add bias, dropout and residual add become one pass
+//   layernorm,       a norm becomes one pass (read once, write once)
+//   rmsnorm
+//   softmax          scale, mask and softmax become one pass
+//   rope             rotary embeddings fold into the QKV projection
+//
+//===----------------------------------------------------------------------===//
+
+#include "Passes/OpBuilder.h"
+#include "Passes/Passes.h"
+
+#include <cstring>
+
+namespace llmsys {
+namespace passes {
+
+using namespace ir;
+
+static bool named(const Op &O, const char *Name) {
+  return std::strcmp(O.Name, Name) == 0;
+}
+
+static bool startsWith(const Op &O, const char *Prefix) {
+  return std::strncmp(O.Name, Prefix, std::strlen(Prefix)) == 0;
+}
+
+static void foldInto(Op &O, const char *Into) {
+  O.Fused = true;
+  O.FusedInto = Into;
+}
+
+static void flashAttention(Block &B, double StatsBytesPerRow) {
+  std::vector<Op> Added;
+  for (Op &O : B.Ops) {
+    bool Fwd = O.Ph == Phase::Forward || O.Ph == Phase::Prefill ||
+               O.Ph == Phase::Recompute;
+    if (named(O, "attn.softmax") || named(O, "attn.dropout")) {
+      foldInto(O, "attn.flash");
+      O.SavedBytes = 0;
+      continue;
+    }
+    if (named(O, "attn.score") && Fwd && O.Ph != Phase::Decode) {
+      // Reads Q and K; the scores stay on chip. Keeps the softmax
+      // statistics (log-sum-exp per query row, fp32) for backward.
+      O.BytesWritten = 0;
+      if (O.SavedBytes > 0)
+        O.SavedBytes += StatsBytesPerRow * O.Batch * O.M;
+      if (O.Ph == Phase::Forward) {
+        Op Again = O;
+        Again.Name = "attn.flash.rescore";
+        Again.Ph = Phase::BackwardData;
+        Again.ModelWork = false;
+        Again.SavedBytes = 0;
+        Again.BytesRead = Again.BytesWritten = 0; // Q and K are on chip
+        Added.push_back(Again);
+      }
+      continue;
+    }
+    if (named(O, "attn.context") && Fwd && O.Ph != Phase::Decode) {
+      // Reads V and writes O; the probabilities never left the chip.
+      double Probabilities = double(O.M) * O.K * O.Batch * O.ABytes;
+      O.BytesRead -= Probabilities;
+      continue;
+    }
+    if (startsWith(O, "attn.score.") || startsWith(O, "attn.context.")) {
+      // Backward products read and write Q, K, V, O and their gradients,
+      // never an s x s matrix.
+      double Square =
+          named(O, "attn.score.dq") ? double(O.M) * O.K * O.Batch * O.ABytes
+          : named(O, "attn.score.dk") ? double(O.M) * O.K * O.Batch * O.ABytes
+          : named(O, "attn.context.dv") ? double(O.M) * O.K * O.Batch * O.ABytes
+                                        : double(O.M) * O.N * O.Batch * O.ABytes;
+      if (named(O, "attn.context.dp"))
+        O.BytesWritten -= Square;
+      else
+        O.BytesRead -= Square;
+    }
+  }
+  // The rescore runs before the other backward products of the layer.
+  for (Op &A : Added) {
+    auto It = B.Ops.begin();
+    while (It != B.Ops.end() && !startsWith(*It, "attn.context.dp"))
+      ++It;
+    B.Ops.insert(It, A);
+  }
+}
+
+bool fuse(Program &P, PassContext &) {
+  const FusionSet &F = P.Scenario.Mapping.Fusion;
+  const ModelConfig &M = P.Scenario.Model;
+  for (Block &B : P.Blocks) {
+    if (F.FlashAttention &&
+        (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer))
+      flashAttention(B, 4);
+    for (Op &O : B.Ops) {
+      if (O.Fused)
+        continue;
+      bool Fwd = O.Ph == Phase::Forward || O.Ph == Phase::Prefill ||
+                 O.Ph == Phase::Decode || O.Ph == Phase::Recompute;
+      // Element-wise ops that become one pass, forward and backward: from
+      // the unfused passes of expand-layers (residual: read 4, write 3
+      // values; norm: 3 and 2; softmax: 4 and 3) to one read of each input
+      // and one write. A backward op reads what its forward read and wrote,
+      // and writes what it read. Norm weights are read once either way.
+      bool Backward = O.Ph == Phase::BackwardData;
+      auto OnePass = [&](double R, double W, double Rf, double Wf,
+                         double Fixed) {
+        double ReadScale = Backward ? (Rf + Wf) / (R + W) : Rf / R;
+        double WriteScale = Backward ? Rf / R : Wf / W;
+        O.BytesRead = (O.BytesRead - Fixed) * ReadScale + Fixed;
+        O.BytesWritten *= WriteScale;
+      };
+      if ((named(O, "attn.residual") || named(O, "mlp.residual")) &&
+          F.BiasDropoutAdd) {
+        OnePass(4, 3, 2, 1, 0);
+        continue;
+      }
+      if ((named(O, "ln1") || named(O, "ln2") || named(O, "final_norm")) &&
+          F.Norm) {
+        double Weights = (M.RmsNorm ? 1 : 2) * double(M.Hidden) *
+                         dtypeBytes(P.Scenario.Mapping.Weights);
+        OnePass(3, 2, 1, 1, Backward ? 0 : Weights);
+        continue;
+      }
+      if (named(O, "attn.softmax") && F.Softmax) {
+        OnePass(4, 3, 1, 1, 0);
+        continue;
+      }
+      if ((named(O, "mlp.act") || named(O, "moe.expert_act")) && Fwd &&
+          ((F.BiasGelu && !M.GatedMlp) || (F.SwiGLU && M.GatedMlp))) {
+        foldInto(O, named(O, "mlp.act") ? "mlp.up" : "moe.expert_up");
+        continue;
+      }
+      if (named(O, "attn.rope") && F.Rope && Fwd) {
+        foldInto(O, M.Mla ? "attn.kv_down" : "attn.qkv");
+        continue;
+      }
+    }
+  }
+  return true;
+}
+
+} // namespace passes
+} // namespace llmsys

@@ -1,0 +1,102 @@
+//===- OpBuilder.h - making operators with their counts -----------*- C++ -*-===//
+//
+// Shared by the passes: constructors that fill an op's FLOPs and bytes from
+// its shape, so that every pass counts the same way.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_PASSES_OPBUILDER_H
+#define LLMSYS_PASSES_OPBUILDER_H
+
+#include "IR/Program.h"
+
+namespace llmsys {
+namespace passes {
+
+/// C[M x N] = A[M x K] * B[K x N], Batch times. B is a weight matrix (read in
+/// the weights' format) or an activation. Reads A and B once, writes C once.
+inline ir::Op gemm(const char *Name, ir::Phase Ph, ir::DType Compute,
+                   double ActBytes, double BBytes, int64_t M, int64_t N,
+                   int64_t K, int64_t Batch = 1) {
+  ir::Op O;
+  O.Name = Name;
+  O.Category = ir::OpCategory::Contraction;
+  O.Ph = Ph;
+  O.Type = Compute;
+  O.M = M;
+  O.N = N;
+  O.K = K;
+  O.Batch = Batch;
+  O.ABytes = ActBytes;
+  O.BBytes = BBytes;
+  O.Flops = 2.0 * M * N * K * Batch;
+  O.BytesRead = Batch * (double(M) * K * ActBytes + double(K) * N * BBytes);
+  O.BytesWritten = Batch * double(M) * N * ActBytes;
+  return O;
+}
+
+/// Changes a contraction's shape, keeping its counts consistent: FLOPs and
+/// bytes scale with the new shape (custom byte counts scale in proportion).
+inline void reshape(ir::Op &O, int64_t M, int64_t N, int64_t K, int64_t Batch) {
+  auto Size = [](int64_t A, int64_t B) { return double(A) * double(B); };
+  double OldA = Size(O.M, O.K) * O.Batch, OldB = Size(O.K, O.N) * O.Batch,
+         OldC = Size(O.M, O.N) * O.Batch;
+  double NewA = Size(M, K) * Batch, NewB = Size(K, N) * Batch,
+         NewC = Size(M, N) * Batch;
+  double OldRead = OldA * O.ABytes + OldB * O.BBytes;
+  double NewRead = NewA * O.ABytes + NewB * O.BBytes;
+  if (OldRead > 0)
+    O.BytesRead *= NewRead / OldRead;
+  if (OldC > 0)
+    O.BytesWritten *= NewC / OldC;
+  double OldFlops = 2.0 * O.M * O.N * O.K * O.Batch;
+  double NewFlops = 2.0 * M * N * K * Batch;
+  if (OldFlops > 0) {
+    O.Flops *= NewFlops / OldFlops;
+    O.FlopsPerContext *= NewFlops / OldFlops;
+    O.BytesPerContext *= NewFlops / OldFlops;
+  }
+  O.M = M;
+  O.N = N;
+  O.K = K;
+  O.Batch = Batch;
+}
+
+/// Divides one axis of a contraction by Parts (rounding up: a 97-row
+/// matrix over 2 devices leaves 49 rows on the busier one).
+inline void splitAxis(ir::Op &O, ir::Axis A, int64_t Parts) {
+  auto Div = [&](int64_t V) { return (V + Parts - 1) / Parts; };
+  switch (A) {
+  case ir::Axis::None:
+    return;
+  case ir::Axis::M:
+    return reshape(O, Div(O.M), O.N, O.K, O.Batch);
+  case ir::Axis::N:
+    return reshape(O, O.M, Div(O.N), O.K, O.Batch);
+  case ir::Axis::K:
+    return reshape(O, O.M, O.N, Div(O.K), O.Batch);
+  case ir::Axis::Batch:
+    return reshape(O, O.M, O.N, O.K, Div(O.Batch));
+  }
+}
+
+/// An op over Elements values: FlopsPer operations per value, ReadPer and
+/// WritePer values read and written per value, each of Bytes bytes.
+inline ir::Op pointwise(const char *Name, ir::Phase Ph, ir::OpCategory Cat,
+                        ir::DType Type, double Bytes, double Elements,
+                        double FlopsPer, double ReadPer, double WritePer) {
+  ir::Op O;
+  O.Name = Name;
+  O.Category = Cat;
+  O.Ph = Ph;
+  O.Type = Type;
+  O.Flops = Elements * FlopsPer;
+  O.BytesRead = Elements * ReadPer * Bytes;
+  O.BytesWritten = Elements * WritePer * Bytes;
+  return O;
+}
+
+} // namespace passes
+} // namespace llmsys
+
+#endif

@@ -1,0 +1,480 @@
+//===- Partition.cpp - the mapping's parallelism, per device -------------------===//
+//
+// Splits the program over the mapping's parallel dimensions and inserts the
+// communication each split needs (Megatron-LM's layout: TP innermost, then
+// CP, then DP (with EP inside it), PP outermost):
+//   TP  heads and MLP features split (column- then row-parallel GEMMs,
+//       Shoeybi et al. 2019); per layer two all-reduces forward and two
+//       backward, or with SP a reduce-scatter and an all-gather for each
+//       (Korthikanti et al. 2022 §4.2.2), sequence-region work split too
+//   CP  tokens split; ring attention passes K and V around the group
+//   EP  experts split; all-to-all dispatch and combine
+//   PP  layers to stages (embedding on the first, head on the last);
+//       send/recv of activations between stages
+//   DP  gradient all-reduce, or with ZeRO / the distributed optimizer a
+//       reduce-scatter of gradients and an all-gather of parameters; ZeRO-3
+//       gathers each layer's parameters in forward and backward
+// A mapping that cannot be laid out is diagnosed at the mapping field.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Passes/OpBuilder.h"
+#include "Passes/Passes.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace llmsys {
+namespace passes {
+
+using namespace ir;
+
+namespace {
+
+bool named(const Op &O, const char *N) { return std::strcmp(O.Name, N) == 0; }
+
+bool isForwardLike(Phase P) {
+  return P == Phase::Forward || P == Phase::Recompute || P == Phase::Prefill ||
+         P == Phase::Decode;
+}
+
+class Partitioner {
+public:
+  Partitioner(Program &P, PassContext &Ctx)
+      : P(P), S(P.Scenario), M(S.Model), Map(S.Mapping), Sys(S.System),
+        Ctx(Ctx) {}
+
+  bool run() {
+    if (!validate())
+      return false;
+    splitWork();
+    insertTensorParallel();
+    insertContextParallel();
+    insertExpertParallel();
+    assignStages();
+    insertDataParallel();
+    P.Partitioned = true;
+    return true;
+  }
+
+private:
+  template <typename... Args>
+  void error(llvm::SMRange R, DiagID ID, Args &&...A) {
+    Ok = false;
+    if (Ctx.Diags) {
+      auto D = Ctx.Diags->report(ID, R, std::forward<Args>(A)...);
+      if (S.MappingUse.Start.isValid() &&
+          S.MappingUse.Start.getPointer() != R.Start.getPointer())
+        D.note(DiagID::note_scenario_uses, S.MappingUse, S.Name);
+    }
+  }
+
+  void divisible(int64_t Value, const char *What, int64_t By, const char *ByName,
+                 llvm::SMRange R) {
+    if (By > 0 && Value % By != 0)
+      error(R, DiagID::err_mapping_divisible, What, Value, ByName, By);
+  }
+
+  bool validate() {
+    const MappingLocs &L = Map.Locs;
+    divisible(M.Heads, "heads", Map.Tp, "tp", L.Tp);
+    if (!M.Mla && M.KvHeads % Map.Tp != 0 && Map.Tp % M.KvHeads != 0)
+      error(L.Tp, DiagID::err_mapping_divisible, "kv_heads", M.KvHeads, "tp",
+            Map.Tp);
+    divisible(M.Ffn, "ffn", Map.Tp, "tp", L.Tp);
+    if (M.Moe) {
+      divisible(M.Moe->ExpertFfn, "expert_ffn", Map.Tp, "tp", L.Tp);
+      divisible(M.Moe->Experts, "experts", Map.Ep, "ep", L.Ep);
+      divisible(Map.Dp, "dp", Map.Ep, "ep", L.Ep);
+    } else if (Map.Ep > 1) {
+      error(L.Ep, DiagID::err_mapping_no_experts, Map.Ep, M.Name);
+    }
+    int64_t Chunks = Map.Pp * Map.VirtualStages;
+    divisible(M.Layers, "layers", Chunks,
+              Map.VirtualStages > 1 ? "pp * virtual_stages" : "pp",
+              Map.VirtualStages > 1 ? L.VirtualStages : L.Pp);
+    divisible(S.SeqLen, S.Training ? "seq_len" : "prompt", Map.Cp, "cp", L.Cp);
+    if (Map.SequenceParallel)
+      divisible(S.SeqLen / std::max<int64_t>(1, Map.Cp),
+                S.Training ? "seq_len / cp" : "prompt / cp", Map.Tp, "tp", L.Tp);
+    if (S.Training && Map.GlobalBatch)
+      divisible(Map.GlobalBatch, "global_batch", Map.Dp * Map.MicroBatch,
+                "dp * micro_batch", L.GlobalBatch);
+
+    int64_t Used = Map.devices();
+    int64_t Have = Sys.devices();
+    bool Mismatch = S.Training ? Used != Have : Used > Have;
+    if (Mismatch)
+      error(L.Decl, DiagID::err_mapping_devices, Used,
+            fmt::format("dp {} x tp {} x pp {} x cp {}", Map.Dp, Map.Tp, Map.Pp,
+                        Map.Cp),
+            Sys.Name, Have);
+    if (!Ok)
+      return false;
+
+    // Groups that leave a node need a fabric between nodes.
+    struct Group {
+      const char *Name;
+      int64_t Size, Stride;
+      llvm::SMRange Loc;
+    };
+    for (const Group &G : {Group{"tp", Map.Tp, 1, L.Tp},
+                           Group{"cp", Map.Cp, Map.Tp, L.Cp},
+                           Group{"dp", Map.Dp, Map.Tp * Map.Cp, L.Dp},
+                           Group{"ep", Map.Ep, Map.Tp * Map.Cp, L.Ep},
+                           Group{"pp", Map.Pp, Map.Tp * Map.Cp * Map.Dp, L.Pp}})
+      if (G.Size > 1 && level(G.Size, G.Stride) == 1 && !Sys.HasScaleOut)
+        error(G.Loc, DiagID::err_mapping_fabric, G.Name, G.Size, Sys.Name);
+    return Ok;
+  }
+
+  /// 0 when a group of Size devices, Stride apart, fits in one node.
+  int level(int64_t Size, int64_t Stride) const {
+    if (Sys.Nodes <= 1)
+      return 0;
+    return Size * Stride > Sys.DevicesPerNode ? 1 : 0;
+  }
+
+  static bool inModel(const Block &B) {
+    return B.Kind == BlockKind::Embedding || B.Kind == BlockKind::DenseLayer ||
+           B.Kind == BlockKind::MoELayer || B.Kind == BlockKind::Head;
+  }
+
+  static void scale(Op &O, double F) {
+    O.Flops *= F;
+    O.BytesRead *= F;
+    O.BytesWritten *= F;
+    O.FlopsPerContext *= F;
+    O.BytesPerContext *= F;
+  }
+
+  /// Each op's work and kept activations per device.
+  void splitWork() {
+    int64_t T = Map.Tp, C = Map.Cp, E = Map.Ep;
+    bool SP = Map.SequenceParallel && T > 1;
+    for (Block &B : P.Blocks) {
+      if (!inModel(B))
+        continue;
+      B.Params /= T;
+      for (Op &O : B.Ops) {
+        bool SavedSeq = O.SavedInSequenceRegion || O.SequenceRegion;
+        double SavedFactor = (SavedSeq && !SP) ? 1.0 : 1.0 / T;
+        if (O.Category == OpCategory::Contraction) {
+          if (!O.SequenceRegion)
+            splitAxis(O, O.TpAxis, T);
+          else if (SP)
+            splitAxis(O, O.TokenAxis, T);
+          if (C > 1 && O.Ph != Phase::Decode)
+            splitAxis(O, O.TokenAxis, C);
+          if (E > 1 && std::strncmp(O.Name, "moe.expert_", 11) == 0)
+            splitAxis(O, Axis::Batch, E);
+        } else {
+          if (!O.SequenceRegion || SP)
+            scale(O, 1.0 / T);
+          if (C > 1 && O.Ph != Phase::Decode)
+            scale(O, 1.0 / C);
+        }
+        O.SavedBytes *= SavedFactor / C;
+      }
+    }
+    // Expert parameters live on 1/ep of the devices.
+    if (Block *Moe = P.block(BlockKind::MoELayer)) {
+      ParamCount Pc = countParams(M);
+      double ExpertParams =
+          M.Moe->Experts *
+          (Pc.MoePerLayer - M.Hidden * M.Moe->Experts) /
+          (M.Moe->Experts + M.Moe->SharedExperts);
+      Moe->Params -= ExpertParams / T * (1.0 - 1.0 / E);
+    }
+  }
+
+  Op collective(const char *Name, Phase Ph, CollectiveKind K, ParallelDim D,
+                int64_t Size, int64_t Stride, double Bytes) {
+    Op O;
+    O.Name = Name;
+    O.Category = OpCategory::Communication;
+    O.Ph = Ph;
+    O.Collective = K;
+    O.Group = D;
+    O.GroupSize = Size;
+    O.FabricLevel = level(Size, Stride);
+    O.MessageBytes = Bytes;
+    return O;
+  }
+
+  /// Bytes of one activation of the token stream on a device (before the
+  /// TP split of the sequence region).
+  double streamBytes(Phase Ph) const {
+    int64_t Tokens = Ph == Phase::Decode ? P.MicroBatch
+                                         : P.MicroBatch * P.SeqLen / Map.Cp;
+    return double(Tokens) * M.Hidden * dtypeBytes(Map.Activations);
+  }
+
+  void insertTensorParallel() {
+    int64_t T = Map.Tp;
+    if (T < 2)
+      return;
+    bool SP = Map.SequenceParallel;
+    for (Block &B : P.Blocks) {
+      if (!inModel(B))
+        continue;
+      std::vector<Op> Out;
+      for (const Op &O : B.Ops) {
+        double Bytes = streamBytes(O.Ph);
+        bool Fwd = isForwardLike(O.Ph);
+        auto Add = [&](const char *Name, CollectiveKind K, bool Overlap = false) {
+          Op C = collective(Name, O.Ph, K, SP ? ParallelDim::SP : ParallelDim::TP,
+                            T, 1, Bytes);
+          C.Overlappable = Overlap;
+          Out.push_back(C);
+        };
+        // Before the op: with SP, the sharded sequence is gathered ahead of
+        // the column-parallel GEMMs (and their gradients ahead of the
+        // row-parallel ones in backward).
+        bool FirstAttn = named(O, "attn.qkv") || named(O, "attn.q_down") ||
+                         named(O, "attn.q");
+        bool FirstMlp = named(O, "mlp.up") || named(O, "moe.router");
+        if (SP && Fwd && (FirstAttn || FirstMlp || named(O, "lm.head")))
+          Add("tp.allgather", CollectiveKind::AllGather);
+        if (SP && O.Ph == Phase::BackwardData &&
+            (named(O, "attn.out") || named(O, "mlp.down") ||
+             named(O, "moe.expert_down")))
+          Add("tp.allgather", CollectiveKind::AllGather);
+        if (SP && O.Ph == Phase::BackwardWeight && (FirstAttn || FirstMlp))
+          Add("tp.allgather.input", CollectiveKind::AllGather, true);
+        Out.push_back(O);
+        // After the op.
+        bool Reduce = false;
+        if (Fwd && (named(O, "attn.out") || named(O, "mlp.down") ||
+                    named(O, "moe.combine") || named(O, "embed.lookup")))
+          Reduce = true;
+        if (O.Ph == Phase::BackwardData && (FirstAttn || FirstMlp ||
+                                            named(O, "lm.head")))
+          Reduce = true;
+        if (Reduce) {
+          if (SP)
+            Add("tp.reducescatter", CollectiveKind::ReduceScatter);
+          else
+            Add("tp.allreduce", CollectiveKind::AllReduce);
+        }
+        if (Fwd && named(O, "lm.head") && O.Ph != Phase::Decode &&
+            O.Ph != Phase::Prefill) {
+          // Vocabulary-parallel cross-entropy: max, sum and target logit
+          // per token (Megatron-LM), three fp32 values.
+          Op C = collective("tp.allreduce.loss", O.Ph, CollectiveKind::AllReduce,
+                            ParallelDim::TP, T, 1,
+                            double(P.MicroBatch) * P.SeqLen / Map.Cp * 3 * 4);
+          Out.push_back(C);
+        }
+      }
+      B.Ops = std::move(Out);
+    }
+  }
+
+  void insertContextParallel() {
+    int64_t C = Map.Cp;
+    if (C < 2)
+      return;
+    for (Block &B : P.Blocks) {
+      if (B.Kind != BlockKind::DenseLayer && B.Kind != BlockKind::MoELayer)
+        continue;
+      // Ring attention: each device passes its K and V chunk around the
+      // ring (cp - 1 steps); backward passes K, V and their gradients.
+      double KvChunk = double(P.MicroBatch) * (P.SeqLen / C) *
+                       kvElementsPerTokenPerLayer(M) /
+                       std::min<int64_t>(Map.Tp, std::max<int64_t>(1, M.KvHeads)) *
+                       dtypeBytes(Map.Activations);
+      std::vector<Op> Out;
+      for (const Op &O : B.Ops) {
+        bool Score = named(O, "attn.score") && O.Ph != Phase::Decode;
+        if (Score && isForwardLike(O.Ph))
+          Out.push_back(collective("cp.ring_kv", O.Ph, CollectiveKind::SendRecv,
+                                   ParallelDim::CP, C, Map.Tp,
+                                   (C - 1) * KvChunk));
+        if (named(O, "attn.context.dp"))
+          Out.push_back(collective("cp.ring_kv_grad", Phase::BackwardData,
+                                   CollectiveKind::SendRecv, ParallelDim::CP, C,
+                                   Map.Tp, 2 * (C - 1) * KvChunk));
+        Out.push_back(O);
+      }
+      B.Ops = std::move(Out);
+    }
+  }
+
+  void insertExpertParallel() {
+    int64_t E = Map.Ep;
+    Block *B = P.block(BlockKind::MoELayer);
+    if (E < 2 || !B)
+      return;
+    std::vector<Op> Out;
+    for (const Op &O : B->Ops) {
+      double Tokens = O.Ph == Phase::Decode
+                          ? double(P.MicroBatch)
+                          : double(P.MicroBatch) * P.SeqLen / Map.Cp;
+      double Bytes = Tokens * M.Moe->TopK * M.Hidden *
+                     dtypeBytes(Map.Activations) /
+                     (Map.SequenceParallel ? Map.Tp : 1);
+      bool Fwd = isForwardLike(O.Ph);
+      if (Fwd && named(O, "moe.expert_up"))
+        Out.push_back(collective("ep.dispatch", O.Ph, CollectiveKind::AllToAll,
+                                 ParallelDim::EP, E, Map.Tp * Map.Cp, Bytes));
+      if (O.Ph == Phase::BackwardData && named(O, "moe.expert_down"))
+        Out.push_back(collective("ep.combine.grad", O.Ph,
+                                 CollectiveKind::AllToAll, ParallelDim::EP, E,
+                                 Map.Tp * Map.Cp, Bytes));
+      Out.push_back(O);
+      if (Fwd && named(O, "moe.expert_down"))
+        Out.push_back(collective("ep.combine", O.Ph, CollectiveKind::AllToAll,
+                                 ParallelDim::EP, E, Map.Tp * Map.Cp, Bytes));
+      if (O.Ph == Phase::BackwardData && named(O, "moe.expert_up"))
+        Out.push_back(collective("ep.dispatch.grad", O.Ph,
+                                 CollectiveKind::AllToAll, ParallelDim::EP, E,
+                                 Map.Tp * Map.Cp, Bytes));
+    }
+    B->Ops = std::move(Out);
+  }
+
+  void assignStages() {
+    int64_t Pp = Map.Pp;
+    int64_t PerStage = M.Layers / Pp;
+    int64_t Dense = M.denseLayers();
+    P.Stages.assign(Pp, Stage());
+    for (int64_t I = 0; I < Pp; ++I) {
+      int64_t First = I * PerStage, Last = First + PerStage;
+      int64_t D = std::max<int64_t>(0, std::min(Last, Dense) - First);
+      P.Stages[I].DenseLayers = D;
+      P.Stages[I].MoELayers = PerStage - D;
+    }
+    P.Stages.front().HasEmbedding = true;
+    P.Stages.back().HasHead = true;
+    if (Pp < 2)
+      return;
+    // Activations cross each stage boundary once per micro-batch and
+    // direction (each of the v model chunks with interleaving), split
+    // over the TP group by the scatter/gather optimisation (Narayanan et
+    // al. 2021 §4.1).
+    Block Comm;
+    Comm.Kind = BlockKind::PipelineComm;
+    Comm.Repeat = Map.VirtualStages;
+    int64_t Stride = Map.Tp * Map.Cp * Map.Dp;
+    auto Send = [&](Phase Ph) {
+      Comm.Ops.push_back(collective("pp.send_recv", Ph, CollectiveKind::SendRecv,
+                                    ParallelDim::PP, 2, Stride,
+                                    streamBytes(Ph) / Map.Tp));
+      // A pair of neighbouring stages: the group is the two of them.
+      Comm.Ops.back().FabricLevel = level(2, Stride);
+    };
+    if (S.Training) {
+      Send(Phase::Forward);
+      Send(Phase::BackwardData);
+    } else {
+      Send(Phase::Prefill);
+      Send(Phase::Decode);
+    }
+    auto Before = std::find_if(P.Blocks.begin(), P.Blocks.end(), [](const Block &B) {
+      return B.Kind == BlockKind::Optimizer;
+    });
+    P.Blocks.insert(Before, Comm);
+  }
+
+  /// Parameters on the device of the fullest stage.
+  double stageParams() const {
+    double Most = 0;
+    const Block *Emb = P.block(BlockKind::Embedding);
+    const Block *Dense = P.block(BlockKind::DenseLayer);
+    const Block *Moe = P.block(BlockKind::MoELayer);
+    const Block *Head = P.block(BlockKind::Head);
+    for (const Stage &St : P.Stages) {
+      double Params = (Dense ? St.DenseLayers * Dense->Params : 0) +
+                      (Moe ? St.MoELayers * Moe->Params : 0) +
+                      (St.HasEmbedding && Emb ? Emb->Params : 0) +
+                      (St.HasHead && Head ? Head->Params : 0);
+      Most = std::max(Most, Params);
+    }
+    return Most;
+  }
+
+  void insertDataParallel() {
+    Block *Opt = P.block(BlockKind::Optimizer);
+    if (!Opt)
+      return;
+    double Params = stageParams();
+    int64_t D = Map.Dp;
+    bool Sharded = Map.Zero >= 1 || Map.DistributedOptimizer;
+    // Gradients reduced in fp32 (Megatron-LM's main gradients); parameters
+    // gathered in the weights' format.
+    double GradBytes = 4;
+    double WeightBytes = dtypeBytes(Map.Weights);
+    Opt->Params = 0;
+    // The update touches this device's share of the optimizer state.
+    for (Op &O : Opt->Ops)
+      if (named(O, "optimizer.update")) {
+        double Share = Params / (Sharded ? D : 1);
+        double Total = countParams(M).Total;
+        scale(O, Share / Total);
+      }
+    if (D < 2)
+      return;
+    int64_t Stride = Map.Tp * Map.Cp;
+    std::vector<Op> Comm;
+    if (Map.Zero == 3) {
+      // ZeRO-3: every layer's parameters gathered before its forward and
+      // again before its backward; gradients reduce-scattered per layer.
+      for (Block &B : P.Blocks) {
+        if (!inModel(B))
+          continue;
+        Op Gather = collective("dp.param_allgather", Phase::Forward,
+                               CollectiveKind::AllGather, ParallelDim::DP, D,
+                               Stride, B.Params * WeightBytes);
+        Op GatherBwd = Gather;
+        GatherBwd.Ph = Phase::BackwardData;
+        Op Reduce = collective("dp.grad_reducescatter", Phase::BackwardWeight,
+                               CollectiveKind::ReduceScatter, ParallelDim::DP, D,
+                               Stride, B.Params * GradBytes);
+        Reduce.Overlappable = true;
+        B.Ops.insert(B.Ops.begin(), Gather);
+        auto FirstBwd = std::find_if(B.Ops.begin(), B.Ops.end(), [](const Op &O) {
+          return O.Ph == Phase::BackwardData || O.Ph == Phase::BackwardWeight ||
+                 O.Ph == Phase::Recompute;
+        });
+        B.Ops.insert(FirstBwd, GatherBwd);
+        B.Ops.push_back(Reduce);
+      }
+      return;
+    }
+    if (Sharded) {
+      Op Reduce = collective("dp.grad_reducescatter", Phase::Optimizer,
+                             CollectiveKind::ReduceScatter, ParallelDim::DP, D,
+                             Stride, Params * GradBytes);
+      Op Gather = collective("dp.param_allgather", Phase::Optimizer,
+                             CollectiveKind::AllGather, ParallelDim::DP, D,
+                             Stride, Params * WeightBytes);
+      Reduce.Overlappable = Gather.Overlappable = true;
+      Comm = {Reduce, Gather};
+    } else {
+      Op Reduce = collective("dp.grad_allreduce", Phase::Optimizer,
+                             CollectiveKind::AllReduce, ParallelDim::DP, D,
+                             Stride, Params * GradBytes);
+      Reduce.Overlappable = true;
+      Comm = {Reduce};
+    }
+    Opt->Ops.insert(Opt->Ops.begin(), Comm.begin(), Comm.end());
+  }
+
+  Program &P;
+  const ScenarioConfig &S;
+  const ModelConfig &M;
+  const MappingConfig &Map;
+  const SystemConfig &Sys;
+  PassContext &Ctx;
+  bool Ok = true;
+};
+
+} // namespace
+
+bool partition(Program &P, PassContext &Ctx) {
+  return Partitioner(P, Ctx).run();
+}
+
+} // namespace passes
+} // namespace llmsys

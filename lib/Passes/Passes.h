@@ -1,0 +1,76 @@
+//===- Passes.h - the passes and their manager --------------------*- C++ -*-===//
+//
+// Each pass is a small transformation of an ir::Program, in a file of its
+// own (docs/passes.md):
+//   expand-layers  scenario -> operators of one micro-batch (or one serving
+//                  step), forward, backward and optimizer, unpartitioned
+//   fuse           FlashAttention and fused element-wise kernels
+//   recompute      none / selective / full activation recomputation
+//   partition      TP, SP, CP, PP, EP, DP/ZeRO: shapes per device and the
+//                  collectives they need; invalid mappings diagnosed
+//   schedule       pipeline schedule (GPipe, 1F1B, interleaved) or the
+//                  serving step structure
+// The default pipeline runs them in that order; llmsys-opt runs any list
+// and prints the program after each.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_PASSES_PASSES_H
+#define LLMSYS_PASSES_PASSES_H
+
+#include "Basic/Diagnostics.h"
+#include "IR/Program.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llmsys {
+namespace passes {
+
+/// What a pass may use besides the program: diagnostics, reported at the
+/// spec's locations (the mapping field at fault, for instance).
+struct PassContext {
+  DiagnosticEngine *Diags = nullptr; ///< null: fail without reporting
+};
+
+/// Returns false after diagnosing a problem.
+using PassFn = bool (*)(ir::Program &, PassContext &);
+
+struct PassInfo {
+  llvm::StringRef Name;
+  llvm::StringRef Description;
+  PassFn Run;
+};
+
+/// Every pass, in the default pipeline's order.
+llvm::ArrayRef<PassInfo> registry();
+const PassInfo *findPass(llvm::StringRef Name);
+
+bool expandLayers(ir::Program &P, PassContext &Ctx);
+bool fuse(ir::Program &P, PassContext &Ctx);
+bool recompute(ir::Program &P, PassContext &Ctx);
+bool partition(ir::Program &P, PassContext &Ctx);
+bool schedule(ir::Program &P, PassContext &Ctx);
+
+/// Runs passes in order on a program holding only its scenario (the first
+/// should be expand-layers), verifying the program after each. After each
+/// pass, AfterPass (if set) sees the program. Returns the program, or
+/// nullopt after a diagnosed failure.
+std::optional<ir::Program>
+runPasses(const ir::ScenarioConfig &Scenario, llvm::ArrayRef<const PassInfo *> Passes,
+          PassContext &Ctx,
+          const std::function<void(const PassInfo &, const ir::Program &)>
+              &AfterPass = nullptr);
+
+/// The default pipeline: every pass of the registry.
+std::optional<ir::Program> buildProgram(const ir::ScenarioConfig &Scenario,
+                                        PassContext &Ctx);
+
+} // namespace passes
+} // namespace llmsys
+
+#endif

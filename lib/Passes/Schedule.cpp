@@ -1,0 +1,67 @@
+//===- Schedule.cpp - pipeline schedules and serving steps --------------------===//
+//
+// Training: micro-batches per pipeline per step m = global_batch / (dp b);
+// the schedule's bubble is (p - 1) / m of the ideal step for GPipe and 1F1B
+// and (p - 1) / (v m) with v interleaved chunks (Narayanan et al. 2021,
+// §2.2). The first stage holds m micro-batches' activations with GPipe,
+// min(p, m) with 1F1B, and min(p, m) (1 + (p - 1) / (p v)) with interleaving
+// (Korthikanti et al. 2022, §4.2.3). Interleaving needs m to be a multiple
+// of p (Megatron-LM).
+// Serving: a prefill of the prompt, then output - 1 decode steps.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Passes/Passes.h"
+
+#include <algorithm>
+
+namespace llmsys {
+namespace passes {
+
+using namespace ir;
+
+bool schedule(Program &P, PassContext &Ctx) {
+  const ScenarioConfig &S = P.Scenario;
+  const MappingConfig &M = S.Mapping;
+  ScheduleInfo &Sc = P.Schedule;
+  Sc.Scheduled = true;
+  Sc.Kind = M.Schedule;
+  Sc.VirtualStages = M.VirtualStages;
+  auto Fail = [&](llvm::SMRange R, DiagID ID, auto... A) {
+    if (Ctx.Diags)
+      Ctx.Diags->report(ID, R, A...);
+    return false;
+  };
+  if (M.VirtualStages > 1 && M.Schedule != ScheduleKind::Interleaved)
+    return Fail(M.Locs.VirtualStages, DiagID::err_mapping_virtual,
+                M.VirtualStages);
+  if (!S.Training) {
+    Sc.MicroBatches = 1;
+    Sc.DecodeSteps = std::max<int64_t>(0, S.OutputLen - 1);
+    return true;
+  }
+  int64_t Pp = M.Pp;
+  if (M.GlobalBatch) {
+    Sc.MicroBatches = M.GlobalBatch / (M.Dp * M.MicroBatch);
+  } else {
+    if (Pp > 1)
+      return Fail(M.Locs.Decl, DiagID::err_mapping_global_batch);
+    Sc.MicroBatches = 1;
+  }
+  int64_t Mb = Sc.MicroBatches;
+  if (M.Schedule == ScheduleKind::Interleaved && Pp > 1 && Mb % Pp != 0)
+    return Fail(M.Locs.GlobalBatch, DiagID::err_mapping_divisible,
+                "micro-batches per pipeline", Mb, "pp", Pp);
+  double V = M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;
+  Sc.BubbleFraction = double(Pp - 1) / (V * Mb);
+  double InFlight = M.Schedule == ScheduleKind::GPipe
+                        ? double(Mb)
+                        : double(std::min(Pp, Mb));
+  if (M.Schedule == ScheduleKind::Interleaved && Pp > 1)
+    InFlight *= 1 + double(Pp - 1) / (Pp * V);
+  Sc.InFlightFirstStage = InFlight;
+  return true;
+}
+
+} // namespace passes
+} // namespace llmsys

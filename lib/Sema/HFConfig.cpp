@@ -1,0 +1,412 @@
+//===- HFConfig.cpp - a Hugging Face config.json as model fields ----------===//
+//
+// The keys read per model_type, and what each becomes, are documented in
+// docs/hf-config.md; keep the two in step. The defaults used for absent keys
+// are those of the transformers configuration classes (LlamaConfig,
+// MistralConfig, MixtralConfig, Qwen2Config, DeepseekV3Config, GPT2Config).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Sema/HFConfig.h"
+
+#include "Basic/Suggest.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <cmath>
+
+using namespace llvm;
+
+namespace llmsys {
+namespace sema {
+
+namespace {
+
+/// How a config is read: one per transformers model class llmsys maps.
+enum class Style { Llama, Mistral, Mixtral, Qwen2, DeepSeekV3, GPT2 };
+
+struct StyleName {
+  Style S;
+  const char *ModelType;    ///< config.json "model_type"
+  const char *Architecture; ///< config.json "architectures" entry
+};
+
+const StyleName Styles[] = {
+    {Style::Llama, "llama", "LlamaForCausalLM"},
+    {Style::Mistral, "mistral", "MistralForCausalLM"},
+    {Style::Mixtral, "mixtral", "MixtralForCausalLM"},
+    {Style::Qwen2, "qwen2", "Qwen2ForCausalLM"},
+    {Style::DeepSeekV3, "deepseek_v3", "DeepseekV3ForCausalLM"},
+    {Style::GPT2, "gpt2", "GPT2LMHeadModel"},
+};
+
+/// Keys that describe experts or latent attention. A config that sets one
+/// its style does not read has a shape llmsys would get wrong.
+const char *const MoEKeys[] = {
+    "num_local_experts",
+    "num_experts",
+    "n_routed_experts",
+    "num_experts_per_tok",
+    "n_shared_experts",
+    "moe_intermediate_size",
+    "shared_expert_intermediate_size",
+    "first_k_dense_replace",
+};
+const char *const MLAKeys[] = {"q_lora_rank", "kv_lora_rank",
+                               "qk_nope_head_dim", "qk_rope_head_dim",
+                               "v_head_dim"};
+
+std::string describeJSON(const json::Value &V) {
+  switch (V.kind()) {
+  case json::Value::Null:
+    return "null";
+  case json::Value::Boolean:
+    return *V.getAsBoolean() ? "true" : "false";
+  case json::Value::Number:
+    return spec::formatNumber(*V.getAsNumber());
+  case json::Value::String:
+    return ("the string \"" + *V.getAsString() + "\"").str();
+  case json::Value::Array:
+    return "an array";
+  case json::Value::Object:
+    return "an object";
+  }
+  llvm_unreachable("unknown JSON kind");
+}
+
+class ConfigMapper {
+public:
+  ConfigMapper(const json::Object &Config, StringRef Spelled, SMRange Call,
+               DiagnosticEngine &Diags)
+      : Config(Config), Spelled(Spelled), Call(Call), Diags(Diags) {}
+
+  std::optional<std::vector<HFField>> map() {
+    std::optional<StyleName> Found = style();
+    if (!Found)
+      return std::nullopt;
+    S = Found->S;
+    ModelType = Found->ModelType;
+    switch (S) {
+    case Style::Llama:
+    case Style::Mistral:
+    case Style::Mixtral:
+    case Style::Qwen2:
+    case Style::DeepSeekV3:
+      mapLlamaFamily();
+      break;
+    case Style::GPT2:
+      mapGPT2();
+      break;
+    }
+    rejectUnread(MoEKeys, "mixture of experts");
+    rejectUnread(MLAKeys, "latent attention (mla)");
+    if (!Ok)
+      return std::nullopt;
+    return std::move(Fields);
+  }
+
+private:
+  /// The style from "model_type", else from a known "architectures" entry.
+  std::optional<StyleName> style() {
+    ArrayRef<std::string> Known = supportedHFModelTypes();
+    if (const json::Value *MT = Config.get("model_type")) {
+      std::optional<StringRef> Type = MT->getAsString();
+      if (!Type) {
+        Diags.report(DiagID::err_hf_config_value, Call, "model_type", Spelled,
+                     "a string", describeJSON(*MT));
+        return std::nullopt;
+      }
+      for (const StyleName &N : Styles)
+        if (*Type == N.ModelType)
+          return N;
+      Diags
+          .report(DiagID::err_hf_config_model_type, Call, *Type, Spelled,
+                  didYouMean(*Type, Known))
+          .note(DiagID::note_hf_config_model_types, SMRange(),
+                join(Known, ", "));
+      return std::nullopt;
+    }
+    if (const json::Array *Archs = Config.getArray("architectures"))
+      for (const json::Value &A : *Archs)
+        if (std::optional<StringRef> Name = A.getAsString())
+          for (const StyleName &N : Styles)
+            if (*Name == N.Architecture)
+              return N;
+    Diags.report(DiagID::err_hf_config_missing_key, Call, Spelled, "model_type",
+                 " (nor a supported 'architectures' entry)");
+    return std::nullopt;
+  }
+
+  /// Key's value; null when it is absent or JSON null, which transformers
+  /// reads as "the default".
+  const json::Value *get(StringRef Key) {
+    Read.insert(Key);
+    const json::Value *V = Config.get(Key);
+    return V && V->kind() != json::Value::Null ? V : nullptr;
+  }
+
+  void missing(StringRef Key) {
+    Diags.report(DiagID::err_hf_config_missing_key, Call, Spelled, Key,
+                 " (required for model_type '" + ModelType + "')");
+    Ok = false;
+  }
+
+  void unmappable(StringRef Key, const std::string &Why) {
+    Diags.report(DiagID::err_hf_config_unmappable, Call, Key, Spelled, Why);
+    Ok = false;
+  }
+
+  void wrongValue(StringRef Key, StringRef Expected, const json::Value &V) {
+    Diags.report(DiagID::err_hf_config_value, Call, Key, Spelled, Expected,
+                 describeJSON(V));
+    Ok = false;
+  }
+
+  std::optional<double> whole(StringRef Key, bool Required) {
+    const json::Value *V = get(Key);
+    if (!V) {
+      if (Required)
+        missing(Key);
+      return std::nullopt;
+    }
+    std::optional<double> N = V->getAsNumber();
+    if (!N || !std::isfinite(*N) || *N != std::floor(*N)) {
+      wrongValue(Key, "a whole number", *V);
+      return std::nullopt;
+    }
+    return *N;
+  }
+
+  std::optional<bool> flag(StringRef Key, bool Default) {
+    const json::Value *V = get(Key);
+    if (!V)
+      return Default;
+    std::optional<bool> B = V->getAsBoolean();
+    if (!B)
+      wrongValue(Key, "true or false", *V);
+    return B;
+  }
+
+  std::optional<StringRef> word(StringRef Key, StringRef Default) {
+    const json::Value *V = get(Key);
+    if (!V)
+      return Default;
+    std::optional<StringRef> W = V->getAsString();
+    if (!W)
+      wrongValue(Key, "a string", *V);
+    return W;
+  }
+
+  void set(StringRef Field, spec::Value V) {
+    Fields.push_back(HFField{Field.str(), std::move(V)});
+  }
+  void setWhole(StringRef Field, StringRef Key, bool Required) {
+    if (std::optional<double> N = whole(Key, Required))
+      set(Field, spec::Value::number(*N));
+  }
+  void setFlag(StringRef Field, StringRef Key, bool Default) {
+    if (std::optional<bool> B = flag(Key, Default))
+      set(Field, spec::Value::boolean(*B));
+  }
+
+  /// Llama and the models built on its decoder block: RMSNorm, rotary
+  /// positions, a gated MLP, no biases (Qwen2: on q/k/v only).
+  void mapLlamaFamily() {
+    setWhole("layers", "num_hidden_layers", true);
+    setWhole("hidden", "hidden_size", true);
+    setWhole("heads", "num_attention_heads", true);
+    setWhole("kv_heads", "num_key_value_heads", false);
+    // DeepSeek-V3's per-head width is v_head_dim (q/k add the rope part).
+    std::optional<double> VHeadDim;
+    if (S == Style::DeepSeekV3) {
+      VHeadDim = whole("v_head_dim", true);
+      if (VHeadDim)
+        set("head_dim", spec::Value::number(*VHeadDim));
+    } else {
+      setWhole("head_dim", "head_dim", false);
+    }
+    // The dense MLP; in DeepSeek-V3 only the first_k_dense_replace layers
+    // have it, in Mixtral it is the width of one expert.
+    std::optional<double> Ffn = whole("intermediate_size", true);
+    if (Ffn)
+      set("ffn", spec::Value::number(*Ffn));
+    if (std::optional<StringRef> Act = word("hidden_act", "silu")) {
+      // The MLP is gated (gate_proj, up_proj, down_proj): the activation
+      // names the gate's nonlinearity.
+      if (*Act == "silu" || *Act == "swish")
+        set("activation", spec::Value::enumWord("swiglu"));
+      else if (Act->startswith("gelu"))
+        set("activation", spec::Value::enumWord("geglu"));
+      else
+        unmappable("hidden_act",
+                   "a gated MLP with '" + Act->str() +
+                       "' has no llmsys activation (swiglu, geglu)");
+    }
+    set("norm", spec::Value::enumWord("rmsnorm"));
+    set("positional", spec::Value::enumWord("rotary"));
+    setWhole("vocab", "vocab_size", true);
+    setWhole("max_seq", "max_position_embeddings", true);
+    setFlag("tied_embeddings", "tie_word_embeddings", false);
+    set("bias", spec::Value::boolean(false));
+    if (S == Style::Qwen2) {
+      // Qwen2Attention always has q/k/v biases; the config has no key.
+      set("qkv_bias", spec::Value::boolean(true));
+    } else if (std::optional<bool> B = flag("attention_bias", false)) {
+      // attention_bias also biases o_proj; llmsys counts q/k/v biases only.
+      set("qkv_bias", spec::Value::boolean(*B));
+    }
+    if (std::optional<bool> B = flag("mlp_bias", false); B && *B)
+      unmappable("mlp_bias", "llmsys models have biases everywhere ('bias') "
+                             "or on q/k/v only ('qkv_bias')");
+
+    switch (S) {
+    case Style::Mistral:
+    case Style::Mixtral:
+      setWhole("sliding_window", "sliding_window", false);
+      break;
+    case Style::Qwen2:
+      // Qwen2 configs carry a window that only applies when enabled.
+      if (std::optional<bool> On = flag("use_sliding_window", false)) {
+        if (*On)
+          setWhole("sliding_window", "sliding_window", false);
+        else
+          Read.insert("sliding_window");
+      }
+      break;
+    case Style::Llama:
+    case Style::DeepSeekV3:
+    case Style::GPT2:
+      break;
+    }
+
+    if (S == Style::Mixtral) {
+      setWhole("moe.experts", "num_local_experts", true);
+      setWhole("moe.top_k", "num_experts_per_tok", true);
+      if (Ffn)
+        set("moe.expert_ffn", spec::Value::number(*Ffn));
+    }
+    if (S == Style::DeepSeekV3) {
+      setWhole("moe.experts", "n_routed_experts", true);
+      setWhole("moe.top_k", "num_experts_per_tok", true);
+      setWhole("moe.shared_experts", "n_shared_experts", false);
+      setWhole("moe.expert_ffn", "moe_intermediate_size", true);
+      setWhole("moe.dense_layers", "first_k_dense_replace", false);
+      if (std::optional<double> Freq = whole("moe_layer_freq", false);
+          Freq && *Freq != 1)
+        unmappable("moe_layer_freq",
+                   "llmsys puts experts in every layer after the dense ones");
+      // null: queries are not compressed.
+      setWhole("mla.q_lora_rank", "q_lora_rank", false);
+      setWhole("mla.kv_lora_rank", "kv_lora_rank", true);
+      setWhole("mla.qk_nope_head_dim", "qk_nope_head_dim", true);
+      setWhole("mla.qk_rope_head_dim", "qk_rope_head_dim", true);
+      if (VHeadDim)
+        set("mla.v_head_dim", spec::Value::number(*VHeadDim));
+    }
+  }
+
+  /// GPT-2: LayerNorm, learned positions, a plain MLP, biases everywhere.
+  void mapGPT2() {
+    setWhole("layers", "n_layer", true);
+    std::optional<double> Embd = whole("n_embd", true);
+    if (Embd)
+      set("hidden", spec::Value::number(*Embd));
+    setWhole("heads", "n_head", true);
+    if (std::optional<double> Inner = whole("n_inner", false))
+      set("ffn", spec::Value::number(*Inner));
+    else if (Embd) // n_inner null: 4 * n_embd (GPT2MLP)
+      set("ffn", spec::Value::number(4 * *Embd));
+    if (std::optional<StringRef> Act =
+            word("activation_function", "gelu_new")) {
+      if (Act->startswith("gelu") || *Act == "quick_gelu")
+        set("activation", spec::Value::enumWord("gelu"));
+      else if (*Act == "relu")
+        set("activation", spec::Value::enumWord("relu"));
+      else if (*Act == "silu" || *Act == "swish")
+        set("activation", spec::Value::enumWord("silu"));
+      else
+        unmappable("activation_function",
+                   "'" + Act->str() + "' has no llmsys activation");
+    }
+    set("norm", spec::Value::enumWord("layernorm"));
+    set("positional", spec::Value::enumWord("learned"));
+    setWhole("vocab", "vocab_size", true);
+    setWhole("max_seq", "n_positions", true);
+    setFlag("tied_embeddings", "tie_word_embeddings", true);
+    set("bias", spec::Value::boolean(true));
+  }
+
+  template <size_t N>
+  void rejectUnread(const char *const (&Keys)[N], const char *What) {
+    for (const char *Key : Keys) {
+      if (Read.contains(Key))
+        continue;
+      const json::Value *V = Config.get(Key);
+      if (!V || V->kind() == json::Value::Null)
+        continue;
+      // 0 experts or rank 0 is the same shape as leaving the key out.
+      if (std::optional<double> Num = V->getAsNumber(); Num && *Num == 0)
+        continue;
+      unmappable(Key, "llmsys reads no " + std::string(What) + " from a '" +
+                          ModelType + "' config");
+    }
+  }
+
+  const json::Object &Config;
+  StringRef Spelled;
+  SMRange Call;
+  DiagnosticEngine &Diags;
+  Style S = Style::Llama;
+  std::string ModelType;
+  StringSet<> Read;
+  std::vector<HFField> Fields;
+  bool Ok = true;
+};
+
+} // namespace
+
+ArrayRef<std::string> supportedHFModelTypes() {
+  static const std::vector<std::string> Types = [] {
+    std::vector<std::string> T;
+    for (const StyleName &N : Styles)
+      T.push_back(N.ModelType);
+    return T;
+  }();
+  return Types;
+}
+
+std::optional<std::vector<HFField>> importHFConfig(StringRef FilePath,
+                                                   StringRef Spelled,
+                                                   SMRange Call,
+                                                   DiagnosticEngine &Diags) {
+  if (sys::fs::is_directory(FilePath)) {
+    Diags.report(DiagID::err_hf_config_read, Call, Spelled, "is a directory");
+    return std::nullopt;
+  }
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFile(FilePath, /*IsText=*/true);
+  if (!Buf) {
+    Diags.report(DiagID::err_hf_config_read, Call, Spelled,
+                 Buf.getError().message());
+    return std::nullopt;
+  }
+  Expected<json::Value> Parsed = json::parse((*Buf)->getBuffer());
+  if (!Parsed) {
+    Diags.report(DiagID::err_hf_config_json, Call, Spelled,
+                 toString(Parsed.takeError()));
+    return std::nullopt;
+  }
+  const json::Object *Config = Parsed->getAsObject();
+  if (!Config) {
+    Diags.report(DiagID::err_hf_config_json, Call, Spelled,
+                 "the top level is " + describeJSON(*Parsed) +
+                     ", not an object");
+    return std::nullopt;
+  }
+  return ConfigMapper(*Config, Spelled, Call, Diags).map();
+}
+
+} // namespace sema
+} // namespace llmsys
