@@ -5,7 +5,8 @@ import lit.formats
 config.name = "llmsys"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".llmsys", ".test"]
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+# validation/ holds cases for `llmsys validate`, not lit tests.
+config.excludes = ["Inputs", "validation", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.llmsys_obj_root, "test")
 

@@ -49,7 +49,7 @@ static std::string article(StringRef Word) {
 std::string TypeSpec::describe() const {
   switch (Kind) {
   case TypeKind::Quantity:
-    return Dim.describe();
+    return AnyDimension ? "a number with a unit" : Dim.describe();
   case TypeKind::Number:
     return "a dimensionless number";
   case TypeKind::Integer:
@@ -63,7 +63,7 @@ std::string TypeSpec::describe() const {
   case TypeKind::List:
     return "a list of " + Elem->describe();
   case TypeKind::Ref:
-    return article(Struct->Name);
+    return Struct ? article(Struct->Name) : "a train or serve scenario";
   case TypeKind::Struct:
     return article(Struct->Name) + " block";
   }
@@ -251,6 +251,9 @@ Schema::Schema() {
       "mapping", "how work is split over devices and executed");
   StructSpec *Train = B.entity("train", "a training scenario");
   StructSpec *Serve = B.entity("serve", "an inference-serving scenario");
+  StructSpec *Measurement = B.entity(
+      "measurement", "a published measurement of a scenario's figure, with "
+                     "its source (validation cases, `llmsys validate`)");
   StructSpec *Sweep = B.entity(
       "sweep", "a grid over fields of a scenario, with constraints and an "
                "objective (axes, where, minimize/maximize, pareto, keep)");
@@ -469,6 +472,10 @@ Schema::Schema() {
   B.figure(Train, "throughput", B.qty(tokenRate()), "tokens per second, system");
   B.figure(Train, "mfu", B.number(), "model FLOPs utilisation");
   B.figure(Train, "hfu", B.number(), "hardware FLOPs utilisation");
+  B.figure(Train, "model_flops_rate", B.qty(opsRate()),
+           "model FLOPs per second per device (MFU times the peak)");
+  B.figure(Train, "hardware_flops_rate", B.qty(opsRate()),
+           "FLOPs per second per device, recomputation included");
   B.figure(Train, "time_to_train", B.qty(time()), "time to train `tokens`");
   B.figure(Train, "energy", B.qty(energy()), "energy to train `tokens`");
   B.figure(Train, "peak_memory", B.qty(bytes()), "memory per device");
@@ -507,6 +514,29 @@ Schema::Schema() {
   B.figure(Serve, "peak_memory", B.qty(bytes()), "memory per device");
   B.figure(Serve, "fits", B.boolean(), "peak memory within capacity");
   (void)Sweep;
+
+  // measurement: figures are words of the union of the scenario kinds'
+  // figures; Sema checks the word and the value's dimension against the
+  // scenario's kind.
+  std::vector<std::string> FigureWords;
+  for (const StructSpec *K : {Train, Serve})
+    for (const FigureSpec &F : K->Figures)
+      if (!llvm::is_contained(FigureWords, F.Name))
+        FigureWords.push_back(F.Name);
+  const EnumSpec *Figure =
+      B.enumType("figure", FigureWords, "a result figure of a scenario");
+  TypeSpec AnyScenario = B.ref(nullptr);
+  B.required(Measurement, "scenario", AnyScenario, "the scenario measured");
+  B.required(Measurement, "figure", B.enumOf(Figure), "what was measured");
+  TypeSpec AnyQuantity = B.qty(Dimension());
+  AnyQuantity.AnyDimension = true;
+  B.required(Measurement, "value", AnyQuantity,
+             "the measured value, in the figure's dimension");
+  B.required(Measurement, "source", B.string(),
+             "source group, e.g. \"korthikanti2022\"");
+  B.optional(Measurement, "case", B.string(),
+             "the row of the measurement table (measured_dev.csv id)");
+  B.optional(Measurement, "note", B.string(), "how the value was read");
 }
 
 const Schema &Schema::get() {

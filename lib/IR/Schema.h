@@ -39,6 +39,9 @@ struct TypeSpec {
   const EnumSpec *Enum = nullptr;  ///< Enum
   const TypeSpec *Elem = nullptr;  ///< List
   const StructSpec *Struct = nullptr; ///< Ref (an entity kind) or Struct
+  /// Quantity: any dimension is accepted (checked elsewhere, e.g. against a
+  /// figure). Ref with no Struct: any train or serve scenario.
+  bool AnyDimension = false;
 
   /// "bandwidth (B/s)", "a whole number", "a model", "a precision", ...
   std::string describe() const;

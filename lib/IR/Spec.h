@@ -127,6 +127,16 @@ struct Expectation {
   Value Lo, Hi;
 };
 
+/// A published measurement a validation case compares with.
+struct Measurement {
+  const Object *Decl = nullptr;
+  const Object *Scenario = nullptr;
+  const FigureSpec *Figure = nullptr;
+  Value Measured;
+  std::string Source; ///< group id, e.g. "korthikanti2022"
+  std::string Case;   ///< row id of the measurement table
+};
+
 struct SweepAxis {
   llvm::SMRange Range;
   std::string Path; ///< "mapping.tp"
@@ -157,6 +167,7 @@ public:
   std::vector<Object *> Scenarios; ///< train and serve entities, in order.
   std::vector<Expectation> Expectations;
   std::vector<Sweep> Sweeps;
+  std::vector<Measurement> Measurements; ///< From the top-level files.
   std::vector<unsigned> TopLevelBuffers; ///< Files named on the command line.
 
   const Object *lookup(llvm::StringRef Name) const {

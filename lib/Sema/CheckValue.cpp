@@ -40,7 +40,7 @@ bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
   }
   switch (T.Kind) {
   case TypeKind::Quantity:
-    if (V.Dim == T.Dim)
+    if (V.Dim == T.Dim || T.AnyDimension)
       break;
     if (V.Dim.isDimensionless()) {
       std::string Example = exampleFor(T.Dim).str();
@@ -86,6 +86,8 @@ bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
     return true;
   }
   case TypeKind::Ref:
+    if (!T.Struct && V.Obj->IsEntity && V.Obj->Type->IsScenario)
+      return true;
     if (!V.Obj->IsEntity || V.Obj->Type != T.Struct) {
       if (V.Obj->IsEntity)
         Diags.report(DiagID::err_wrong_entity_kind, R, V.Obj->Name,

@@ -151,7 +151,9 @@ bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
   } else if (Sl.E) {
     V = eval(*Sl.E, O, &FS.Type);
     if (V && FS.Type.Kind == TypeKind::Ref && V->Kind == spec::ValueKind::Object &&
-        V->Obj->IsEntity && V->Obj->Type == FS.Type.Struct) {
+        V->Obj->IsEntity &&
+        (V->Obj->Type == FS.Type.Struct ||
+         (!FS.Type.Struct && V->Obj->Type->IsScenario))) {
       if (EntityInfo *EI = InfoOf[V->Obj])
         EI->Used = true;
       if (!checkComplete(V->Obj, at(Sl.E->getRange())))
@@ -184,6 +186,9 @@ Object *Resolver::makeInline(Object *Owner, unsigned Field, const Slot &Sl) {
     std::optional<Value> B = eval(*Sl.E, Owner, &FS.Type);
     if (!B)
       return nullptr;
+    if (!Kind && B->Kind == spec::ValueKind::Object && B->Obj->IsEntity &&
+        B->Obj->Type->IsScenario)
+      Kind = B->Obj->Type; // any scenario: the one refined
     if (B->Kind != spec::ValueKind::Object || !B->Obj->IsEntity ||
         B->Obj->Type != Kind) {
       checkValue(FS, *B, at(Sl.E->getRange()), fieldPath(Owner, Field));
@@ -210,6 +215,12 @@ Object *Resolver::makeInline(Object *Owner, unsigned Field, const Slot &Sl) {
     }
     P->Extended = true;
     Base = P->Obj;
+  }
+  if (!Kind) {
+    // A block alone cannot say which kind of scenario it is.
+    Diags.report(DiagID::err_type_mismatch, at(Owner->Fields[Field].Loc),
+                 fieldPath(Owner, Field), FS.Type.describe(), "a block");
+    return nullptr;
   }
   const Object *Root = Owner;
   while (Root->Enclosing)

@@ -274,5 +274,38 @@ void Resolver::resolveSweep(EntityInfo &EI) {
     S.Sweeps.push_back(std::move(W));
 }
 
+void Resolver::resolveMeasurement(EntityInfo &EI) {
+  const Object *M = EI.Obj;
+  const Object *Scenario = M->object("scenario");
+  const spec::Field *Figure = M->path("figure");
+  const spec::Field *Value = M->path("value");
+  if (!Scenario || !Figure || Figure->V.Kind != spec::ValueKind::Enum ||
+      !Value || Value->V.Kind != spec::ValueKind::Number)
+    return; // already diagnosed
+  const FigureSpec *Fig = Scenario->Type->findFigure(Figure->V.Str);
+  if (!Fig) {
+    Diags.report(DiagID::err_unknown_figure, Figure->Loc,
+                 describeEntity(*Scenario->Type, Scenario->Name), Figure->V.Str,
+                 didYouMean(Figure->V.Str, figureNames(*Scenario->Type)));
+    return;
+  }
+  FieldSpec AsField;
+  AsField.Name = M->Name + ".value";
+  AsField.Type = Fig->Type;
+  spec::Value Measured = Value->V;
+  if (!checkValue(AsField, Measured, Value->Loc, AsField.Name))
+    return;
+  spec::Measurement X;
+  X.Decl = M;
+  X.Scenario = Scenario;
+  X.Figure = Fig;
+  X.Measured = Measured;
+  if (const spec::Field *F = M->path("source"))
+    X.Source = F->V.Str;
+  if (const spec::Field *F = M->path("case"))
+    X.Case = F->V.Str;
+  S.Measurements.push_back(std::move(X));
+}
+
 } // namespace sema
 } // namespace llmsys

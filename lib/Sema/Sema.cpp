@@ -37,6 +37,10 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
       resolveSweep(*EI);
   for (const ast::ExpectDecl *X : Expects)
     resolveExpect(*X);
+  for (EntityInfo *EI : DeclOrder)
+    if (EI->Type->Name == "measurement" && EI->Obj &&
+        EI->St == EntityInfo::State::Built && S.isTopLevel(*EI->Obj))
+      resolveMeasurement(*EI);
 
   for (EntityInfo *EI : DeclOrder) {
     if (!EI->Obj || EI->St != EntityInfo::State::Built)

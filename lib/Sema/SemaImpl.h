@@ -112,6 +112,7 @@ public:
   // Scenarios.cpp
   void resolveExpect(const ast::ExpectDecl &D);
   void resolveSweep(EntityInfo &EI);
+  void resolveMeasurement(EntityInfo &EI);
 
   SourceFiles &Sources;
   DiagnosticEngine &Diags;
