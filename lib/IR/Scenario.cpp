@@ -122,6 +122,8 @@ static MappingConfig mappingFromSpec(const spec::Object &M) {
     }
   if (const spec::Field *F = M.path("tp_overlap"))
     C.TpOverlap = F->V.Bool;
+  if (const spec::Field *F = M.path("dp_overlap"))
+    C.DpOverlap = F->V.Bool;
   C.Locs.Dp = loc(M, "dp");
   C.Locs.Tp = loc(M, "tp");
   C.Locs.Pp = loc(M, "pp");
@@ -135,11 +137,61 @@ static MappingConfig mappingFromSpec(const spec::Object &M) {
   return C;
 }
 
+double AcceleratorConfig::peak(DType T) const {
+  // Widening order: a format the device lacks runs at the next wider one.
+  static const DType Wider[] = {DType::FP4, DType::INT4, DType::FP8,
+                                DType::INT8, DType::FP16, DType::BF16,
+                                DType::TF32, DType::FP32, DType::FP64};
+  bool Started = false;
+  for (DType W : Wider) {
+    Started |= W == T;
+    if (Started && Peak[static_cast<int>(W)] > 0)
+      return Peak[static_cast<int>(W)];
+  }
+  return 0;
+}
+
+static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
+  AcceleratorConfig C;
+  C.Name = A.Name;
+  for (int I = 0; I <= static_cast<int>(DType::FP4); ++I)
+    C.Peak[I] = A.number("peak." + dtypeName(static_cast<DType>(I)).str())
+                    .value_or(0);
+  C.HbmCapacity = A.number("hbm.capacity").value_or(0);
+  C.HbmBandwidth = A.number("hbm.bandwidth").value_or(0);
+  C.L2Capacity = A.number("l2.capacity").value_or(0);
+  C.ComputeUnits = static_cast<int64_t>(A.number("compute_units").value_or(0));
+  C.Tdp = A.number("tdp").value_or(0);
+  C.ComputeEfficiency = A.number("efficiency.compute").value_or(1);
+  C.MemoryEfficiency = A.number("efficiency.memory").value_or(1);
+  C.TileM = static_cast<int64_t>(A.number("efficiency.tile_m").value_or(128));
+  C.TileN = static_cast<int64_t>(A.number("efficiency.tile_n").value_or(128));
+  C.TileK = static_cast<int64_t>(A.number("efficiency.tile_k").value_or(32));
+  C.KernelOverhead = A.number("efficiency.kernel_overhead").value_or(0);
+  C.ReservedMemory = A.number("efficiency.reserved_memory").value_or(0);
+  return C;
+}
+
+static NetworkConfig networkFromSpec(const spec::Object *N) {
+  NetworkConfig C;
+  if (!N)
+    return C;
+  C.Name = N->Name;
+  C.Bandwidth = N->number("bandwidth").value_or(0);
+  C.Latency = N->number("latency").value_or(0);
+  C.Efficiency = N->number("efficiency").value_or(1);
+  return C;
+}
+
 static SystemConfig systemFromSpec(const spec::Object &S) {
   SystemConfig C;
   C.Name = S.Name;
-  if (const spec::Object *A = S.object("node.accelerator"))
+  if (const spec::Object *A = S.object("node.accelerator")) {
     C.Accelerator = A->Name;
+    C.Device = acceleratorFromSpec(*A);
+  }
+  C.ScaleUp = networkFromSpec(S.object("node.fabric"));
+  C.ScaleOut = networkFromSpec(S.object("fabric"));
   C.DevicesPerNode = integer(S, "node.devices", 1);
   C.Nodes = integer(S, "nodes", 1);
   C.HasScaleOut = S.object("fabric") != nullptr;

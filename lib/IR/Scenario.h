@@ -59,14 +59,46 @@ struct MappingConfig {
   DType Weights = DType::BF16, Activations = DType::BF16, KVCache = DType::BF16;
   FusionSet Fusion;
   bool TpOverlap = false;
+  bool DpOverlap = false;
   MappingLocs Locs;
 
   int64_t devices() const { return Dp * Tp * Pp * Cp; }
 };
 
+/// One device, as the cost model reads it.
+struct AcceleratorConfig {
+  std::string Name;
+  double Peak[9] = {}; ///< dense FLOP/s per DType (0: not supported)
+  double HbmCapacity = 0, HbmBandwidth = 0;
+  double L2Capacity = 0;
+  int64_t ComputeUnits = 0;
+  double Tdp = 0;
+  // Efficiency knobs (stdlib values carry their sources).
+  double ComputeEfficiency = 1, MemoryEfficiency = 1;
+  int64_t TileM = 128, TileN = 128, TileK = 32;
+  double KernelOverhead = 0;
+  double ReservedMemory = 0;
+
+  /// The peak for a number format; formats without support run at the
+  /// nearest wider format's rate (fp8 on an A100 runs as bf16).
+  double peak(DType T) const;
+};
+
+/// A fabric as the cost model reads it: per device, per direction.
+struct NetworkConfig {
+  std::string Name;
+  double Bandwidth = 0;
+  double Latency = 0;
+  double Efficiency = 1;
+  bool present() const { return Bandwidth > 0; }
+};
+
 struct SystemConfig {
   std::string Name;
   std::string Accelerator;
+  AcceleratorConfig Device;
+  NetworkConfig ScaleUp;  ///< inside a node
+  NetworkConfig ScaleOut; ///< between nodes
   int64_t DevicesPerNode = 1;
   int64_t Nodes = 1;
   bool HasScaleOut = false; ///< a fabric between nodes

@@ -296,38 +296,60 @@ Schema::Schema() {
   B.optional(Network, "energy_per_bit", B.qty(energyPerBit()),
              "energy per bit moved");
   B.optional(Network, "year", B.integer(), "year of introduction");
+  within(B.withDefault(Network, "efficiency", B.number(), "1",
+                       "achieved fraction of the bandwidth in large "
+                       "collectives (NCCL bus bandwidth over link bandwidth)"),
+         0, 1);
 
   // accelerator
   StructSpec *Peak = B.block(
       "peak", "dense peak throughput per number format (no 2:4 sparsity)");
   for (const std::string &P : Precision->Words)
     B.optional(Peak, P, B.qty(opsRate()), "dense peak in " + P);
-  StructSpec *MemLevel = B.block("memory level", "an off-chip memory");
-  B.required(MemLevel, "capacity", B.qty(bytes()), "capacity per device");
+  StructSpec *MemLevel = B.block(
+      "memory level", "an off-chip memory; `hbm = HBM4 { stacks = 8 }` sets "
+                      "its technology");
+  B.required(MemLevel, "capacity", B.qty(bytes()),
+             "capacity per device; when not written and the block writes "
+             "technology or stacks: stacks x the technology's capacity");
   B.required(MemLevel, "bandwidth", B.qty(bandwidth()),
-             "peak bandwidth per device");
+             "peak bandwidth per device; when not written and the block "
+             "writes technology or stacks: stacks x the technology's "
+             "bandwidth");
   B.optional(MemLevel, "technology", B.ref(Memory), "DRAM technology");
   B.optional(MemLevel, "stacks", B.integer(), "number of stacks or devices");
+  MemLevel->SourceField = MemLevel->findField("technology");
   StructSpec *OnChip = B.block("on-chip memory", "an on-chip cache or SRAM");
   B.required(OnChip, "capacity", B.qty(bytes()), "capacity per device");
   B.optional(OnChip, "bandwidth", B.qty(bandwidth()), "peak bandwidth");
   StructSpec *Efficiency = B.block(
       "efficiency", "how close kernels come to the peaks (cost-model knobs)");
-  within(B.optional(Efficiency, "compute", B.number(),
-                    "largest achieved fraction of the compute peak"),
+  // Defaults are the ideal roofline and a conventional 128 x 128 x 32 GEMM
+  // tile (CUTLASS's default threadblock tile); stdlib accelerators set
+  // measured or estimated values with their sources.
+  within(B.withDefault(Efficiency, "compute", B.number(), "1",
+                       "largest achieved fraction of the compute peak "
+                       "(large GEMMs)"),
          0, 1);
-  within(B.optional(Efficiency, "memory", B.number(),
-                    "largest achieved fraction of memory bandwidth"),
+  within(B.withDefault(Efficiency, "memory", B.number(), "1",
+                       "largest achieved fraction of memory bandwidth"),
          0, 1);
-  B.optional(Efficiency, "tile_m", B.integer(), "GEMM tile rows");
-  B.optional(Efficiency, "tile_n", B.integer(), "GEMM tile columns");
-  B.optional(Efficiency, "tile_k", B.integer(), "GEMM tile depth");
-  nonNegative(B.optional(Efficiency, "kernel_overhead", B.qty(time()),
-                         "fixed time per kernel launch"));
+  B.withDefault(Efficiency, "tile_m", B.integer(), "128", "GEMM tile rows");
+  B.withDefault(Efficiency, "tile_n", B.integer(), "128", "GEMM tile columns");
+  B.withDefault(Efficiency, "tile_k", B.integer(), "32", "GEMM tile depth");
+  nonNegative(B.withDefault(Efficiency, "kernel_overhead", B.qty(time()),
+                            "0 s", "fixed time per kernel launch"));
+  nonNegative(B.withDefault(Efficiency, "reserved_memory", B.qty(bytes()),
+                            "0 B",
+                            "device memory the runtime keeps for itself "
+                            "(context, workspaces, fragmentation)"));
 
   B.optional(Accelerator, "vendor", B.string(), "maker");
   B.optional(Accelerator, "year", B.integer(), "year of introduction");
-  B.optional(Accelerator, "technology", B.ref(Technology), "process node");
+  B.optional(Accelerator, "technology", B.ref(Technology),
+             "process node; a child of another accelerator that sets a "
+             "different one re-derives the compute, clock and SRAM fields it "
+             "inherits (technology.md)");
   B.optional(Accelerator, "compute_units", B.integer(),
              "SMs, CUs or cores that GEMM tiles are spread over");
   B.optional(Accelerator, "clock", B.qty(frequency()), "boost clock");
@@ -341,8 +363,8 @@ Schema::Schema() {
   B.optional(Accelerator, "host_link", B.ref(Network),
              "link to host memory (PCIe, NVLink-C2C)");
   B.optional(Accelerator, "tdp", B.qty(power()), "board power");
-  B.optional(Accelerator, "efficiency", B.nested(Efficiency),
-             "cost-model knobs with sources");
+  B.withDefault(Accelerator, "efficiency", B.nested(Efficiency), "",
+                "cost-model knobs with sources");
 
   // system
   StructSpec *Node = B.block("node", "the scale-up domain");
@@ -457,6 +479,9 @@ Schema::Schema() {
                 "fused kernels in use");
   B.withDefault(Mapping, "tp_overlap", B.boolean(), "false",
                 "tensor-parallel communication overlapped with compute");
+  B.withDefault(Mapping, "dp_overlap", B.boolean(), "false",
+                "data-parallel gradient reduction overlapped with backward "
+                "(Megatron-LM --overlap-grad-reduce; off by default there)");
   B.withDefault(Mapping, "offload", B.enumOf(Offload), "none",
                 "host-memory offload");
 

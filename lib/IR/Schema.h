@@ -80,6 +80,10 @@ struct StructSpec {
   /// For blocks chosen by a word (`schedule = interleaved_1f1b { ... }`):
   /// the index of the enum field that the word sets; -1 otherwise.
   int TagField = -1;
+  /// For blocks that may also be written `field = ENTITY { ... }`
+  /// (`hbm = HBM4 { stacks = 8 }`): the index of the reference field that
+  /// the entity sets; -1 otherwise.
+  int SourceField = -1;
 
   int findField(llvm::StringRef Name) const;
   const FigureSpec *findFigure(llvm::StringRef Name) const;

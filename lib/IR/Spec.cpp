@@ -165,6 +165,11 @@ private:
     case Origin::Inherited:
       return "extends " + F.InheritedFrom->Name + " (" + where(F.Loc.Start) +
              ")";
+    case Origin::Derived:
+      if (F.InheritedFrom)
+        return "derived: extends " + F.InheritedFrom->Name + " (" +
+               where(F.Loc.Start) + "), " + F.Derivation;
+      return "derived: " + F.Derivation + " (" + where(F.Loc.Start) + ")";
     case Origin::Unset:
       break;
     }

@@ -82,14 +82,24 @@ struct Value {
   std::string describe() const;
 };
 
-enum class Origin { Unset, File, Default, Inherited };
+/// Where a field's value comes from. Derived: computed by Sema from other
+/// values rather than written (an inherited figure carried to another
+/// process node, a memory level's stacks x per-stack figure); see
+/// docs/technology.md.
+enum class Origin { Unset, File, Default, Inherited, Derived };
 
 struct Field {
   const FieldSpec *Spec = nullptr;
   Origin From = Origin::Unset;
   Value V;
-  llvm::SMRange Loc;              ///< Where the value was written (File/Inherited).
-  const Object *InheritedFrom = nullptr; ///< Inherited: the entity that wrote it.
+  /// Where the value was written (File/Inherited); Derived: where the value
+  /// it was derived from was written, or what it was derived from.
+  llvm::SMRange Loc;
+  /// Inherited: the entity that wrote it. Derived: the parent whose value
+  /// was re-derived, or null when derived from fields of its own entity.
+  const Object *InheritedFrom = nullptr;
+  /// Derived: how, e.g. "technology N4 -> N2, x2.09 (logic_density x clock)".
+  std::string Derivation;
   bool isSet() const { return From != Origin::Unset; }
 };
 

@@ -144,6 +144,7 @@ Object *Resolver::build(EntityInfo &EI) {
   O->Module = Sources.moduleName(Buffer);
   InfoOf[O] = &EI;
   bool Ok = true;
+  Object *ParentObj = nullptr;
   if (D.Parent) {
     unsigned Consumed = 0;
     EntityInfo *P = findEntity(*D.Parent, Consumed);
@@ -173,6 +174,7 @@ Object *Resolver::build(EntityInfo &EI) {
         Ok = false;
       } else {
         O->Parent = PO;
+        ParentObj = PO;
         cloneInto(O, PO);
       }
     }
@@ -187,6 +189,7 @@ Object *Resolver::build(EntityInfo &EI) {
     Ok = false;
   if (D.Body)
     applyBlock(O, *D.Body, EI.Type->Name == "sweep" ? &EI : nullptr);
+  markDerivations(O, ParentObj);
   applyDefaults(O);
   ExtendsStack.pop_back();
   EI.Obj = O;
@@ -356,7 +359,10 @@ void Resolver::applyBlock(Object *O, const ast::Block &B, EntityInfo *Sweep) {
         break;
       if (FS.Type.Kind == TypeKind::Struct) {
         const StructSpec *St = FS.Type.Struct;
-        if (A.Value && St->TagField < 0) {
+        // The value sets the block's word (`schedule = 1f1b`) or the entity
+        // it is made from (`hbm = HBM4 { stacks = 8 }`).
+        int ValueField = St->TagField >= 0 ? St->TagField : St->SourceField;
+        if (A.Value && ValueField < 0) {
           Diags.report(DiagID::err_block_field_needs_block, A.Value->getRange(),
                        FS.Name, FS.Type.describe(), FS.Name);
           break;
@@ -365,7 +371,7 @@ void Resolver::applyBlock(Object *O, const ast::Block &B, EntityInfo *Sweep) {
         Obj->Fields[Field].Loc = R;
         Obj->Fields[Field].From = spec::Origin::File;
         if (A.Value)
-          SetSlot(N, St->TagField, A.Value->getRange(), A.Value, nullptr,
+          SetSlot(N, ValueField, A.Value->getRange(), A.Value, nullptr,
                   nullptr);
         if (A.Refine)
           applyBlock(N, *A.Refine, nullptr);

@@ -143,7 +143,9 @@ bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
   }
 
   std::optional<Value> V;
-  if (Sl.Constant) {
+  if (Sl.Derive != Slot::DeriveKind::None && derive(O, Field, V)) {
+    // Derive.cpp computed V (or reported why it could not).
+  } else if (Sl.Constant) {
     V = *Sl.Constant;
   } else if (FS.Type.Kind == TypeKind::Ref && (Sl.Refine || !Sl.E)) {
     if (Object *Inline = makeInline(O, Field, Sl))
@@ -181,7 +183,7 @@ bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
 Object *Resolver::makeInline(Object *Owner, unsigned Field, const Slot &Sl) {
   const FieldSpec &FS = Owner->Type->Fields[Field];
   const StructSpec *Kind = FS.Type.Struct;
-  const Object *Base = nullptr;
+  Object *Base = nullptr;
   if (Sl.E) {
     std::optional<Value> B = eval(*Sl.E, Owner, &FS.Type);
     if (!B)
@@ -236,6 +238,7 @@ Object *Resolver::makeInline(Object *Owner, unsigned Field, const Slot &Sl) {
   }
   if (Sl.Refine)
     applyBlock(O, *Sl.Refine, nullptr);
+  markDerivations(O, Base);
   applyDefaults(O);
   if (!checkComplete(O, Decl))
     return nullptr;

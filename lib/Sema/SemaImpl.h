@@ -4,6 +4,9 @@
 //   Declarations.cpp  entities, `extends`, blocks of members, defaults,
 //                     required fields;
 //   Evaluate.cpp      expressions, names and fields, cycles;
+//   Derive.cpp        values derived rather than written: inherited figures
+//                     carried to another process node, memory levels from
+//                     stacks x a memory technology (docs/technology.md);
 //   CheckValue.cpp    a value against its field's type and constraints;
 //   Scenarios.cpp     expectations and sweeps;
 //   Sema.cpp          the order in which these run.
@@ -37,7 +40,29 @@ struct Slot {
   /// A value read from a file rather than written (hf_config); checked
   /// against the field like an evaluated expression.
   std::optional<spec::Value> Constant;
+  /// A value derived rather than evaluated from E (Derive.cpp). Node*: the
+  /// parent's value times a process-node factor; Copy: the parent's derived
+  /// value as it is; Stacks: stacks x the memory technology's figure.
+  enum class DeriveKind { None, NodeUnits, NodeClock, NodeCompute, NodeSram,
+                          Copy, Stacks };
+  DeriveKind Derive = DeriveKind::None;
+  /// Node* and Copy: the parent's object holding the same field.
+  Object *DeriveFrom = nullptr;
   State St = State::Idle;
+};
+
+/// How an accelerator's inherited figures scale when it moves its parent to
+/// another process node (Derive.cpp, docs/technology.md). Ratios are
+/// new / old.
+struct NodeScaling {
+  bool Ok = false;
+  bool Identity = false; ///< Same technology as the parent: nothing scales.
+  std::string OldNode, NewNode;
+  double LogicDensity = 1, SramDensity = 1, Speed = 1, Power = 1;
+  double Units = 1;   ///< compute units: logic_density, or as written
+  double Clock = 1;   ///< within the power budget, at most speed
+  double Compute = 1; ///< dense peaks: Units x Clock
+  bool ClockWritten = false, UnitsWritten = false, ClockAtSpeed = false;
 };
 
 struct EntityInfo {
@@ -104,6 +129,20 @@ public:
   /// Where to report a problem found in E: default expressions live in
   /// synthetic buffers, so their problems go to the entity using them.
   llvm::SMRange at(llvm::SMRange R) const;
+
+  // Derive.cpp
+  /// After O's own members: marks the fields of O that are derived rather
+  /// than inherited as written (Parent: O's `extends` parent, or null).
+  void markDerivations(Object *O, Object *Parent);
+  void markNodeScaling(Object *O, Object *Parent);
+  void markMemoryLevel(Object *Level);
+  /// Evaluates a derived field into V; false when the field is to be
+  /// evaluated as written after all (same process node as the parent).
+  bool derive(Object *O, unsigned Field, std::optional<Value> &V);
+  bool deriveFromStacks(Object *Level, unsigned Field,
+                        std::optional<Value> &V);
+  const NodeScaling &nodeScaling(Object *Root, Object *ParentRoot);
+  std::unordered_map<const Object *, NodeScaling> NodeScales;
 
   // CheckValue.cpp
   bool checkValue(const FieldSpec &F, Value &V, llvm::SMRange R,

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Cost/Cost.h"
 #include "IR/Model.h"
 #include "Passes/Passes.h"
 #include "Sema/Compilation.h"
@@ -23,7 +24,7 @@ using namespace llmsys;
 
 static cl::OptionCategory OptCat("llmsys-opt options");
 
-enum class EmitKind { AST, Spec, Params, Program };
+enum class EmitKind { AST, Spec, Params, Program, Costs };
 static cl::opt<EmitKind> Emit(
     "emit", cl::desc("What to print"), cl::init(EmitKind::Spec),
     cl::values(clEnumValN(EmitKind::AST, "ast", "the syntax tree"),
@@ -32,7 +33,9 @@ static cl::opt<EmitKind> Emit(
                           "parameter counts of the models"),
                clEnumValN(EmitKind::Program, "program",
                           "the operator program of each scenario after the "
-                          "passes")),
+                          "passes"),
+               clEnumValN(EmitKind::Costs, "costs",
+                          "each operator's time on the scenario's hardware")),
     cl::cat(OptCat));
 static cl::list<std::string> Inputs(cl::Positional, cl::desc("<file.llmsys>..."),
                                     cl::OneOrMore, cl::cat(OptCat));
@@ -97,6 +100,35 @@ static void printParams(const ir::ModelConfig &M, raw_ostream &OS) {
                     P.MoePerLayer, P.MoeActivePerLayer);
 }
 
+/// One line per op: its time on the scenario's device (per execution), the
+/// compute and memory terms, the achieved efficiency and the bound.
+static void printCosts(const ir::Program &P, raw_ostream &OS) {
+  const ir::SystemConfig &Sys = P.Scenario.System;
+  OS << "costs " << P.Scenario.Name << " on " << Sys.Accelerator << '\n';
+  for (const ir::Block &B : P.Blocks) {
+    OS << "  block " << ir::blockKindName(B.Kind) << " x" << B.Repeat << '\n';
+    for (const ir::Op &O : B.Ops) {
+      if (O.isCollective()) {
+        cost::CollectiveTime C = cost::collectiveTime(O, Sys);
+        OS << fmt::format("    {:<10} {:<22} {} {} bytes {:.4g} time {:.4g} s "
+                          "bandwidth {:.4g} B/s\n",
+                          ir::phaseName(O.Ph).str(), O.Name,
+                          ir::collectiveName(O.Collective).str(), C.Algorithm,
+                          O.MessageBytes, C.Time, C.Bandwidth);
+        continue;
+      }
+      if (O.Fused)
+        continue;
+      cost::OpTime T = cost::opTime(O, Sys.Device);
+      OS << fmt::format("    {:<10} {:<22} time {:.4g} s compute {:.4g} "
+                        "memory {:.4g} efficiency {:.4g} {}\n",
+                        ir::phaseName(O.Ph).str(), O.Name, T.Time, T.Compute,
+                        T.Memory, T.Efficiency,
+                        T.MemoryBound ? "memory-bound" : "compute-bound");
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   // libLLVM already registers --print-after-all (for its own IR); llmsys-opt
@@ -133,7 +165,7 @@ int main(int argc, char **argv) {
   }
   if (!Parsed || !C.resolve())
     return C.finish(errs());
-  if (Emit == EmitKind::Program) {
+  if (Emit == EmitKind::Program || Emit == EmitKind::Costs) {
     std::vector<const passes::PassInfo *> Pipeline;
     if (PassList.empty())
       for (const passes::PassInfo &P : passes::registry())
@@ -165,7 +197,9 @@ int main(int argc, char **argv) {
         Failed = true;
         continue;
       }
-      if (!PrintAfterAll || !*PrintAfterAll)
+      if (Emit == EmitKind::Costs)
+        printCosts(*Prog, outs());
+      else if (!PrintAfterAll || !*PrintAfterAll)
         ir::printProgram(*Prog, outs(), PrintRepeats);
     }
     int Status = C.finish(errs());

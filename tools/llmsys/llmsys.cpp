@@ -9,7 +9,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Cost/Cost.h"
+#include "Passes/Passes.h"
+#include "Report/Format.h"
+#include "Report/Report.h"
 #include "Sema/Compilation.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <fmt/format.h>
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -28,26 +36,38 @@ static cl::SubCommand CheckCmd("check", "Check files: syntax, names, units, "
                                         "types, expectations");
 static cl::SubCommand ListCmd("list", "List the entities that the files and "
                                       "their imports make available");
+static cl::SubCommand ValidateCmd(
+    "validate", "Compare predictions with the measurements of a folder of "
+                "validation cases");
 static cl::SubCommand SchemaCmd("schema", "Print every entity kind with its "
                                           "fields, as Markdown");
 
 static cl::list<std::string> Inputs(cl::Positional, cl::desc("<file.llmsys>..."),
                                     cl::sub(EvalCmd), cl::sub(CheckCmd),
                                     cl::sub(ListCmd), cl::cat(LLMSysCat));
+static cl::list<std::string> ValidateDirs(cl::Positional, cl::desc("<dir>..."),
+                                          cl::OneOrMore, cl::sub(ValidateCmd),
+                                          cl::cat(LLMSysCat));
 static cl::list<std::string>
     IncludeDirs("I", cl::desc("Add <dir> to the search path of quoted imports"),
                 cl::value_desc("dir"), cl::Prefix, cl::sub(EvalCmd),
-                cl::sub(CheckCmd), cl::sub(ListCmd), cl::cat(LLMSysCat));
+                cl::sub(CheckCmd), cl::sub(ListCmd), cl::sub(ValidateCmd),
+                cl::cat(LLMSysCat));
 static cl::opt<std::string>
     StdlibDir("stdlib", cl::desc("Directory of the standard library "
                                  "(default: the installed one)"),
               cl::value_desc("dir"), cl::sub(EvalCmd), cl::sub(CheckCmd),
-              cl::sub(ListCmd), cl::cat(LLMSysCat));
+              cl::sub(ListCmd), cl::sub(ValidateCmd), cl::cat(LLMSysCat));
 static cl::opt<unsigned>
     ErrorLimit("error-limit",
                cl::desc("Stop printing errors after <n> (0: no limit)"),
                cl::init(20), cl::value_desc("n"), cl::sub(EvalCmd),
-               cl::sub(CheckCmd), cl::sub(ListCmd), cl::cat(LLMSysCat));
+               cl::sub(CheckCmd), cl::sub(ListCmd), cl::sub(ValidateCmd),
+               cl::cat(LLMSysCat));
+static cl::opt<unsigned> TopOps("ops",
+                              cl::desc("Rows of the operator table (0: all)"),
+                              cl::init(12), cl::value_desc("n"),
+                              cl::sub(EvalCmd), cl::cat(LLMSysCat));
 static cl::opt<std::string>
     ScenarioFilter("scenario", cl::desc("Evaluate only the scenario <name>"),
                    cl::value_desc("name"), cl::sub(EvalCmd), cl::cat(LLMSysCat));
@@ -96,30 +116,145 @@ static std::string describeMapping(const spec::Object &Mapping) {
 
 static int runEval(Compilation &C) {
   bool Ok = C.run();
-  int Status = C.finish(errs());
   if (!Ok)
-    return Status;
+    return C.finish(errs());
   unsigned Shown = 0;
+  bool Failed = false;
+  passes::PassContext Ctx;
+  Ctx.Diags = &C.Diags;
   for (const spec::Object *S : C.Spec.Scenarios) {
     if (!ScenarioFilter.empty() && S->Name != ScenarioFilter)
       continue;
-    ++Shown;
-    const spec::Object *Model = S->object("model");
-    const spec::Object *System = S->object("system");
-    const spec::Object *Mapping = S->object("mapping");
-    outs() << S->Type->Name << ' ' << S->Name << ": model "
-           << (Model ? describeEntity(*Model) : "?") << " on "
-           << (System ? describeSystem(*System) : "?") << ", mapping "
-           << (Mapping ? describeMapping(*Mapping) : "?") << '\n';
+    if (Shown++)
+      outs() << '\n';
+    ir::ScenarioConfig Config = ir::scenarioFromSpec(*S);
+    if (!Config.Training) {
+      // Serving scenarios are costed by the inference analysis, which this
+      // version does not have yet: say what would be evaluated.
+      const spec::Object *Model = S->object("model");
+      const spec::Object *System = S->object("system");
+      const spec::Object *Mapping = S->object("mapping");
+      outs() << S->Type->Name << ' ' << S->Name << ": model "
+             << (Model ? describeEntity(*Model) : "?") << " on "
+             << (System ? describeSystem(*System) : "?") << ", mapping "
+             << (Mapping ? describeMapping(*Mapping) : "?") << '\n'
+             << "  (serving cost: not computed by this version)\n";
+      continue;
+    }
+    std::optional<ir::Program> P = passes::buildProgram(Config, Ctx);
+    if (!P) {
+      Failed = true;
+      continue;
+    }
+    cost::TrainingReport R = cost::costTraining(*P);
+    report::printTrainingText(*P, R, outs(), TopOps ? TopOps : ~0u);
   }
+  int Status = C.finish(errs());
   if (!ScenarioFilter.empty() && Shown == 0) {
     WithColor::error(errs(), "llmsys")
         << "no scenario named '" << ScenarioFilter << "'\n";
     return 1;
   }
-  outs() << Shown << (Shown == 1 ? " scenario" : " scenarios")
-         << " checked; cost figures are not computed by this version\n";
-  return 0;
+  return Failed ? 1 : Status;
+}
+
+/// The predicted value of a figure, or nullopt when this version does not
+/// predict it.
+static std::optional<double> predicted(const cost::TrainingReport &R,
+                                       llvm::StringRef Figure) {
+  if (Figure == "step_time")
+    return R.StepTime;
+  if (Figure == "throughput")
+    return R.TokensPerSecond;
+  if (Figure == "mfu")
+    return R.Mfu;
+  if (Figure == "hfu")
+    return R.Hfu;
+  if (Figure == "model_flops_rate")
+    return R.ModelFlopsRate;
+  if (Figure == "hardware_flops_rate")
+    return R.HardwareFlopsRate;
+  if (Figure == "peak_memory")
+    return R.Memory.total();
+  if (Figure == "time_to_train" && R.TimeToTrain > 0)
+    return R.TimeToTrain;
+  return std::nullopt;
+}
+
+static int runValidate(const char *Argv0) {
+  // Every .llmsys file under the folders, checked together.
+  std::vector<std::string> Files;
+  for (const std::string &Dir : ValidateDirs) {
+    std::error_code EC;
+    if (!sys::fs::is_directory(Dir)) {
+      Files.push_back(Dir);
+      continue;
+    }
+    for (sys::fs::recursive_directory_iterator I(Dir, EC), E; I != E && !EC;
+         I.increment(EC))
+      if (sys::path::extension(I->path()) == ".llmsys")
+        Files.push_back(I->path());
+  }
+  std::sort(Files.begin(), Files.end());
+  CompileOptions O = compileOptions(Argv0);
+  O.Files = Files;
+  Compilation C(O);
+  if (!C.run())
+    return C.finish(errs());
+  passes::PassContext Ctx;
+  Ctx.Diags = &C.Diags;
+  struct Group {
+    unsigned Cases = 0;
+    double SumAbs = 0, MaxAbs = 0;
+  };
+  std::map<std::string, Group> Groups;
+  Group All;
+  bool Failed = false;
+  std::vector<const spec::Measurement *> Ms;
+  for (const spec::Measurement &M : C.Spec.Measurements)
+    Ms.push_back(&M);
+  std::stable_sort(Ms.begin(), Ms.end(), [](auto *A, auto *B) {
+    return std::tie(A->Source, A->Case) < std::tie(B->Source, B->Case);
+  });
+  for (const spec::Measurement *M : Ms) {
+    ir::ScenarioConfig Config = ir::scenarioFromSpec(*M->Scenario);
+    std::string Label = M->Case.empty() ? M->Decl->Name : M->Case;
+    std::optional<double> Value;
+    if (Config.Training)
+      if (std::optional<ir::Program> P = passes::buildProgram(Config, Ctx))
+        Value = predicted(cost::costTraining(*P), M->Figure->Name);
+    if (!Value) {
+      WithColor::error(errs(), "llmsys")
+          << "case " << Label << ": cannot predict " << M->Scenario->Name
+          << "." << M->Figure->Name << '\n';
+      Failed = true;
+      continue;
+    }
+    double Measured = M->Measured.Num;
+    double Error = (*Value - Measured) / Measured;
+    std::string Unit = M->Measured.Dim.unitString();
+    outs() << fmt::format("{:<18} {:<34} {:<20} predicted {:>12}  measured {:>12}  error {:>7}\n",
+                          M->Source, Label, M->Figure->Name,
+                          report::si(*Value, Unit, 4),
+                          report::si(Measured, Unit, 4),
+                          report::signedPercent(Error));
+    for (Group *G : {&Groups[M->Source], &All}) {
+      ++G->Cases;
+      G->SumAbs += std::fabs(Error);
+      G->MaxAbs = std::max(G->MaxAbs, std::fabs(Error));
+    }
+  }
+  for (const auto &[Id, G] : Groups)
+    outs() << fmt::format("group {}: {} cases, mean |error| {:.1f}%, max |error| {:.1f}%\n",
+                          Id, G.Cases, 100 * G.SumAbs / G.Cases, 100 * G.MaxAbs);
+  if (All.Cases)
+    outs() << fmt::format("validation: {} cases, mean |error| {:.1f}%, max |error| {:.1f}%\n",
+                          All.Cases, 100 * All.SumAbs / All.Cases,
+                          100 * All.MaxAbs);
+  else
+    outs() << "validation: 0 cases\n";
+  int Status = C.finish(errs());
+  return Failed ? 1 : Status;
 }
 
 static int runCheck(Compilation &C) {
@@ -157,7 +292,8 @@ static int runList(Compilation &C) {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions({&LLMSysCat, &getColorCategory()});
-  for (cl::SubCommand *Sub : {&EvalCmd, &CheckCmd, &ListCmd, &SchemaCmd})
+  for (cl::SubCommand *Sub :
+       {&EvalCmd, &CheckCmd, &ListCmd, &ValidateCmd, &SchemaCmd})
     cl::HideUnrelatedOptions({&LLMSysCat, &getColorCategory()}, *Sub);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "llmsys " << LLMSYS_VERSION << '\n';
@@ -168,6 +304,7 @@ int main(int argc, char **argv) {
       "  llmsys eval FILE...    check, then evaluate the scenarios\n"
       "  llmsys check FILE...   check the files and their expectations\n"
       "  llmsys list [FILE...]  entities available after imports\n"
+      "  llmsys validate DIR... predictions against measured cases\n"
       "  llmsys schema          entity kinds and fields (Markdown)\n\n"
       "Entity kinds (fields: llmsys schema):\n";
   for (const StructSpec *K : Schema::get().entities())
@@ -179,6 +316,8 @@ int main(int argc, char **argv) {
     Schema::get().printMarkdown(outs());
     return 0;
   }
+  if (ValidateCmd)
+    return runValidate(argv[0]);
   if (!EvalCmd && !CheckCmd && !ListCmd) {
     WithColor::error(errs(), "llmsys")
         << "no subcommand given; see 'llmsys --help'\n";

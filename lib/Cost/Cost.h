@@ -1,0 +1,128 @@
+//===- Cost.h - what running a program costs ----------------------*- C++ -*-===//
+//
+// The cost analysis reads an operator program (lib/Passes) and the
+// scenario's hardware (lib/IR/Scenario.h). docs/cost-model.md describes the
+// model; every constant is a field of an accelerator, a network or a
+// mapping, with a default in the schema and a sourced value in stdlib/.
+//
+//   OpCost.cpp          one operator: roofline with shape-aware GEMM
+//                       efficiency
+//   CollectiveCost.cpp  one collective: alpha-beta per fabric level
+//   TrainingCost.cpp    a training step: stages, pipeline, overlap, MFU
+//   TrainingMemory.cpp  memory per device in training
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_COST_COST_H
+#define LLMSYS_COST_COST_H
+
+#include "IR/Program.h"
+
+#include <string>
+#include <vector>
+
+namespace llmsys {
+namespace cost {
+
+struct OpTime {
+  double Compute = 0;    ///< at the achievable compute rate
+  double Memory = 0;     ///< at the achievable bandwidth
+  double Overhead = 0;   ///< kernel launch
+  double Time = 0;       ///< max(compute, memory) + overhead
+  double Efficiency = 0; ///< achieved fraction of the compute peak (GEMMs)
+  bool MemoryBound = false;
+};
+
+/// One execution of a compute op; Context is the KV length for decode ops.
+OpTime opTime(const ir::Op &O, const ir::AcceleratorConfig &A,
+              double Context = 0);
+
+/// The shape-aware GEMM efficiency: the accelerator's largest achieved
+/// fraction times tile quantization (M, N, K rounded up to the tile) and
+/// wave quantization (tiles spread over the compute units).
+double gemmEfficiency(const ir::Op &O, const ir::AcceleratorConfig &A);
+
+struct CollectiveTime {
+  double Time = 0;
+  double Bandwidth = 0; ///< achieved bus bandwidth per device
+  const char *Algorithm = "";
+};
+CollectiveTime collectiveTime(const ir::Op &O, const ir::SystemConfig &S);
+
+/// Where a collective's time is accounted.
+enum class CommKind { TP, CP, PP, DP, EP };
+const char *commKindName(CommKind K);
+CommKind commKind(const ir::Op &O);
+
+/// A row of the per-operator table (ops of one name and phase, on the
+/// slowest stage, over a step).
+struct OpRow {
+  std::string Name;
+  ir::Phase Ph = ir::Phase::Forward;
+  ir::OpCategory Category = ir::OpCategory::Elementwise;
+  double Count = 0; ///< executions per step on the device
+  double Flops = 0, Bytes = 0; ///< per step
+  double Time = 0;             ///< per step
+  bool MemoryBound = false;
+  double intensity() const { return Bytes > 0 ? Flops / Bytes : 0; }
+};
+
+struct CollectiveRow {
+  std::string Name;
+  ir::Phase Ph = ir::Phase::Forward;
+  ir::CollectiveKind Kind = ir::CollectiveKind::None;
+  ir::ParallelDim Group = ir::ParallelDim::None;
+  int64_t GroupSize = 0;
+  int FabricLevel = 0;
+  double Count = 0;
+  double Bytes = 0;   ///< per step
+  double Time = 0;    ///< per step
+  double Exposed = 0; ///< per step, on the critical path
+  const char *Algorithm = "";
+};
+
+struct MemoryBreakdown {
+  double Weights = 0, Gradients = 0, Optimizer = 0, Activations = 0;
+  double Reserved = 0;
+  double total() const {
+    return Weights + Gradients + Optimizer + Activations + Reserved;
+  }
+  double Capacity = 0;
+  int Stage = 0; ///< the stage with the most memory
+  bool fits() const { return total() <= Capacity; }
+  /// The name of the largest term.
+  const char *largest() const;
+};
+
+struct TrainingReport {
+  std::string Scenario;
+  int64_t Devices = 0;
+  int64_t MicroBatches = 0;
+  double StepTime = 0;
+  double TokensPerStep = 0;
+  double TokensPerSecond = 0;
+  double Mfu = 0, Hfu = 0;
+  double ModelFlopsPerStep = 0, HardwareFlopsPerStep = 0;
+  double ModelFlopsRate = 0, HardwareFlopsRate = 0; ///< per device
+  double TimeToTrain = 0;  ///< the scenario's tokens
+  double DeviceHours = 0;
+  double Energy = 0;       ///< devices x TDP x time (an upper bound)
+  // Breakdown of the step (sums to StepTime).
+  double ComputeBound = 0, MemoryBoundTime = 0, Bubble = 0, Optimizer = 0;
+  double ExposedComm[5] = {}; ///< by CommKind
+  std::vector<double> StageTimes; ///< per micro-batch, forward + backward
+  int SlowestStage = 0;
+  MemoryBreakdown Memory;
+  std::vector<OpRow> Ops;
+  std::vector<CollectiveRow> Collectives;
+};
+
+TrainingReport costTraining(const ir::Program &P);
+
+/// Memory per device of the stage that needs the most.
+MemoryBreakdown trainingMemory(const ir::Program &P);
+
+} // namespace cost
+} // namespace llmsys
+
+#endif

@@ -1,0 +1,263 @@
+//===- TrainingCost.cpp - a training step ------------------------------------===//
+//
+// Per pipeline stage and micro-batch: the forward and backward (with
+// recomputation) of the blocks the stage holds, each op at its roofline
+// time, plus the communication on the critical path: tensor- and
+// expert-parallel collectives are exposed (TP ones hide behind GEMMs only
+// when the mapping sets tp_overlap); collectives marked overlappable inside
+// a layer (SP input re-gathers, ring-attention passes, ZeRO-3 gradient
+// scatters) hide behind that layer's compute; stage-boundary send/recv is
+// exposed.
+//
+// The pipeline: with m micro-batches, the slowest stage's time t_max and
+// the stages' times t_s, a step takes m t_max + (sum_s t_s - t_max) / v
+// (uniform stages give the bubble (p - 1) / (v m) of Narayanan et al. 2021).
+// Then the data-parallel gradient reduction (and parameter gather), exposed
+// unless the mapping sets dp_overlap, in which case it hides behind the last
+// micro-batch's backward; then the optimizer update.
+//
+// MFU counts model FLOPs per step (Megatron's convention, no recompute)
+// over the devices' dense peak for the activations' format; HFU counts
+// the FLOPs performed (Korthikanti et al. 2022 §6.3).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Cost/Cost.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace llmsys {
+namespace cost {
+
+using namespace ir;
+
+namespace {
+
+bool isBackward(Phase P) {
+  return P == Phase::BackwardData || P == Phase::BackwardWeight ||
+         P == Phase::Recompute;
+}
+
+/// One repeat of a block: its time per micro-batch and what it is made of.
+struct BlockTime {
+  double Forward = 0, Backward = 0;
+  double ComputeBound = 0, MemoryBound = 0;
+  double Comm[5] = {}; ///< exposed, by kind
+};
+
+BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
+  BlockTime T;
+  const AcceleratorConfig &A = S.System.Device;
+  double Compute[2] = {0, 0}; // forward, backward compute
+  double Hideable[2] = {0, 0};
+  for (const Op &O : B.Ops) {
+    int Side = isBackward(O.Ph) ? 1 : 0;
+    if (O.Ph == Phase::Optimizer)
+      continue;
+    if (O.isCollective()) {
+      CollectiveTime C = collectiveTime(O, S.System);
+      CommKind K = commKind(O);
+      bool Hidden = O.Overlappable ||
+                    (S.Mapping.TpOverlap && K == CommKind::TP);
+      if (Hidden) {
+        Hideable[Side] += C.Time;
+        continue;
+      }
+      T.Comm[static_cast<int>(K)] += C.Time;
+      (Side ? T.Backward : T.Forward) += C.Time;
+      continue;
+    }
+    OpTime OT = opTime(O, A);
+    (OT.MemoryBound ? T.MemoryBound : T.ComputeBound) += OT.Time;
+    (Side ? T.Backward : T.Forward) += OT.Time;
+    Compute[Side] += OT.Time;
+  }
+  // Overlappable communication shows only where it outlasts the compute it
+  // runs beside.
+  for (int Side = 0; Side < 2; ++Side) {
+    double Left = std::max(0.0, Hideable[Side] - Compute[Side]);
+    (Side ? T.Backward : T.Forward) += Left;
+    T.Comm[static_cast<int>(CommKind::TP)] += Left;
+  }
+  return T;
+}
+
+} // namespace
+
+TrainingReport costTraining(const Program &P) {
+  TrainingReport R;
+  const ScenarioConfig &S = P.Scenario;
+  const MappingConfig &M = S.Mapping;
+  const AcceleratorConfig &A = S.System.Device;
+  R.Scenario = S.Name;
+  R.Devices = M.devices();
+  R.MicroBatches = P.Schedule.MicroBatches;
+  double Mb = static_cast<double>(R.MicroBatches);
+
+  std::map<BlockKind, BlockTime> Times;
+  for (const Block &B : P.Blocks)
+    if (B.Kind != BlockKind::Optimizer)
+      Times[B.Kind] = blockTime(B, S);
+
+  // Per stage, one micro-batch.
+  const BlockTime Empty;
+  auto TimeOf = [&](BlockKind K) -> const BlockTime & {
+    auto It = Times.find(K);
+    return It == Times.end() ? Empty : It->second;
+  };
+  auto Total = [](const BlockTime &T) { return T.Forward + T.Backward; };
+  double PipeComm = 0;
+  if (const Block *C = P.block(BlockKind::PipelineComm))
+    PipeComm = C->Repeat * Total(TimeOf(BlockKind::PipelineComm));
+  double Sum = 0, Max = 0;
+  for (size_t I = 0; I < P.Stages.size(); ++I) {
+    const Stage &St = P.Stages[I];
+    double T = St.DenseLayers * Total(TimeOf(BlockKind::DenseLayer)) +
+               St.MoELayers * Total(TimeOf(BlockKind::MoELayer)) +
+               (St.HasEmbedding ? Total(TimeOf(BlockKind::Embedding)) : 0) +
+               (St.HasHead ? Total(TimeOf(BlockKind::Head)) : 0) +
+               (P.Stages.size() > 1 ? PipeComm : 0);
+    R.StageTimes.push_back(T);
+    Sum += T;
+    if (T > Max) {
+      Max = T;
+      R.SlowestStage = static_cast<int>(I);
+    }
+  }
+  double V = M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;
+  double Pipeline = Mb * Max + (Sum - Max) / V;
+  R.Bubble = Pipeline - Mb * Max;
+
+  // Data parallelism and the optimizer, once per step.
+  double DpTime = 0, OptTime = 0;
+  if (const Block *Opt = P.block(BlockKind::Optimizer))
+    for (const Op &O : Opt->Ops) {
+      if (O.isCollective())
+        DpTime += collectiveTime(O, S.System).Time;
+      else
+        OptTime += opTime(O, A).Time;
+    }
+  double DpExposed = DpTime;
+  if (M.DpOverlap) {
+    // Reduction of each bucket starts as its gradients are ready during the
+    // last micro-batch's backward (Megatron-LM --overlap-grad-reduce).
+    const Stage &St = P.Stages[R.SlowestStage];
+    double LastBackward = St.DenseLayers * TimeOf(BlockKind::DenseLayer).Backward +
+                          St.MoELayers * TimeOf(BlockKind::MoELayer).Backward;
+    DpExposed = std::max(0.0, DpTime - LastBackward);
+  }
+  R.Optimizer = OptTime;
+  R.StepTime = Pipeline + DpExposed + OptTime;
+
+  // Breakdown of the step on the slowest stage.
+  const Stage &St = P.Stages[R.SlowestStage];
+  auto Scaled = [&](auto Get) {
+    double V = St.DenseLayers * Get(TimeOf(BlockKind::DenseLayer)) +
+               St.MoELayers * Get(TimeOf(BlockKind::MoELayer)) +
+               (St.HasEmbedding ? Get(TimeOf(BlockKind::Embedding)) : 0) +
+               (St.HasHead ? Get(TimeOf(BlockKind::Head)) : 0);
+    return V * Mb;
+  };
+  R.ComputeBound = Scaled([](const BlockTime &T) { return T.ComputeBound; });
+  R.MemoryBoundTime = Scaled([](const BlockTime &T) { return T.MemoryBound; });
+  for (int K = 0; K < 5; ++K)
+    R.ExposedComm[K] = Scaled([&](const BlockTime &T) { return T.Comm[K]; });
+  if (P.Stages.size() > 1)
+    R.ExposedComm[static_cast<int>(CommKind::PP)] += Mb * PipeComm;
+  R.ExposedComm[static_cast<int>(CommKind::DP)] += DpExposed;
+
+  // Throughput and utilisation.
+  ProgramTotals T = totals(P);
+  double Replicas = double(M.Tp) * M.Cp * Mb * M.Dp;
+  R.ModelFlopsPerStep = T.ModelFlops * Replicas;
+  R.HardwareFlopsPerStep = T.HardwareFlops * Replicas;
+  R.TokensPerStep = double(P.MicroBatch) * P.SeqLen * Mb * M.Dp;
+  R.TokensPerSecond = R.TokensPerStep / R.StepTime;
+  double Peak = A.peak(M.Activations);
+  R.ModelFlopsRate = R.ModelFlopsPerStep / R.StepTime / R.Devices;
+  R.HardwareFlopsRate = R.HardwareFlopsPerStep / R.StepTime / R.Devices;
+  R.Mfu = Peak > 0 ? R.ModelFlopsRate / Peak : 0;
+  R.Hfu = Peak > 0 ? R.HardwareFlopsRate / Peak : 0;
+  if (S.Tokens > 0) {
+    R.TimeToTrain = S.Tokens / R.TokensPerSecond;
+    R.DeviceHours = R.TimeToTrain * R.Devices / 3600;
+    R.Energy = R.TimeToTrain * R.Devices * A.Tdp;
+  }
+
+  // Tables: the slowest stage's ops over a step.
+  std::map<std::pair<std::string, int>, size_t> OpIndex, CollIndex;
+  auto Repeats = [&](const Block &B) -> double {
+    switch (B.Kind) {
+    case BlockKind::DenseLayer: return double(St.DenseLayers) * Mb;
+    case BlockKind::MoELayer: return double(St.MoELayers) * Mb;
+    case BlockKind::Embedding: return St.HasEmbedding ? Mb : 0;
+    case BlockKind::Head: return St.HasHead ? Mb : 0;
+    case BlockKind::PipelineComm: return P.Stages.size() > 1 ? Mb * B.Repeat : 0;
+    case BlockKind::Optimizer: return 1;
+    }
+    return 0;
+  };
+  for (const Block &B : P.Blocks) {
+    double N = Repeats(B);
+    if (N == 0)
+      continue;
+    for (const Op &O : B.Ops) {
+      auto Key = std::make_pair(std::string(O.Name), static_cast<int>(O.Ph));
+      if (O.isCollective()) {
+        CollectiveTime C = collectiveTime(O, S.System);
+        auto [It, New] = CollIndex.try_emplace(Key, R.Collectives.size());
+        if (New) {
+          CollectiveRow Row;
+          Row.Name = O.Name;
+          Row.Ph = O.Ph;
+          Row.Kind = O.Collective;
+          Row.Group = O.Group;
+          Row.GroupSize = O.GroupSize;
+          Row.FabricLevel = O.FabricLevel;
+          Row.Algorithm = C.Algorithm;
+          R.Collectives.push_back(Row);
+        }
+        CollectiveRow &Row = R.Collectives[It->second];
+        Row.Count += N;
+        Row.Bytes += N * O.MessageBytes;
+        Row.Time += N * C.Time;
+        bool Hidden = O.Overlappable ||
+                      (M.TpOverlap && commKind(O) == CommKind::TP) ||
+                      (M.DpOverlap && O.Group == ParallelDim::DP);
+        if (!Hidden)
+          Row.Exposed += N * C.Time;
+        continue;
+      }
+      if (O.Fused)
+        continue;
+      OpTime OT = opTime(O, A);
+      auto [It, New] = OpIndex.try_emplace(Key, R.Ops.size());
+      if (New) {
+        OpRow Row;
+        Row.Name = O.Name;
+        Row.Ph = O.Ph;
+        Row.Category = O.Category;
+        Row.MemoryBound = OT.MemoryBound;
+        R.Ops.push_back(Row);
+      }
+      OpRow &Row = R.Ops[It->second];
+      Row.Count += N;
+      Row.Flops += N * O.Flops;
+      Row.Bytes += N * (O.BytesRead + O.BytesWritten);
+      Row.Time += N * OT.Time;
+    }
+  }
+  std::stable_sort(R.Ops.begin(), R.Ops.end(),
+                   [](const OpRow &A, const OpRow &B) { return A.Time > B.Time; });
+  std::stable_sort(R.Collectives.begin(), R.Collectives.end(),
+                   [](const CollectiveRow &A, const CollectiveRow &B) {
+                     return A.Time > B.Time;
+                   });
+  R.Memory = trainingMemory(P);
+  return R;
+}
+
+} // namespace cost
+} // namespace llmsys

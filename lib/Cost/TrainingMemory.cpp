@@ -1,0 +1,106 @@
+//===- TrainingMemory.cpp - memory per device in training ----------------------===//
+//
+// Per stage (the report keeps the stage that needs the most):
+//   weights     parameters on the device x the weights' bytes (/dp with
+//               ZeRO-3)
+//   gradients   fp32 main gradients, 4 bytes a parameter (Megatron-LM),
+//               /dp with ZeRO-2 and above
+//   optimizer   Adam's fp32 master weights, first and second moments: 12
+//               bytes a parameter (Rajbhandari et al. 2020 §3.1, K = 12),
+//               /dp with ZeRO-1 and above or the distributed optimizer
+//   activations what each layer keeps for backward (after `recompute` and
+//               `partition`: Korthikanti et al. 2022) times the layers of
+//               the stage and the micro-batches in flight on it (1F1B: p - s
+//               on stage s, at most m; interleaving: x (1 + (p-1)/(p v))),
+//               plus the embedding (first stage) and the logits (last)
+//   reserved    the accelerator's reserved_memory (runtime, workspaces)
+//
+//===----------------------------------------------------------------------===//
+
+#include "Cost/Cost.h"
+
+#include <algorithm>
+
+namespace llmsys {
+namespace cost {
+
+using namespace ir;
+
+const char *MemoryBreakdown::largest() const {
+  const char *Name = "weights";
+  double Most = Weights;
+  if (Gradients > Most) {
+    Most = Gradients;
+    Name = "gradients";
+  }
+  if (Optimizer > Most) {
+    Most = Optimizer;
+    Name = "optimizer state";
+  }
+  if (Activations > Most) {
+    Most = Activations;
+    Name = "activations";
+  }
+  if (Reserved > Most)
+    Name = "reserved";
+  return Name;
+}
+
+static double savedPerRepeat(const Block *B) {
+  double Saved = 0;
+  if (B)
+    for (const Op &O : B->Ops)
+      Saved += O.SavedBytes;
+  return Saved;
+}
+
+MemoryBreakdown trainingMemory(const Program &P) {
+  const ScenarioConfig &S = P.Scenario;
+  const MappingConfig &M = S.Mapping;
+  const AcceleratorConfig &A = S.System.Device;
+  const Block *Emb = P.block(BlockKind::Embedding);
+  const Block *Dense = P.block(BlockKind::DenseLayer);
+  const Block *Moe = P.block(BlockKind::MoELayer);
+  const Block *Head = P.block(BlockKind::Head);
+  double D = static_cast<double>(M.Dp);
+  int64_t Pp = static_cast<int64_t>(P.Stages.size());
+  int64_t Mb = P.Schedule.MicroBatches;
+  double V = M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;
+
+  MemoryBreakdown Best;
+  for (int64_t I = 0; I < Pp; ++I) {
+    const Stage &St = P.Stages[I];
+    double Params = (Dense ? St.DenseLayers * Dense->Params : 0) +
+                    (Moe ? St.MoELayers * Moe->Params : 0) +
+                    (St.HasEmbedding && Emb ? Emb->Params : 0) +
+                    (St.HasHead && Head ? Head->Params : 0);
+    MemoryBreakdown B;
+    B.Stage = static_cast<int>(I);
+    B.Capacity = A.HbmCapacity;
+    B.Reserved = A.ReservedMemory;
+    B.Weights = Params * dtypeBytes(M.Weights) / (M.Zero >= 3 ? D : 1);
+    B.Gradients = Params * 4 / (M.Zero >= 2 ? D : 1);
+    B.Optimizer =
+        Params * 12 / (M.Zero >= 1 || M.DistributedOptimizer ? D : 1);
+    // Micro-batches in flight on stage I.
+    double InFlight;
+    if (M.Schedule == ScheduleKind::GPipe)
+      InFlight = double(Mb);
+    else
+      InFlight = double(std::min<int64_t>(Pp - I, Mb));
+    if (M.Schedule == ScheduleKind::Interleaved && Pp > 1)
+      InFlight *= 1 + double(Pp - 1) / (Pp * V);
+    double PerMicroBatch =
+        St.DenseLayers * savedPerRepeat(Dense) +
+        St.MoELayers * savedPerRepeat(Moe) +
+        (St.HasEmbedding ? savedPerRepeat(Emb) : 0) +
+        (St.HasHead ? savedPerRepeat(Head) : 0);
+    B.Activations = PerMicroBatch * InFlight;
+    if (I == 0 || B.total() > Best.total())
+      Best = B;
+  }
+  return Best;
+}
+
+} // namespace cost
+} // namespace llmsys

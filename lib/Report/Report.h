@@ -1,0 +1,27 @@
+//===- Report.h - printing results ---------------------------------*- C++ -*-===//
+
+#ifndef LLMSYS_REPORT_REPORT_H
+#define LLMSYS_REPORT_REPORT_H
+
+#include "Cost/Cost.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace llmsys {
+namespace report {
+
+/// The text report of a training scenario (llmsys eval): a summary, the
+/// memory per device, the step's breakdown, and the operator and collective
+/// tables (the TopOps longest operators).
+void printTrainingText(const ir::Program &P, const cost::TrainingReport &R,
+                       llvm::raw_ostream &OS, unsigned TopOps = 12);
+
+/// "1024 x A100_SXM_80GB (128 nodes of 8)"
+std::string describeSystem(const ir::SystemConfig &S);
+/// "dp 16 tp 8 pp 8, sp, selective recompute, interleaved_1f1b x3"
+std::string describeMapping(const ir::MappingConfig &M);
+
+} // namespace report
+} // namespace llmsys
+
+#endif

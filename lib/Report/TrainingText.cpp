@@ -1,0 +1,130 @@
+//===- TrainingText.cpp - the text report of a training scenario -------------===//
+
+#include "Report/Format.h"
+#include "Report/Report.h"
+
+#include <fmt/format.h>
+
+namespace llmsys {
+namespace report {
+
+using namespace ir;
+
+std::string describeSystem(const SystemConfig &S) {
+  std::string Out = std::to_string(S.devices()) + " x " + S.Accelerator;
+  if (S.Nodes > 1)
+    Out += " (" + std::to_string(S.Nodes) + " nodes of " +
+           std::to_string(S.DevicesPerNode) + ")";
+  return Out;
+}
+
+std::string describeMapping(const MappingConfig &M) {
+  std::string Out = fmt::format("dp {} tp {} pp {}", M.Dp, M.Tp, M.Pp);
+  if (M.Cp > 1)
+    Out += fmt::format(" cp {}", M.Cp);
+  if (M.Ep > 1)
+    Out += fmt::format(" ep {}", M.Ep);
+  if (M.SequenceParallel)
+    Out += ", sp";
+  if (M.Recomp != Recompute::None)
+    Out += fmt::format(", {} recompute", recomputeName(M.Recomp).str());
+  if (M.Pp > 1) {
+    Out += ", " + scheduleName(M.Schedule).str();
+    if (M.VirtualStages > 1)
+      Out += fmt::format(" x{}", M.VirtualStages);
+  }
+  if (M.Zero)
+    Out += fmt::format(", zero {}", M.Zero);
+  if (M.DistributedOptimizer)
+    Out += ", distributed optimizer";
+  return Out;
+}
+
+static void line(llvm::raw_ostream &OS, llvm::StringRef Label,
+                 const std::string &Value) {
+  OS << fmt::format("  {:<20}{}\n", Label.str(), Value);
+}
+
+void printTrainingText(const Program &P, const cost::TrainingReport &R,
+                       llvm::raw_ostream &OS, unsigned TopOps) {
+  const ScenarioConfig &S = P.Scenario;
+  OS << "train " << S.Name << ": model " << S.Model.Name << " on "
+     << describeSystem(S.System) << ", mapping " << describeMapping(S.Mapping)
+     << '\n';
+  line(OS, "step time",
+       fmt::format("{} ({} micro-batches of {} x {} tokens)",
+                   duration(R.StepTime), R.MicroBatches, P.MicroBatch,
+                   P.SeqLen));
+  line(OS, "throughput",
+       fmt::format("{} ({} per device)", si(R.TokensPerSecond, "tokens/s"),
+                   si(R.TokensPerSecond / R.Devices, "tokens/s")));
+  line(OS, "MFU / HFU",
+       fmt::format("{} / {} of {} ({})", percent(R.Mfu), percent(R.Hfu),
+                   si(S.System.Device.peak(S.Mapping.Activations), "FLOP/s"),
+                   dtypeName(S.Mapping.Activations).str()));
+  line(OS, "FLOP/s per device",
+       fmt::format("{} model, {} hardware", si(R.ModelFlopsRate, "FLOP/s"),
+                   si(R.HardwareFlopsRate, "FLOP/s")));
+  if (S.Tokens > 0)
+    line(OS, "time to train",
+         fmt::format("{} for {} ({} device-hours, {} at TDP)",
+                     duration(R.TimeToTrain), si(S.Tokens, "tokens"),
+                     si(R.DeviceHours, ""), si(R.Energy / 3600, "Wh")));
+  const cost::MemoryBreakdown &Mem = R.Memory;
+  line(OS, "memory per device",
+       fmt::format("{} of {} (stage {}): {}; largest: {}", si(Mem.total(), "B"),
+                   si(Mem.Capacity, "B"), Mem.Stage,
+                   Mem.fits() ? "fits" : "DOES NOT FIT", Mem.largest()));
+  OS << fmt::format("    weights {}, gradients {}, optimizer {}, activations "
+                    "{}, reserved {}\n",
+                    si(Mem.Weights, "B"), si(Mem.Gradients, "B"),
+                    si(Mem.Optimizer, "B"), si(Mem.Activations, "B"),
+                    si(Mem.Reserved, "B"));
+
+  OS << "  step breakdown (slowest stage " << R.SlowestStage << ")\n";
+  auto Part = [&](llvm::StringRef Name, double T) {
+    OS << fmt::format("    {:<18}{:>10} {:>6}\n", Name.str(), duration(T),
+                      percent(T / R.StepTime));
+  };
+  Part("compute-bound", R.ComputeBound);
+  Part("memory-bound", R.MemoryBoundTime);
+  for (int K = 0; K < 5; ++K)
+    if (R.ExposedComm[K] > 0)
+      Part(std::string(cost::commKindName(static_cast<cost::CommKind>(K))) +
+               " comm (exposed)",
+           R.ExposedComm[K]);
+  Part("pipeline bubble", R.Bubble);
+  Part("optimizer", R.Optimizer);
+
+  if (TopOps >= R.Ops.size())
+    OS << fmt::format("  operators (stage {}, per step)\n", R.SlowestStage);
+  else
+    OS << fmt::format("  operators (stage {}, per step, longest {})\n",
+                      R.SlowestStage, TopOps);
+  OS << fmt::format("    {:<22}{:<11}{:>8}{:>12}{:>12}{:>9} {:<7}{:>10}{:>7}\n",
+                    "name", "phase", "count", "flops", "bytes", "flop/B",
+                    "bound", "time", "share");
+  for (unsigned I = 0; I < R.Ops.size() && I < TopOps; ++I) {
+    const cost::OpRow &O = R.Ops[I];
+    OS << fmt::format(
+        "    {:<22}{:<11}{:>8}{:>12}{:>12}{:>9} {:<7}{:>10}{:>7}\n", O.Name,
+        phaseName(O.Ph).str(), si(O.Count, "", 3), si(O.Flops, "", 3),
+        si(O.Bytes, "B", 3), si(O.intensity(), "", 3),
+        O.MemoryBound ? "memory" : "compute", duration(O.Time),
+        percent(O.Time / R.StepTime));
+  }
+  OS << "  collectives (per step)\n";
+  OS << fmt::format("    {:<24}{:<11}{:<15}{:<7}{:>6}{:>11} {:<9}{:>10}{:>10}\n",
+                    "name", "phase", "kind", "group", "level", "bytes",
+                    "algorithm", "time", "exposed");
+  for (const cost::CollectiveRow &C : R.Collectives)
+    OS << fmt::format(
+        "    {:<24}{:<11}{:<15}{:<7}{:>6}{:>11} {:<9}{:>10}{:>10}\n", C.Name,
+        phaseName(C.Ph).str(), collectiveName(C.Kind).str(),
+        parallelDimName(C.Group).str() + "/" + std::to_string(C.GroupSize),
+        C.FabricLevel, si(C.Bytes, "B", 3), C.Algorithm, duration(C.Time),
+        duration(C.Exposed));
+}
+
+} // namespace report
+} // namespace llmsys

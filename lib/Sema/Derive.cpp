@@ -1,0 +1,343 @@
+//===- Derive.cpp - values derived rather than written ---------------------===//
+//
+// Two kinds of field get a value computed from other values instead of the
+// expression that was written (docs/technology.md has the rules and their
+// sources):
+//
+// - Process-node scaling. An accelerator that `extends` another and sets a
+//   different `technology` re-derives the compute and on-chip figures it
+//   inherits from the parent's values: at equal die area and equal board
+//   power, compute units scale with logic density, the clock with what the
+//   power budget allows (never above the node's speed gain), dense peaks
+//   with both, on-chip SRAM with SRAM density. Memory and network fields,
+//   and everything the child writes itself, are left alone.
+// - Memory from a memory technology. A memory level whose own block writes
+//   `technology` or `stacks` (`hbm = HBM4 { stacks = 8 }`) derives the
+//   capacity and bandwidth it does not write as stacks x the technology's
+//   per-stack figure.
+//
+// Marking happens when an object is built (so required-field checks see the
+// derived fields as set); the values are computed on demand like any other
+// field, and each keeps how it was derived for `llmsys-opt --emit=spec`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Sema/SemaImpl.h"
+
+#include "llvm/Support/SourceMgr.h"
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <fmt/format.h>
+
+using namespace llvm;
+
+namespace llmsys {
+namespace sema {
+
+using DeriveKind = Slot::DeriveKind;
+
+namespace {
+/// The accelerator fields a process node re-derives, and by which factor.
+/// Block "" is the accelerator itself; field "*" is every field of the block.
+struct NodeRule {
+  const char *Block;
+  const char *Field;
+  DeriveKind Kind;
+};
+constexpr NodeRule NodeRules[] = {
+    {"", "compute_units", DeriveKind::NodeUnits},
+    {"", "clock", DeriveKind::NodeClock},
+    {"peak", "*", DeriveKind::NodeCompute},
+    {"l2", "capacity", DeriveKind::NodeSram},
+    // On-chip bandwidth is provisioned per unit of compute: it keeps the
+    // parent's bytes per FLOP.
+    {"l2", "bandwidth", DeriveKind::NodeCompute},
+};
+
+/// The technology factors a node is described by (stdlib/technology).
+constexpr const char *NodeFactors[] = {"logic_density", "sram_density",
+                                       "speed", "power"};
+
+std::string factor(double X) { return fmt::format("x{:.4g}", X); }
+} // namespace
+
+static Object *rootOf(Object *O) {
+  while (O->Enclosing)
+    O = O->Enclosing;
+  return O;
+}
+
+void Resolver::markDerivations(Object *O, Object *Parent) {
+  if (Parent)
+    markNodeScaling(O, Parent);
+  for (spec::Field &F : O->Fields)
+    if (F.Spec->Type.Kind == TypeKind::Struct && F.isSet() && F.V.Obj &&
+        F.Spec->Type.Struct->SourceField >= 0)
+      markMemoryLevel(F.V.Obj);
+}
+
+void Resolver::markNodeScaling(Object *O, Object *Parent) {
+  if (O->Type->Name != "accelerator")
+    return;
+  int TechIdx = O->Type->findField("technology");
+  assert(TechIdx >= 0 && "accelerator without a technology field");
+  spec::Field &Tech = O->Fields[TechIdx];
+  bool NewNode = Tech.From == spec::Origin::File;
+  if (NewNode && !Parent->Fields[TechIdx].isSet()) {
+    Diags.report(DiagID::err_derive_parent_no_technology, Tech.Loc,
+                 O->Type->Name, O->Name, Parent->Name, Parent->Name)
+        .note(DiagID::note_entity_declared, Parent->DeclRange, Parent->Name);
+    return;
+  }
+  for (const NodeRule &R : NodeRules) {
+    Object *Mine = O, *Theirs = Parent;
+    if (*R.Block) {
+      const spec::Field *MyBlock = O->field(R.Block);
+      const spec::Field *TheirBlock = Parent->field(R.Block);
+      if (!MyBlock || !MyBlock->isSet() || !TheirBlock ||
+          !TheirBlock->isSet())
+        continue;
+      Mine = MyBlock->V.Obj;
+      Theirs = TheirBlock->V.Obj;
+    }
+    for (unsigned I = 0; I < Mine->Fields.size(); ++I) {
+      spec::Field &F = Mine->Fields[I];
+      if (StringRef(R.Field) != "*" && F.Spec->Name != R.Field)
+        continue;
+      if (F.From == spec::Origin::Derived && !NewNode) {
+        // Derived in the parent, same node here: the parent's value as is.
+        Slot &Sl = Slots[Mine][I];
+        Sl.Derive = DeriveKind::Copy;
+        Sl.DeriveFrom = Theirs;
+        continue;
+      }
+      if (!NewNode || (F.From != spec::Origin::Inherited &&
+                       F.From != spec::Origin::Derived))
+        continue;
+      F.From = spec::Origin::Derived;
+      Slot &Sl = Slots[Mine][I];
+      Sl.Derive = R.Kind;
+      Sl.DeriveFrom = Theirs;
+    }
+  }
+}
+
+void Resolver::markMemoryLevel(Object *Level) {
+  int TechIdx = Level->Type->SourceField;
+  int StacksIdx = Level->Type->findField("stacks");
+  assert(StacksIdx >= 0 && "a memory level without stacks");
+  const spec::Field &Tech = Level->Fields[TechIdx];
+  const spec::Field &Stacks = Level->Fields[StacksIdx];
+  bool TechWritten = Tech.From == spec::Origin::File;
+  if (!TechWritten && Stacks.From != spec::Origin::File)
+    return;
+  for (StringRef Name : {"capacity", "bandwidth"}) {
+    int Idx = Level->Type->findField(Name);
+    spec::Field &F = Level->Fields[Idx];
+    if (F.From == spec::Origin::File)
+      continue;
+    F.From = spec::Origin::Derived;
+    F.Loc = TechWritten ? Tech.Loc : Stacks.Loc;
+    F.InheritedFrom = nullptr;
+    F.V = Value();
+    Slot &Sl = Slots[Level][Idx];
+    Sl = Slot();
+    Sl.Derive = DeriveKind::Stacks;
+  }
+}
+
+const NodeScaling &Resolver::nodeScaling(Object *Root, Object *ParentRoot) {
+  auto [It, Inserted] = NodeScales.try_emplace(Root);
+  NodeScaling &NS = It->second;
+  if (!Inserted)
+    return NS;
+  int TechIdx = Root->Type->findField("technology");
+  SMRange TechLoc = Root->Fields[TechIdx].Loc;
+  std::optional<Value> New = fieldValue(Root, TechIdx, TechLoc);
+  std::optional<Value> Old =
+      fieldValue(ParentRoot, TechIdx, ParentRoot->Fields[TechIdx].Loc);
+  if (!New || !Old || New->Kind != spec::ValueKind::Object ||
+      Old->Kind != spec::ValueKind::Object)
+    return NS;
+  NS.NewNode = New->Obj->Name;
+  NS.OldNode = Old->Obj->Name;
+  if (New->Obj == Old->Obj) {
+    NS.Ok = NS.Identity = true;
+    return NS;
+  }
+  double Ratio[std::size(NodeFactors)];
+  for (unsigned K = 0; K < std::size(NodeFactors); ++K) {
+    double Side[2];
+    Object *Nodes[2] = {New->Obj, Old->Obj};
+    for (unsigned S = 0; S < 2; ++S) {
+      int Idx = Nodes[S]->Type->findField(NodeFactors[K]);
+      std::optional<Value> V = fieldValue(Nodes[S], Idx, TechLoc);
+      if (!V)
+        return NS;
+      if (V->Num <= 0) {
+        Diags.report(DiagID::err_technology_factor, TechLoc, Nodes[S]->Name,
+                     NodeFactors[K], spec::formatNumber(V->Num), Root->Name)
+            .note(DiagID::note_entity_declared, Nodes[S]->DeclRange,
+                  Nodes[S]->Name);
+        return NS;
+      }
+      Side[S] = V->Num;
+    }
+    Ratio[K] = Side[0] / Side[1];
+  }
+  NS.LogicDensity = Ratio[0];
+  NS.SramDensity = Ratio[1];
+  NS.Speed = Ratio[2];
+  NS.Power = Ratio[3];
+
+  // A figure the child writes itself replaces the node's ratio for it.
+  auto Written = [&](StringRef Name) -> std::optional<double> {
+    int Idx = Root->Type->findField(Name);
+    if (Root->Fields[Idx].From != spec::Origin::File ||
+        !ParentRoot->Fields[Idx].isSet())
+      return std::nullopt;
+    std::optional<Value> Mine = fieldValue(Root, Idx, Root->Fields[Idx].Loc);
+    std::optional<Value> Theirs =
+        fieldValue(ParentRoot, Idx, ParentRoot->Fields[Idx].Loc);
+    if (!Mine || !Theirs || Theirs->Num <= 0)
+      return std::nullopt;
+    return Mine->Num / Theirs->Num;
+  };
+  // Equal die area: as many more units as the logic density allows.
+  NS.Units = NS.LogicDensity;
+  if (std::optional<double> U = Written("compute_units")) {
+    NS.Units = *U;
+    NS.UnitsWritten = true;
+  }
+  // Equal board power (or the child's tdp over the parent's): switching
+  // power ~ units x power-at-equal-clock x clock, so the clock that fits is
+  // budget / (units x power), and never more than the node's speed gain.
+  double Budget = Written("tdp").value_or(1.0);
+  double Fits = Budget / (NS.Units * NS.Power);
+  NS.ClockAtSpeed = NS.Speed <= Fits;
+  NS.Clock = std::min(NS.Speed, Fits);
+  if (std::optional<double> C = Written("clock")) {
+    NS.Clock = *C;
+    NS.ClockWritten = true;
+  }
+  NS.Compute = NS.Units * NS.Clock;
+  NS.Ok = true;
+  return NS;
+}
+
+bool Resolver::derive(Object *O, unsigned Field, std::optional<Value> &V) {
+  spec::Field &F = O->Fields[Field];
+  Slot &Sl = Slots[O][Field];
+  if (Sl.Derive == DeriveKind::Stacks)
+    return deriveFromStacks(O, Field, V);
+
+  std::optional<Value> From = fieldValue(Sl.DeriveFrom, Field, F.Loc);
+  if (!From)
+    return true;
+  const spec::Field &Theirs = Sl.DeriveFrom->Fields[Field];
+  if (Sl.Derive == DeriveKind::Copy) {
+    F.From = Theirs.From;
+    F.Loc = Theirs.Loc;
+    F.InheritedFrom = Theirs.InheritedFrom;
+    F.Derivation = Theirs.Derivation;
+    V = From;
+    return true;
+  }
+
+  Object *Root = rootOf(O);
+  Object *ParentRoot = rootOf(Sl.DeriveFrom);
+  const NodeScaling &NS = nodeScaling(Root, ParentRoot);
+  if (!NS.Ok)
+    return true;
+  if (NS.Identity) {
+    // The parent's node again: inherited as written, or as the parent
+    // derived it.
+    if (Theirs.From == spec::Origin::Derived) {
+      Sl.Derive = DeriveKind::Copy;
+      return derive(O, Field, V);
+    }
+    F.From = spec::Origin::Inherited;
+    return false;
+  }
+  if (From->Kind != spec::ValueKind::Number) {
+    V = From;
+    return true;
+  }
+  double X = 1;
+  std::string Why;
+  switch (Sl.Derive) {
+  case DeriveKind::NodeUnits:
+    X = NS.Units;
+    Why = "logic_density, rounded";
+    break;
+  case DeriveKind::NodeClock:
+    X = NS.Clock;
+    Why = NS.ClockAtSpeed ? "speed" : "power budget / (units x power)";
+    break;
+  case DeriveKind::NodeCompute:
+    X = NS.Compute;
+    Why = std::string(NS.UnitsWritten ? "compute_units as written"
+                                      : "logic_density") +
+          " x " + (NS.ClockWritten ? "clock as written" : "clock");
+    break;
+  case DeriveKind::NodeSram:
+    X = NS.SramDensity;
+    Why = "sram_density";
+    break;
+  case DeriveKind::None:
+  case DeriveKind::Copy:
+  case DeriveKind::Stacks:
+    llvm_unreachable("not a process-node derivation");
+  }
+  double Scaled = From->Num * X;
+  if (Sl.Derive == DeriveKind::NodeUnits)
+    Scaled = std::round(Scaled);
+  V = Value::number(Scaled, From->Dim);
+  F.From = spec::Origin::Derived;
+  F.Loc = Theirs.Loc;
+  F.InheritedFrom = ParentRoot;
+  F.Derivation = "technology " + NS.OldNode + " -> " + NS.NewNode + ", " +
+                 factor(X) + " (" + Why + ")";
+  return true;
+}
+
+bool Resolver::deriveFromStacks(Object *Level, unsigned Field,
+                                std::optional<Value> &V) {
+  spec::Field &F = Level->Fields[Field];
+  const std::string &Name = F.Spec->Name;
+  int TechIdx = Level->Type->SourceField;
+  int StacksIdx = Level->Type->findField("stacks");
+  for (int Needed : {StacksIdx, TechIdx})
+    if (!Level->Fields[Needed].isSet()) {
+      const std::string &Missing = Level->Type->Fields[Needed].Name;
+      Diags.report(DiagID::err_derive_needs_field, F.Loc,
+                   fieldPath(Level, Field), Missing, Missing, Name);
+      return true;
+    }
+  std::optional<Value> Stacks =
+      fieldValue(Level, StacksIdx, Level->Fields[StacksIdx].Loc);
+  std::optional<Value> Tech =
+      fieldValue(Level, TechIdx, Level->Fields[TechIdx].Loc);
+  if (!Stacks || !Tech || Tech->Kind != spec::ValueKind::Object)
+    return true;
+  Object *Memory = Tech->Obj;
+  int PerStackIdx = Memory->Type->findField(Name);
+  assert(PerStackIdx >= 0 && "memory technology lacks a memory-level field");
+  if (!Memory->Fields[PerStackIdx].isSet()) {
+    Diags.report(DiagID::err_memory_tech_lacks_figure, F.Loc, Memory->Name,
+                 Name, fieldPath(Level, Field), Name, Name)
+        .note(DiagID::note_entity_declared, Memory->DeclRange, Memory->Name);
+    return true;
+  }
+  std::optional<Value> PerStack = fieldValue(Memory, PerStackIdx, F.Loc);
+  if (!PerStack)
+    return true;
+  V = Value::number(Stacks->Num * PerStack->Num, PerStack->Dim);
+  F.Derivation = spec::formatNumber(Stacks->Num) + " stacks x " +
+                 Memory->Name + "." + Name + " " + spec::formatValue(*PerStack);
+  return true;
+}
+
+} // namespace sema
+} // namespace llmsys
