@@ -83,6 +83,13 @@ struct CollectiveRow {
 
 struct MemoryBreakdown {
   double Weights = 0, Gradients = 0, Optimizer = 0, Activations = 0;
+  /// The part of Activations that the transformer layers keep (without the
+  /// embedding's and the head's), as Korthikanti et al. 2022 count it.
+  double LayerActivations = 0;
+  double InFlight = 0; ///< micro-batches whose activations the stage holds
+  /// The fraction of the stage's parameters in its transformer layers
+  /// (Korthikanti et al.'s Figure 1 counts only those).
+  double LayerStateShare = 1;
   double Reserved = 0;
   double total() const {
     return Weights + Gradients + Optimizer + Activations + Reserved;

@@ -96,6 +96,13 @@ MemoryBreakdown trainingMemory(const Program &P) {
         (St.HasEmbedding ? savedPerRepeat(Emb) : 0) +
         (St.HasHead ? savedPerRepeat(Head) : 0);
     B.Activations = PerMicroBatch * InFlight;
+    B.LayerActivations = (St.DenseLayers * savedPerRepeat(Dense) +
+                          St.MoELayers * savedPerRepeat(Moe)) *
+                         InFlight;
+    B.InFlight = InFlight;
+    double LayerParams = (Dense ? St.DenseLayers * Dense->Params : 0) +
+                         (Moe ? St.MoELayers * Moe->Params : 0);
+    B.LayerStateShare = Params > 0 ? LayerParams / Params : 1;
     if (I == 0 || B.total() > Best.total())
       Best = B;
   }

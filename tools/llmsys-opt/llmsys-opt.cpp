@@ -24,7 +24,7 @@ using namespace llmsys;
 
 static cl::OptionCategory OptCat("llmsys-opt options");
 
-enum class EmitKind { AST, Spec, Params, Program, Costs };
+enum class EmitKind { AST, Spec, Params, Program, Costs, Memory };
 static cl::opt<EmitKind> Emit(
     "emit", cl::desc("What to print"), cl::init(EmitKind::Spec),
     cl::values(clEnumValN(EmitKind::AST, "ast", "the syntax tree"),
@@ -35,7 +35,9 @@ static cl::opt<EmitKind> Emit(
                           "the operator program of each scenario after the "
                           "passes"),
                clEnumValN(EmitKind::Costs, "costs",
-                          "each operator's time on the scenario's hardware")),
+                          "each operator's time on the scenario's hardware"),
+               clEnumValN(EmitKind::Memory, "memory",
+                          "training memory per device, term by term")),
     cl::cat(OptCat));
 static cl::list<std::string> Inputs(cl::Positional, cl::desc("<file.llmsys>..."),
                                     cl::OneOrMore, cl::cat(OptCat));
@@ -98,6 +100,28 @@ static void printParams(const ir::ModelConfig &M, raw_ostream &OS) {
                     "{:.5g}, moe {:.5g} (active {:.5g})\n",
                     P.AttentionPerLayer, P.NormsPerLayer, P.DenseMlpPerLayer,
                     P.MoePerLayer, P.MoeActivePerLayer);
+}
+
+/// Training memory of the stage that needs the most, in bytes and GiB.
+static void printMemory(const ir::Program &P, raw_ostream &OS) {
+  if (!P.Scenario.Training)
+    return;
+  cost::MemoryBreakdown M = cost::trainingMemory(P);
+  auto Row = [&](StringRef Name, double Bytes) {
+    OS << fmt::format("  {:<18} {:.6g} B = {:.6g} GiB\n", Name.str(), Bytes,
+                      Bytes / 1073741824.0);
+  };
+  OS << "memory " << P.Scenario.Name << " (stage " << M.Stage << ", "
+     << fmt::format("{:.6g}", M.InFlight) << " micro-batches in flight)\n";
+  Row("weights", M.Weights);
+  Row("gradients", M.Gradients);
+  Row("optimizer", M.Optimizer);
+  Row("params+grads+opt", M.Weights + M.Gradients + M.Optimizer);
+  Row("layers' share", M.LayerStateShare * (M.Weights + M.Gradients + M.Optimizer));
+  Row("activations", M.Activations);
+  Row("layer activations", M.LayerActivations);
+  Row("reserved", M.Reserved);
+  Row("total", M.total());
 }
 
 /// One line per op: its time on the scenario's device (per execution), the
@@ -165,7 +189,8 @@ int main(int argc, char **argv) {
   }
   if (!Parsed || !C.resolve())
     return C.finish(errs());
-  if (Emit == EmitKind::Program || Emit == EmitKind::Costs) {
+  if (Emit == EmitKind::Program || Emit == EmitKind::Costs ||
+      Emit == EmitKind::Memory) {
     std::vector<const passes::PassInfo *> Pipeline;
     if (PassList.empty())
       for (const passes::PassInfo &P : passes::registry())
@@ -199,6 +224,8 @@ int main(int argc, char **argv) {
       }
       if (Emit == EmitKind::Costs)
         printCosts(*Prog, outs());
+      else if (Emit == EmitKind::Memory)
+        printMemory(*Prog, outs());
       else if (!PrintAfterAll || !*PrintAfterAll)
         ir::printProgram(*Prog, outs(), PrintRepeats);
     }
