@@ -535,6 +535,12 @@ Schema::Schema() {
   B.figure(Serve, "e2e", B.qty(time()), "end-to-end latency");
   B.figure(Serve, "throughput", B.qty(tokenRate()),
            "output tokens per second, system");
+  B.figure(Serve, "throughput_per_device", B.qty(tokenRate()),
+           "output tokens per second per device");
+  B.figure(Serve, "prefill_layer_time", B.qty(time()),
+           "one transformer layer of the prefill (per device)");
+  B.figure(Serve, "decode_layer_time", B.qty(time()),
+           "one transformer layer of the last decode step (per device)");
   B.figure(Serve, "max_batch", B.integer(), "largest batch that fits");
   B.figure(Serve, "peak_memory", B.qty(bytes()), "memory per device");
   B.figure(Serve, "fits", B.boolean(), "peak memory within capacity");
