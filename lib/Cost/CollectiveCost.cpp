@@ -9,6 +9,8 @@
 //   reduce-scatter      (n-1)/n S/B + (n-1) a
 //   all-to-all          (n-1)/n S/B + (n-1) a
 //   send/recv           S/B + a
+// All-reduce also has a tree form, 2 log2(n) a + 2 S/B (NCCL's double
+// binary tree), which wins for small messages; the faster one is used.
 // A group inside a node uses the node's fabric; a group that spans nodes is
 // limited by the fabric between nodes (its per-device bandwidth), the
 // slowest level it crosses.
@@ -18,6 +20,8 @@
 #include "Cost/Cost.h"
 
 #include "llvm/Support/ErrorHandling.h"
+#include <algorithm>
+#include <cmath>
 
 namespace llmsys {
 namespace cost {
@@ -61,10 +65,13 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
     return T;
   T.Bandwidth = B;
   switch (O.Collective) {
-  case CollectiveKind::AllReduce:
-    T.Algorithm = "ring";
-    T.Time = 2 * (N - 1) / N * Bytes / B + 2 * (N - 1) * A;
+  case CollectiveKind::AllReduce: {
+    double Ring = 2 * (N - 1) / N * Bytes / B + 2 * (N - 1) * A;
+    double Tree = 2 * std::ceil(std::log2(N)) * A + 2 * Bytes / B;
+    T.Algorithm = Tree < Ring ? "tree" : "ring";
+    T.Time = std::min(Ring, Tree);
     break;
+  }
   case CollectiveKind::AllGather:
   case CollectiveKind::ReduceScatter:
     T.Algorithm = "ring";

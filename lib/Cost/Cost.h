@@ -126,6 +126,56 @@ struct TrainingReport {
 
 TrainingReport costTraining(const ir::Program &P);
 
+/// Where a serving phase sits on the roofline.
+struct PhaseRoofline {
+  double Flops = 0, Bytes = 0, Time = 0;
+  double ComputeTime = 0, MemoryTime = 0, CommTime = 0; ///< sums over ops
+  double intensity() const { return Bytes > 0 ? Flops / Bytes : 0; }
+  /// "compute", "memory bandwidth" or "interconnect": the largest term.
+  const char *bound() const;
+  double AchievedFlops = 0;     ///< fraction of the compute peak
+  double AchievedBandwidth = 0; ///< fraction of memory bandwidth
+};
+
+struct ServingMemory {
+  double Weights = 0, KVCache = 0, Activations = 0, Reserved = 0;
+  double Capacity = 0;
+  double total() const { return Weights + KVCache + Activations + Reserved; }
+  bool fits() const { return total() <= Capacity; }
+  const char *largest() const;
+};
+
+struct SloCheck {
+  std::string Name;  ///< ttft, tpot, e2e, throughput
+  bool Lower = false; ///< the limit is a floor (throughput)
+  double Limit = 0, Value = 0;
+  bool Met = false;
+  std::string Binding; ///< the resource that sets the value
+};
+
+struct ServingReport {
+  std::string Scenario;
+  int64_t DevicesPerReplica = 1, Replicas = 1;
+  double Ttft = 0, Tpot = 0, E2E = 0;
+  double Throughput = 0, ThroughputPerDevice = 0;
+  double PrefillLayerTime = 0, DecodeLayerTime = 0;
+  double TpotFirst = 0, TpotLast = 0; ///< first and last decode step
+  PhaseRoofline Prefill, Decode;       ///< decode at the mean context
+  double DecodeCrossoverBatch = 0;     ///< 0: the decode stays memory-bound
+  ServingMemory Memory;
+  int64_t MaxBatch = 0;
+  std::vector<SloCheck> Slo;
+  std::vector<OpRow> Ops; ///< prefill, and one decode step at the mean context
+  std::vector<CollectiveRow> Collectives;
+};
+
+/// The cost of serving: the prefill of the batch's prompts, then output - 1
+/// decode steps against a growing KV cache. Crossover needs programs of
+/// the scenario at batches 1 and 2 (built by the caller).
+ServingReport costServing(const ir::Program &P);
+void setDecodeCrossover(ServingReport &R, const ir::Program &AtBatch1,
+                        const ir::Program &AtBatch2);
+
 /// Memory per device of the stage that needs the most.
 MemoryBreakdown trainingMemory(const ir::Program &P);
 

@@ -24,13 +24,25 @@ static double roundUp(double V, double To) { return std::ceil(V / To) * To; }
 double gemmEfficiency(const Op &O, const AcceleratorConfig &A) {
   double M = std::max<double>(1, O.M), N = std::max<double>(1, O.N),
          K = std::max<double>(1, O.K);
-  double Tm = std::max<int64_t>(1, A.TileM), Tn = std::max<int64_t>(1, A.TileN),
-         Tk = std::max<int64_t>(1, A.TileK);
+  // Kernels pick smaller tiles for thin matrices: down to the 16-row
+  // tensor-core fragment (so a decode GEMM with M = 8 is not charged for a
+  // 128-row tile).
+  double Tm = std::min<double>(std::max<int64_t>(1, A.TileM), roundUp(M, 16));
+  double Tn = std::min<double>(std::max<int64_t>(1, A.TileN), roundUp(N, 16));
+  double Tk = std::max<int64_t>(1, A.TileK);
   double Tile = (M * N * K) / (roundUp(M, Tm) * roundUp(N, Tn) * roundUp(K, Tk));
   double Wave = 1;
   if (A.ComputeUnits > 0) {
+    double Units = double(A.ComputeUnits);
     double Tiles = std::ceil(M / Tm) * std::ceil(N / Tn) * std::max<int64_t>(1, O.Batch);
-    Wave = Tiles / roundUp(Tiles, double(A.ComputeUnits));
+    // Too few tiles to fill the device: the K loop is split over more
+    // thread blocks (split-K), each keeping at least four K tiles.
+    if (Tiles < Units) {
+      double Split = std::min(std::floor(Units / Tiles),
+                              std::max(1.0, std::floor(K / (4 * Tk))));
+      Tiles *= std::max(1.0, Split);
+    }
+    Wave = Tiles / roundUp(Tiles, Units);
   }
   return A.ComputeEfficiency * Tile * Wave;
 }
@@ -42,7 +54,10 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
   double Flops = O.Flops + O.FlopsPerContext * Context;
   double Bytes = O.BytesRead + O.BytesWritten + O.BytesPerContext * Context;
   double Peak = A.peak(O.Type);
-  double Efficiency = O.Category == OpCategory::Contraction
+  // Decode attention's shape is per token of context (a GEMV over the
+  // cache, run by split-K "flash-decoding" kernels): no tile quantisation.
+  double Efficiency = O.Category == OpCategory::Contraction &&
+                              O.FlopsPerContext == 0
                           ? gemmEfficiency(O, A)
                           : A.ComputeEfficiency;
   T.Efficiency = Efficiency;

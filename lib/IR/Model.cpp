@@ -42,7 +42,9 @@ static int64_t integer(const spec::Object &O, StringRef Path) {
 
 ModelConfig modelFromSpec(const spec::Object &M) {
   ModelConfig C;
-  C.Name = M.Name;
+  // An inline refinement (`model = gpt3 { max_seq = 4096 }`) is named after
+  // what it refines.
+  C.Name = M.IsAnonymous && M.Parent ? M.Parent->Name + " (refined)" : M.Name;
   C.Encoder = M.word("kind") == "encoder";
   C.Layers = integer(M, "layers");
   C.Hidden = integer(M, "hidden");

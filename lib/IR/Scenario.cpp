@@ -219,6 +219,10 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
     C.SeqLen = integer(S, "prompt");
     C.OutputLen = integer(S, "output");
     C.Batch = integer(S, "batch", 1);
+    C.SloTtft = S.number("slo.ttft").value_or(0);
+    C.SloTpot = S.number("slo.tpot").value_or(0);
+    C.SloE2E = S.number("slo.e2e").value_or(0);
+    C.SloThroughput = S.number("slo.throughput").value_or(0);
   }
   return C;
 }

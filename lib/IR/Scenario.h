@@ -117,6 +117,10 @@ struct ScenarioConfig {
   int64_t OutputLen = 0;   ///< serving: generated tokens
   int64_t Batch = 0;       ///< serving: concurrent sequences
   double Tokens = 0;       ///< training: tokens to train on
+  /// Serving objectives (0: none): upper limits on time to first token,
+  /// time per output token and end-to-end latency; a lower limit on output
+  /// tokens per second for the system.
+  double SloTtft = 0, SloTpot = 0, SloE2E = 0, SloThroughput = 0;
   llvm::SMRange Decl;
   llvm::SMRange MappingUse; ///< where the scenario names its mapping
 };

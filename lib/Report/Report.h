@@ -16,6 +16,13 @@ namespace report {
 void printTrainingText(const ir::Program &P, const cost::TrainingReport &R,
                        llvm::raw_ostream &OS, unsigned TopOps = 12);
 
+/// The text report of a serving scenario: latency (TTFT, TPOT, e2e),
+/// throughput, the roofline position of prefill and decode, memory per
+/// device with the largest batch that fits, the SLO verdicts, and the
+/// operator and collective tables.
+void printServingText(const ir::Program &P, const cost::ServingReport &R,
+                      llvm::raw_ostream &OS, unsigned TopOps = 12);
+
 /// "1024 x A100_SXM_80GB (128 nodes of 8)"
 std::string describeSystem(const ir::SystemConfig &S);
 /// "dp 16 tp 8 pp 8, sp, selective recompute, interleaved_1f1b x3"

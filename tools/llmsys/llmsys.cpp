@@ -114,6 +114,30 @@ static std::string describeMapping(const spec::Object &Mapping) {
   return S;
 }
 
+/// A serving scenario's program and report, with the decode crossover
+/// batch (from the programs at batches 1 and 2).
+struct Served {
+  ir::Program Program;
+  cost::ServingReport Report;
+};
+static std::optional<Served> serve(const ir::ScenarioConfig &S,
+                                   passes::PassContext &Ctx) {
+  std::optional<ir::Program> P = passes::buildProgram(S, Ctx);
+  if (!P)
+    return std::nullopt;
+  Served Out{std::move(*P), {}};
+  Out.Report = cost::costServing(Out.Program);
+  ir::ScenarioConfig One = S, Two = S;
+  One.Batch = 1;
+  Two.Batch = 2;
+  passes::PassContext Quiet;
+  std::optional<ir::Program> P1 = passes::buildProgram(One, Quiet);
+  std::optional<ir::Program> P2 = passes::buildProgram(Two, Quiet);
+  if (P1 && P2)
+    cost::setDecodeCrossover(Out.Report, *P1, *P2);
+  return Out;
+}
+
 static int runEval(Compilation &C) {
   bool Ok = C.run();
   if (!Ok)
@@ -129,16 +153,13 @@ static int runEval(Compilation &C) {
       outs() << '\n';
     ir::ScenarioConfig Config = ir::scenarioFromSpec(*S);
     if (!Config.Training) {
-      // Serving scenarios are costed by the inference analysis, which this
-      // version does not have yet: say what would be evaluated.
-      const spec::Object *Model = S->object("model");
-      const spec::Object *System = S->object("system");
-      const spec::Object *Mapping = S->object("mapping");
-      outs() << S->Type->Name << ' ' << S->Name << ": model "
-             << (Model ? describeEntity(*Model) : "?") << " on "
-             << (System ? describeSystem(*System) : "?") << ", mapping "
-             << (Mapping ? describeMapping(*Mapping) : "?") << '\n'
-             << "  (serving cost: not computed by this version)\n";
+      std::optional<Served> R = serve(Config, Ctx);
+      if (!R) {
+        Failed = true;
+        continue;
+      }
+      report::printServingText(R->Program, R->Report, outs(),
+                               TopOps ? TopOps : ~0u);
       continue;
     }
     std::optional<ir::Program> P = passes::buildProgram(Config, Ctx);
@@ -181,6 +202,29 @@ static std::optional<double> predicted(const cost::TrainingReport &R,
   return std::nullopt;
 }
 
+static std::optional<double> predicted(const cost::ServingReport &R,
+                                       llvm::StringRef Figure) {
+  if (Figure == "ttft")
+    return R.Ttft;
+  if (Figure == "tpot" && R.Tpot > 0)
+    return R.Tpot;
+  if (Figure == "e2e")
+    return R.E2E;
+  if (Figure == "throughput")
+    return R.Throughput;
+  if (Figure == "throughput_per_device")
+    return R.ThroughputPerDevice;
+  if (Figure == "prefill_layer_time")
+    return R.PrefillLayerTime;
+  if (Figure == "decode_layer_time" && R.DecodeLayerTime > 0)
+    return R.DecodeLayerTime;
+  if (Figure == "max_batch")
+    return double(R.MaxBatch);
+  if (Figure == "peak_memory")
+    return R.Memory.total();
+  return std::nullopt;
+}
+
 static int runValidate(const char *Argv0) {
   // Every .llmsys file under the folders, checked together.
   std::vector<std::string> Files;
@@ -220,9 +264,12 @@ static int runValidate(const char *Argv0) {
     ir::ScenarioConfig Config = ir::scenarioFromSpec(*M->Scenario);
     std::string Label = M->Case.empty() ? M->Decl->Name : M->Case;
     std::optional<double> Value;
-    if (Config.Training)
+    if (Config.Training) {
       if (std::optional<ir::Program> P = passes::buildProgram(Config, Ctx))
         Value = predicted(cost::costTraining(*P), M->Figure->Name);
+    } else if (std::optional<Served> R = serve(Config, Ctx)) {
+      Value = predicted(R->Report, M->Figure->Name);
+    }
     if (!Value) {
       WithColor::error(errs(), "llmsys")
           << "case " << Label << ": cannot predict " << M->Scenario->Name

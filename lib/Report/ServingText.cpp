@@ -1,0 +1,109 @@
+//===- ServingText.cpp - the text report of a serving scenario ---------------===//
+
+#include "Report/Format.h"
+#include "Report/Report.h"
+
+#include <fmt/format.h>
+
+namespace llmsys {
+namespace report {
+
+using namespace ir;
+
+static void line(llvm::raw_ostream &OS, llvm::StringRef Label,
+                 const std::string &Value) {
+  OS << fmt::format("  {:<20}{}\n", Label.str(), Value);
+}
+
+static std::string roofline(const cost::PhaseRoofline &R) {
+  return fmt::format("{} FLOP/B, {}-bound, {} of peak compute, {} of "
+                     "bandwidth",
+                     si(R.intensity(), "", 3), R.bound(),
+                     percent(R.AchievedFlops), percent(R.AchievedBandwidth));
+}
+
+void printServingText(const Program &P, const cost::ServingReport &R,
+                      llvm::raw_ostream &OS, unsigned TopOps) {
+  const ScenarioConfig &S = P.Scenario;
+  OS << "serve " << S.Name << ": model " << S.Model.Name << " on "
+     << describeSystem(S.System) << ", mapping " << describeMapping(S.Mapping)
+     << '\n';
+  line(OS, "requests",
+       fmt::format("batch {}, prompt {} tokens, output {} tokens; weights {}, "
+                   "activations {}, KV cache {}",
+                   P.MicroBatch, P.SeqLen, S.OutputLen,
+                   dtypeName(S.Mapping.Weights).str(),
+                   dtypeName(S.Mapping.Activations).str(),
+                   dtypeName(S.Mapping.KVCache).str()));
+  line(OS, "time to first token", duration(R.Ttft));
+  if (S.OutputLen > 1)
+    line(OS, "time per token",
+         fmt::format("{} (first step {}, last {})", duration(R.Tpot),
+                     duration(R.TpotFirst), duration(R.TpotLast)));
+  line(OS, "end to end", duration(R.E2E));
+  line(OS, "throughput",
+       fmt::format("{} ({} per device, {} replicas of {} devices)",
+                   si(R.Throughput, "tokens/s"),
+                   si(R.ThroughputPerDevice, "tokens/s"), R.Replicas,
+                   R.DevicesPerReplica));
+  line(OS, "prefill", roofline(R.Prefill));
+  if (S.OutputLen > 1) {
+    line(OS, "decode", roofline(R.Decode));
+    if (R.DecodeCrossoverBatch > 0)
+      line(OS, "decode crossover",
+           fmt::format("compute-bound from a batch of about {}",
+                       si(R.DecodeCrossoverBatch, "", 3)));
+    else
+      line(OS, "decode crossover", "memory-bound at every batch");
+  }
+  const cost::ServingMemory &M = R.Memory;
+  line(OS, "memory per device",
+       fmt::format("{} of {}: {}; largest: {}; max batch {}",
+                   si(M.total(), "B"), si(M.Capacity, "B"),
+                   M.fits() ? "fits" : "DOES NOT FIT", M.largest(),
+                   R.MaxBatch));
+  OS << fmt::format("    weights {}, KV cache {}, activations {}, reserved {}\n",
+                    si(M.Weights, "B"), si(M.KVCache, "B"),
+                    si(M.Activations, "B"), si(M.Reserved, "B"));
+  for (const cost::SloCheck &C : R.Slo) {
+    auto Show = [&](double V) {
+      return C.Name == "throughput" ? si(V, "tokens/s") : duration(V);
+    };
+    line(OS, "slo " + C.Name,
+         fmt::format("{} {} {}: {} (bound by {})", Show(C.Value),
+                     C.Lower ? ">=" : "<=", Show(C.Limit),
+                     C.Met ? "met" : "MISSED", C.Binding));
+  }
+  if (TopOps >= R.Ops.size())
+    OS << "  operators (prefill, and one decode step at the mean context)\n";
+  else
+    OS << fmt::format("  operators (prefill, and one decode step at the mean "
+                      "context; longest {})\n",
+                      TopOps);
+  OS << fmt::format("    {:<22}{:<11}{:>8}{:>12}{:>12}{:>9} {:<7}{:>10}\n",
+                    "name", "phase", "count", "flops", "bytes", "flop/B",
+                    "bound", "time");
+  for (unsigned I = 0; I < R.Ops.size() && I < TopOps; ++I) {
+    const cost::OpRow &O = R.Ops[I];
+    OS << fmt::format("    {:<22}{:<11}{:>8}{:>12}{:>12}{:>9} {:<7}{:>10}\n",
+                      O.Name, phaseName(O.Ph).str(), si(O.Count, "", 3),
+                      si(O.Flops, "", 3), si(O.Bytes, "B", 3),
+                      si(O.intensity(), "", 3),
+                      O.MemoryBound ? "memory" : "compute", duration(O.Time));
+  }
+  if (!R.Collectives.empty()) {
+    OS << "  collectives (prefill, and one decode step)\n";
+    OS << fmt::format("    {:<24}{:<11}{:<15}{:<7}{:>6}{:>11} {:<9}{:>10}\n",
+                      "name", "phase", "kind", "group", "level", "bytes",
+                      "algorithm", "time");
+    for (const cost::CollectiveRow &C : R.Collectives)
+      OS << fmt::format(
+          "    {:<24}{:<11}{:<15}{:<7}{:>6}{:>11} {:<9}{:>10}\n", C.Name,
+          phaseName(C.Ph).str(), collectiveName(C.Kind).str(),
+          parallelDimName(C.Group).str() + "/" + std::to_string(C.GroupSize),
+          C.FabricLevel, si(C.Bytes, "B", 3), C.Algorithm, duration(C.Time));
+  }
+}
+
+} // namespace report
+} // namespace llmsys
