@@ -18,3 +18,4 @@ config.substitutions.append(("%stdlib", os.path.join(config.llmsys_src_root, "st
 config.substitutions.append(("%srcroot", config.llmsys_src_root))
 config.substitutions.append(("%llmsys_obj_root", config.llmsys_obj_root))
 config.substitutions.append(("%python", "python3"))
+config.substitutions.append(("%{llmsys_tools}", config.llmsys_tools_dir))

@@ -5,6 +5,7 @@
 
 #include "Cost/Cost.h"
 
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace llmsys {
@@ -22,6 +23,12 @@ void printTrainingText(const ir::Program &P, const cost::TrainingReport &R,
 /// operator and collective tables.
 void printServingText(const ir::Program &P, const cost::ServingReport &R,
                       llvm::raw_ostream &OS, unsigned TopOps = 12);
+
+/// One scenario of the JSON report (docs/report-format.md).
+llvm::json::Value trainingJson(const ir::Program &P,
+                               const cost::TrainingReport &R);
+llvm::json::Value servingJson(const ir::Program &P,
+                              const cost::ServingReport &R);
 
 /// "1024 x A100_SXM_80GB (128 nodes of 8)"
 std::string describeSystem(const ir::SystemConfig &S);

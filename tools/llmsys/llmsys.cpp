@@ -16,6 +16,8 @@
 #include "Sema/Compilation.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include <fmt/format.h>
 
@@ -68,6 +70,14 @@ static cl::opt<unsigned> TopOps("ops",
                               cl::desc("Rows of the operator table (0: all)"),
                               cl::init(12), cl::value_desc("n"),
                               cl::sub(EvalCmd), cl::cat(LLMSysCat));
+enum class Format { Text, Json };
+static cl::opt<Format> OutputFormat(
+    "format", cl::desc("Report format"), cl::init(Format::Text),
+    cl::values(clEnumValN(Format::Text, "text", "aligned text (default)"),
+               clEnumValN(Format::Json, "json",
+                          "one JSON document, base SI units "
+                          "(docs/report-format.md)")),
+    cl::sub(EvalCmd), cl::cat(LLMSysCat));
 static cl::opt<std::string>
     ScenarioFilter("scenario", cl::desc("Evaluate only the scenario <name>"),
                    cl::value_desc("name"), cl::sub(EvalCmd), cl::cat(LLMSysCat));
@@ -146,10 +156,12 @@ static int runEval(Compilation &C) {
   bool Failed = false;
   passes::PassContext Ctx;
   Ctx.Diags = &C.Diags;
+  bool Json = OutputFormat == Format::Json;
+  json::Array Scenarios;
   for (const spec::Object *S : C.Spec.Scenarios) {
     if (!ScenarioFilter.empty() && S->Name != ScenarioFilter)
       continue;
-    if (Shown++)
+    if (Shown++ && !Json)
       outs() << '\n';
     ir::ScenarioConfig Config = ir::scenarioFromSpec(*S);
     if (!Config.Training) {
@@ -158,8 +170,11 @@ static int runEval(Compilation &C) {
         Failed = true;
         continue;
       }
-      report::printServingText(R->Program, R->Report, outs(),
-                               TopOps ? TopOps : ~0u);
+      if (Json)
+        Scenarios.push_back(report::servingJson(R->Program, R->Report));
+      else
+        report::printServingText(R->Program, R->Report, outs(),
+                                 TopOps ? TopOps : ~0u);
       continue;
     }
     std::optional<ir::Program> P = passes::buildProgram(Config, Ctx);
@@ -168,8 +183,15 @@ static int runEval(Compilation &C) {
       continue;
     }
     cost::TrainingReport R = cost::costTraining(*P);
-    report::printTrainingText(*P, R, outs(), TopOps ? TopOps : ~0u);
+    if (Json)
+      Scenarios.push_back(report::trainingJson(*P, R));
+    else
+      report::printTrainingText(*P, R, outs(), TopOps ? TopOps : ~0u);
   }
+  if (Json)
+    outs() << formatv("{0:2}", json::Value(json::Object{
+                                   {"scenarios", std::move(Scenarios)}}))
+           << '\n';
   int Status = C.finish(errs());
   if (!ScenarioFilter.empty() && Shown == 0) {
     WithColor::error(errs(), "llmsys")
