@@ -216,13 +216,24 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
     C.SeqLen = integer(S, "seq_len", C.Model.MaxSeq);
     C.Tokens = S.number("tokens").value_or(0);
   } else {
-    C.SeqLen = integer(S, "prompt");
-    C.OutputLen = integer(S, "output");
-    C.Batch = integer(S, "batch", 1);
-    C.SloTtft = S.number("slo.ttft").value_or(0);
-    C.SloTpot = S.number("slo.tpot").value_or(0);
-    C.SloE2E = S.number("slo.e2e").value_or(0);
-    C.SloThroughput = S.number("slo.throughput").value_or(0);
+    // The scenario's own values, else its workload's.
+    const spec::Object *W = S.object("workload");
+    auto Get = [&](StringRef Path) -> std::optional<double> {
+      if (std::optional<double> V = S.number(Path))
+        return V;
+      return W ? W->number(Path) : std::nullopt;
+    };
+    C.SeqLen = static_cast<int64_t>(Get("prompt").value_or(0));
+    C.OutputLen = static_cast<int64_t>(Get("output").value_or(0));
+    C.Batch = static_cast<int64_t>(Get("batch").value_or(1));
+    // SLOs: the scenario's block if it has one, else the workload's.
+    const spec::Object *Slo = S.object("slo") ? &S : W;
+    if (Slo) {
+      C.SloTtft = Slo->number("slo.ttft").value_or(0);
+      C.SloTpot = Slo->number("slo.tpot").value_or(0);
+      C.SloE2E = Slo->number("slo.e2e").value_or(0);
+      C.SloThroughput = Slo->number("slo.throughput").value_or(0);
+    }
   }
   return C;
 }

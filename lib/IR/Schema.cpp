@@ -251,6 +251,9 @@ Schema::Schema() {
       "mapping", "how work is split over devices and executed");
   StructSpec *Train = B.entity("train", "a training scenario");
   StructSpec *Serve = B.entity("serve", "an inference-serving scenario");
+  StructSpec *Workload = B.entity(
+      "workload", "a use case: prompt and output lengths, batch and SLOs "
+                  "that a serve scenario takes as defaults");
   StructSpec *Measurement = B.entity(
       "measurement", "a published measurement of a scenario's figure, with "
                      "its source (validation cases, `llmsys validate`)");
@@ -522,13 +525,25 @@ Schema::Schema() {
                     "probability that a proposed token is accepted"),
          0, 1);
 
+  B.withDefault(Workload, "batch", B.integer(), "1", "concurrent sequences");
+  B.required(Workload, "prompt", B.qty(tokens()), "prompt length");
+  B.required(Workload, "output", B.qty(tokens()), "generated tokens");
+  B.optional(Workload, "slo", B.nested(Slo), "service-level objectives");
+
   B.required(Serve, "model", B.ref(Model), "the model");
   B.required(Serve, "system", B.ref(System), "the system");
   B.required(Serve, "mapping", B.ref(Mapping), "the parallel mapping");
-  B.withDefault(Serve, "batch", B.integer(), "1", "concurrent sequences");
-  B.required(Serve, "prompt", B.qty(tokens()), "prompt length");
-  B.required(Serve, "output", B.qty(tokens()), "generated tokens");
-  B.optional(Serve, "slo", B.nested(Slo), "service-level objectives");
+  B.optional(Serve, "workload", B.ref(Workload),
+             "a use case whose batch, lengths and SLOs are the defaults");
+  // Required unless the workload has them (Sema checks the pair).
+  B.optional(Serve, "batch", B.integer(),
+             "concurrent sequences (default: the workload's, else 1)");
+  B.optional(Serve, "prompt", B.qty(tokens()),
+             "prompt length (required here or in the workload)");
+  B.optional(Serve, "output", B.qty(tokens()),
+             "generated tokens (required here or in the workload)");
+  B.optional(Serve, "slo", B.nested(Slo),
+             "service-level objectives (default: the workload's)");
   B.optional(Serve, "speculative", B.nested(Spec), "speculative decoding");
   B.figure(Serve, "ttft", B.qty(time()), "time to first token");
   B.figure(Serve, "tpot", B.qty(time()), "time per output token");

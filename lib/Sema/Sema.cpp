@@ -32,6 +32,23 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
     if (S.isTopLevel(*EI->Obj))
       checkComplete(EI->Obj, EI->Decl->Name.Range);
   }
+  // A serve scenario takes its prompt and output from its workload when it
+  // does not write them.
+  for (EntityInfo *EI : DeclOrder) {
+    if (!EI->Obj || EI->St != EntityInfo::State::Built ||
+        EI->Type->Name != "serve" || !S.isTopLevel(*EI->Obj))
+      continue;
+    const Object *W = EI->Obj->object("workload");
+    std::vector<std::string> Missing;
+    for (const char *F : {"prompt", "output"})
+      if (!EI->Obj->path(F) && !(W && W->path(F)))
+        Missing.push_back(std::string("'") + F + "'");
+    if (!Missing.empty())
+      Diags.report(DiagID::err_incomplete_entity, EI->Decl->Name.Range,
+                   "serve", EI->Obj->Name, Missing.size() == 1 ? "" : "s",
+                   Missing.size() == 1 ? Missing[0]
+                                       : Missing[0] + ", " + Missing[1]);
+  }
   for (EntityInfo *EI : DeclOrder)
     if (EI->Type->Name == "sweep" && EI->Obj)
       resolveSweep(*EI);
