@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Cost/Cost.h"
+#include "Cost/Evaluate.h"
 #include "Passes/Passes.h"
 #include "Report/Format.h"
 #include "Report/Report.h"
@@ -124,28 +125,65 @@ static std::string describeMapping(const spec::Object &Mapping) {
   return S;
 }
 
-/// A serving scenario's program and report, with the decode crossover
-/// batch (from the programs at batches 1 and 2).
-struct Served {
-  ir::Program Program;
-  cost::ServingReport Report;
-};
-static std::optional<Served> serve(const ir::ScenarioConfig &S,
-                                   passes::PassContext &Ctx) {
-  std::optional<ir::Program> P = passes::buildProgram(S, Ctx);
-  if (!P)
-    return std::nullopt;
-  Served Out{std::move(*P), {}};
-  Out.Report = cost::costServing(Out.Program);
-  ir::ScenarioConfig One = S, Two = S;
-  One.Batch = 1;
-  Two.Batch = 2;
-  passes::PassContext Quiet;
-  std::optional<ir::Program> P1 = passes::buildProgram(One, Quiet);
-  std::optional<ir::Program> P2 = passes::buildProgram(Two, Quiet);
-  if (P1 && P2)
-    cost::setDecodeCrossover(Out.Report, *P1, *P2);
-  return Out;
+/// A figure's value as a user reads it: "1.42 s", "0.415", "true".
+static std::string showFigure(double V, const TypeSpec &T) {
+  if (T.Kind == TypeKind::Bool)
+    return V != 0 ? "true" : "false";
+  if (T.Kind == TypeKind::Quantity)
+    return report::si(V, T.Dim.unitString(), 4);
+  return fmt::format("{:.4g}", V);
+}
+
+/// Evaluates the `expect` statements of the files against the evaluations
+/// (computing those of scenarios not yet evaluated). Failures are
+/// diagnostics at the expectation; returns false if any failed.
+static bool checkExpectations(
+    Compilation &C,
+    std::map<const spec::Object *, std::optional<cost::Evaluation>> &Done) {
+  passes::PassContext Ctx;
+  Ctx.Diags = &C.Diags;
+  bool Ok = true;
+  for (const spec::Expectation &X : C.Spec.Expectations) {
+    auto It = Done.find(X.Scenario);
+    if (It == Done.end())
+      It = Done.emplace(X.Scenario,
+                        cost::evaluate(ir::scenarioFromSpec(*X.Scenario), Ctx))
+               .first;
+    if (!It->second) {
+      Ok = false;
+      continue;
+    }
+    std::optional<double> V = It->second->figure(X.Figure->Name);
+    if (!V) {
+      C.Diags.report(DiagID::err_expect_unavailable, X.Range,
+                     X.Scenario->Name, X.Figure->Name);
+      Ok = false;
+      continue;
+    }
+    double Lo = X.Lo.Kind == spec::ValueKind::Bool ? double(X.Lo.Bool) : X.Lo.Num;
+    double Hi = X.Hi.Num;
+    bool Holds;
+    std::string Want;
+    if (X.Op == "in") {
+      Holds = *V >= Lo && *V <= Hi;
+      Want = "in " + showFigure(Lo, X.Figure->Type) + " .. " +
+             showFigure(Hi, X.Figure->Type);
+    } else {
+      Holds = X.Op == "<"    ? *V < Lo
+              : X.Op == "<=" ? *V <= Lo
+              : X.Op == ">"  ? *V > Lo
+              : X.Op == ">=" ? *V >= Lo
+              : X.Op == "==" ? *V == Lo
+                             : *V != Lo;
+      Want = X.Op + " " + showFigure(Lo, X.Figure->Type);
+    }
+    if (!Holds) {
+      C.Diags.report(DiagID::err_expect_failed, X.Range, X.Scenario->Name,
+                     X.Figure->Name, showFigure(*V, X.Figure->Type), Want);
+      Ok = false;
+    }
+  }
+  return Ok;
 }
 
 static int runEval(Compilation &C) {
@@ -157,94 +195,48 @@ static int runEval(Compilation &C) {
   passes::PassContext Ctx;
   Ctx.Diags = &C.Diags;
   bool Json = OutputFormat == Format::Json;
+  unsigned Rows = TopOps ? unsigned(TopOps) : ~0u;
   json::Array Scenarios;
+  std::map<const spec::Object *, std::optional<cost::Evaluation>> Done;
   for (const spec::Object *S : C.Spec.Scenarios) {
     if (!ScenarioFilter.empty() && S->Name != ScenarioFilter)
       continue;
     if (Shown++ && !Json)
       outs() << '\n';
-    ir::ScenarioConfig Config = ir::scenarioFromSpec(*S);
-    if (!Config.Training) {
-      std::optional<Served> R = serve(Config, Ctx);
-      if (!R) {
-        Failed = true;
-        continue;
-      }
-      if (Json)
-        Scenarios.push_back(report::servingJson(R->Program, R->Report));
-      else
-        report::printServingText(R->Program, R->Report, outs(),
-                                 TopOps ? TopOps : ~0u);
-      continue;
-    }
-    std::optional<ir::Program> P = passes::buildProgram(Config, Ctx);
-    if (!P) {
+    std::optional<cost::Evaluation> &E =
+        Done[S] = cost::evaluate(ir::scenarioFromSpec(*S), Ctx);
+    if (!E) {
       Failed = true;
       continue;
     }
-    cost::TrainingReport R = cost::costTraining(*P);
-    if (Json)
-      Scenarios.push_back(report::trainingJson(*P, R));
-    else
-      report::printTrainingText(*P, R, outs(), TopOps ? TopOps : ~0u);
+    if (E->Training) {
+      if (Json)
+        Scenarios.push_back(report::trainingJson(E->Program, E->Train));
+      else
+        report::printTrainingText(E->Program, E->Train, outs(), Rows);
+    } else {
+      if (Json)
+        Scenarios.push_back(report::servingJson(E->Program, E->Serve));
+      else
+        report::printServingText(E->Program, E->Serve, outs(), Rows);
+    }
   }
   if (Json)
     outs() << formatv("{0:2}", json::Value(json::Object{
                                    {"scenarios", std::move(Scenarios)}}))
            << '\n';
-  int Status = C.finish(errs());
   if (!ScenarioFilter.empty() && Shown == 0) {
+    C.finish(errs());
     WithColor::error(errs(), "llmsys")
         << "no scenario named '" << ScenarioFilter << "'\n";
     return 1;
   }
+  // The reports first, then the diagnostics of the expectations.
+  outs().flush();
+  if (!checkExpectations(C, Done))
+    Failed = true;
+  int Status = C.finish(errs());
   return Failed ? 1 : Status;
-}
-
-/// The predicted value of a figure, or nullopt when this version does not
-/// predict it.
-static std::optional<double> predicted(const cost::TrainingReport &R,
-                                       llvm::StringRef Figure) {
-  if (Figure == "step_time")
-    return R.StepTime;
-  if (Figure == "throughput")
-    return R.TokensPerSecond;
-  if (Figure == "mfu")
-    return R.Mfu;
-  if (Figure == "hfu")
-    return R.Hfu;
-  if (Figure == "model_flops_rate")
-    return R.ModelFlopsRate;
-  if (Figure == "hardware_flops_rate")
-    return R.HardwareFlopsRate;
-  if (Figure == "peak_memory")
-    return R.Memory.total();
-  if (Figure == "time_to_train" && R.TimeToTrain > 0)
-    return R.TimeToTrain;
-  return std::nullopt;
-}
-
-static std::optional<double> predicted(const cost::ServingReport &R,
-                                       llvm::StringRef Figure) {
-  if (Figure == "ttft")
-    return R.Ttft;
-  if (Figure == "tpot" && R.Tpot > 0)
-    return R.Tpot;
-  if (Figure == "e2e")
-    return R.E2E;
-  if (Figure == "throughput")
-    return R.Throughput;
-  if (Figure == "throughput_per_device")
-    return R.ThroughputPerDevice;
-  if (Figure == "prefill_layer_time")
-    return R.PrefillLayerTime;
-  if (Figure == "decode_layer_time" && R.DecodeLayerTime > 0)
-    return R.DecodeLayerTime;
-  if (Figure == "max_batch")
-    return double(R.MaxBatch);
-  if (Figure == "peak_memory")
-    return R.Memory.total();
-  return std::nullopt;
 }
 
 static int runValidate(const char *Argv0) {
@@ -286,12 +278,8 @@ static int runValidate(const char *Argv0) {
     ir::ScenarioConfig Config = ir::scenarioFromSpec(*M->Scenario);
     std::string Label = M->Case.empty() ? M->Decl->Name : M->Case;
     std::optional<double> Value;
-    if (Config.Training) {
-      if (std::optional<ir::Program> P = passes::buildProgram(Config, Ctx))
-        Value = predicted(cost::costTraining(*P), M->Figure->Name);
-    } else if (std::optional<Served> R = serve(Config, Ctx)) {
-      Value = predicted(R->Report, M->Figure->Name);
-    }
+    if (std::optional<cost::Evaluation> E = cost::evaluate(Config, Ctx))
+      Value = E->figure(M->Figure->Name);
     if (!Value) {
       WithColor::error(errs(), "llmsys")
           << "case " << Label << ": cannot predict " << M->Scenario->Name
@@ -327,7 +315,12 @@ static int runValidate(const char *Argv0) {
 }
 
 static int runCheck(Compilation &C) {
-  C.run();
+  // Checks the files, then evaluates their expectations (costing only the
+  // scenarios they name).
+  if (C.run()) {
+    std::map<const spec::Object *, std::optional<cost::Evaluation>> Done;
+    checkExpectations(C, Done);
+  }
   return C.finish(errs());
 }
 

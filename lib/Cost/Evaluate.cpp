@@ -1,0 +1,83 @@
+//===- Evaluate.cpp - a scenario from spec to results --------------------------===//
+
+#include "Cost/Evaluate.h"
+
+namespace llmsys {
+namespace cost {
+
+std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
+                                   passes::PassContext &Ctx) {
+  std::optional<ir::Program> P = passes::buildProgram(S, Ctx);
+  if (!P)
+    return std::nullopt;
+  Evaluation E;
+  E.Program = std::move(*P);
+  E.Training = S.Training;
+  if (S.Training) {
+    E.Train = costTraining(E.Program);
+    return E;
+  }
+  E.Serve = costServing(E.Program);
+  // The decode crossover compares the decode step at batches 1 and 2.
+  ir::ScenarioConfig One = S, Two = S;
+  One.Batch = 1;
+  Two.Batch = 2;
+  passes::PassContext Quiet;
+  std::optional<ir::Program> P1 = passes::buildProgram(One, Quiet);
+  std::optional<ir::Program> P2 = passes::buildProgram(Two, Quiet);
+  if (P1 && P2)
+    setDecodeCrossover(E.Serve, *P1, *P2);
+  return E;
+}
+
+std::optional<double> Evaluation::figure(llvm::StringRef Name) const {
+  if (Training) {
+    const TrainingReport &R = Train;
+    if (Name == "step_time")
+      return R.StepTime;
+    if (Name == "throughput")
+      return R.TokensPerSecond;
+    if (Name == "mfu")
+      return R.Mfu;
+    if (Name == "hfu")
+      return R.Hfu;
+    if (Name == "model_flops_rate")
+      return R.ModelFlopsRate;
+    if (Name == "hardware_flops_rate")
+      return R.HardwareFlopsRate;
+    if (Name == "peak_memory")
+      return R.Memory.total();
+    if (Name == "fits")
+      return R.Memory.fits() ? 1.0 : 0.0;
+    if (Name == "time_to_train" && R.TimeToTrain > 0)
+      return R.TimeToTrain;
+    if (Name == "energy" && R.Energy > 0)
+      return R.Energy;
+    return std::nullopt;
+  }
+  const ServingReport &R = Serve;
+  if (Name == "ttft")
+    return R.Ttft;
+  if (Name == "tpot" && R.Tpot > 0)
+    return R.Tpot;
+  if (Name == "e2e")
+    return R.E2E;
+  if (Name == "throughput")
+    return R.Throughput;
+  if (Name == "throughput_per_device")
+    return R.ThroughputPerDevice;
+  if (Name == "prefill_layer_time")
+    return R.PrefillLayerTime;
+  if (Name == "decode_layer_time" && R.DecodeLayerTime > 0)
+    return R.DecodeLayerTime;
+  if (Name == "max_batch")
+    return double(R.MaxBatch);
+  if (Name == "peak_memory")
+    return R.Memory.total();
+  if (Name == "fits")
+    return R.Memory.fits() ? 1.0 : 0.0;
+  return std::nullopt;
+}
+
+} // namespace cost
+} // namespace llmsys

@@ -1,0 +1,38 @@
+//===- Evaluate.h - a scenario from spec to results ----------------*- C++ -*-===//
+//
+// The pipeline every tool runs for a scenario: the passes, then the training
+// or serving cost; and the value of a named figure of the result (the
+// figures of the schema, for `expect`, `measurement` and sweeps).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_COST_EVALUATE_H
+#define LLMSYS_COST_EVALUATE_H
+
+#include "Cost/Cost.h"
+#include "Passes/Passes.h"
+
+#include <optional>
+
+namespace llmsys {
+namespace cost {
+
+struct Evaluation {
+  ir::Program Program;
+  bool Training = true;
+  TrainingReport Train;
+  ServingReport Serve;
+
+  /// The value of a figure in base units (booleans as 0 or 1), or nullopt
+  /// when this version does not compute it.
+  std::optional<double> figure(llvm::StringRef Name) const;
+};
+
+/// Runs the passes and the cost. Failures are diagnosed through Ctx.
+std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
+                                   passes::PassContext &Ctx);
+
+} // namespace cost
+} // namespace llmsys
+
+#endif
