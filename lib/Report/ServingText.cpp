@@ -42,10 +42,11 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                      duration(R.TpotFirst), duration(R.TpotLast)));
   line(OS, "end to end", duration(R.E2E));
   line(OS, "throughput",
-       fmt::format("{} ({} per device, {} replicas of {} devices)",
+       fmt::format("{} ({} per device, {} {} of {} device{})",
                    si(R.Throughput, "tokens/s"),
                    si(R.ThroughputPerDevice, "tokens/s"), R.Replicas,
-                   R.DevicesPerReplica));
+                   R.Replicas == 1 ? "replica" : "replicas",
+                   R.DevicesPerReplica, R.DevicesPerReplica == 1 ? "" : "s"));
   line(OS, "prefill", roofline(R.Prefill));
   if (S.OutputLen > 1) {
     line(OS, "decode", roofline(R.Decode));

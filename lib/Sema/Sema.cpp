@@ -49,6 +49,30 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
                    Missing.size() == 1 ? Missing[0]
                                        : Missing[0] + ", " + Missing[1]);
   }
+  // Contexts longer than the model was built for are allowed (what-if
+  // studies) but said.
+  for (EntityInfo *EI : DeclOrder) {
+    if (!EI->Obj || EI->St != EntityInfo::State::Built ||
+        !EI->Type->IsScenario || !S.isTopLevel(*EI->Obj))
+      continue;
+    const Object *Model = EI->Obj->object("model");
+    std::optional<double> MaxSeq = Model ? Model->number("max_seq") : std::nullopt;
+    if (!MaxSeq)
+      continue;
+    const Object *W = EI->Obj->object("workload");
+    auto Get = [&](const char *F) -> double {
+      if (std::optional<double> V = EI->Obj->number(F))
+        return *V;
+      return W ? W->number(F).value_or(0) : 0;
+    };
+    bool Train = EI->Type->Name == "train";
+    double Context = Train ? Get("seq_len") : Get("prompt") + Get("output");
+    if (Context > *MaxSeq)
+      Diags.report(DiagID::warn_context_exceeds_model, EI->Decl->Name.Range,
+                   Train ? "seq_len" : "prompt + output",
+                   spec::formatNumber(Context), Model->Name,
+                   spec::formatNumber(*MaxSeq));
+  }
   for (EntityInfo *EI : DeclOrder)
     if (EI->Type->Name == "sweep" && EI->Obj)
       resolveSweep(*EI);
