@@ -58,6 +58,7 @@ CommKind commKind(const ir::Op &O);
 /// slowest stage, over a step).
 struct OpRow {
   std::string Name;
+  size_t Order = 0; ///< first appearance in the program (orders ties)
   ir::Phase Ph = ir::Phase::Forward;
   ir::OpCategory Category = ir::OpCategory::Elementwise;
   double Count = 0; ///< executions per step on the device
@@ -69,6 +70,7 @@ struct OpRow {
 
 struct CollectiveRow {
   std::string Name;
+  size_t Order = 0; ///< first appearance in the program (orders ties)
   ir::Phase Ph = ir::Phase::Forward;
   ir::CollectiveKind Kind = ir::CollectiveKind::None;
   ir::ParallelDim Group = ir::ParallelDim::None;

@@ -6,7 +6,8 @@ namespace llmsys {
 namespace cost {
 
 std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
-                                   passes::PassContext &Ctx) {
+                                   passes::PassContext &Ctx,
+                                   bool Crossover) {
   std::optional<ir::Program> P = passes::buildProgram(S, Ctx);
   if (!P)
     return std::nullopt;
@@ -18,6 +19,8 @@ std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
     return E;
   }
   E.Serve = costServing(E.Program);
+  if (!Crossover)
+    return E;
   // The decode crossover compares the decode step at batches 1 and 2.
   ir::ScenarioConfig One = S, Two = S;
   One.Batch = 1;

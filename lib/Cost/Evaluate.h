@@ -29,8 +29,11 @@ struct Evaluation {
 };
 
 /// Runs the passes and the cost. Failures are diagnosed through Ctx.
+/// Crossover: for serving, also find the decode crossover batch (two more
+/// decode programs; sweeps leave it out).
 std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
-                                   passes::PassContext &Ctx);
+                                   passes::PassContext &Ctx,
+                                   bool Crossover = true);
 
 } // namespace cost
 } // namespace llmsys

@@ -25,6 +25,8 @@
 
 #include "Cost/Cost.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -65,7 +67,7 @@ PhaseRoofline phaseCost(const Program &P, Phase Ph, double Context,
   PhaseRoofline R;
   const ScenarioConfig &S = P.Scenario;
   const AcceleratorConfig &A = S.System.Device;
-  std::map<std::string, size_t> OpIndex, CollIndex;
+  llvm::DenseMap<llvm::StringRef, size_t> OpIndex, CollIndex;
   for (const Block &B : P.Blocks) {
     double N = B.Kind == BlockKind::PipelineComm
                    ? double(std::max<int64_t>(0, S.Mapping.Pp - 1))

@@ -24,6 +24,8 @@
 
 #include "Cost/Cost.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -85,6 +87,15 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
 }
 
 } // namespace
+
+/// Slowest first; rows of equal time keep their program order.
+template <typename Row> static void sortRows(std::vector<Row> &Rows) {
+  for (size_t I = 0; I < Rows.size(); ++I)
+    Rows[I].Order = I;
+  std::sort(Rows.begin(), Rows.end(), [](const Row &A, const Row &B) {
+    return A.Time != B.Time ? A.Time > B.Time : A.Order < B.Order;
+  });
+}
 
 TrainingReport costTraining(const Program &P) {
   TrainingReport R;
@@ -187,7 +198,9 @@ TrainingReport costTraining(const Program &P) {
   }
 
   // Tables: the slowest stage's ops over a step.
-  std::map<std::pair<std::string, int>, size_t> OpIndex, CollIndex;
+  // Keyed by the op's name and phase (hashing, not allocating: sweeps
+  // cost many points).
+  llvm::DenseMap<std::pair<llvm::StringRef, int>, size_t> OpIndex, CollIndex;
   auto Repeats = [&](const Block &B) -> double {
     switch (B.Kind) {
     case BlockKind::DenseLayer: return double(St.DenseLayers) * Mb;
@@ -204,7 +217,7 @@ TrainingReport costTraining(const Program &P) {
     if (N == 0)
       continue;
     for (const Op &O : B.Ops) {
-      auto Key = std::make_pair(std::string(O.Name), static_cast<int>(O.Ph));
+      auto Key = std::make_pair(llvm::StringRef(O.Name), static_cast<int>(O.Ph));
       if (O.isCollective()) {
         CollectiveTime C = collectiveTime(O, S.System);
         auto [It, New] = CollIndex.try_emplace(Key, R.Collectives.size());
@@ -249,12 +262,9 @@ TrainingReport costTraining(const Program &P) {
       Row.Time += N * OT.Time;
     }
   }
-  std::stable_sort(R.Ops.begin(), R.Ops.end(),
-                   [](const OpRow &A, const OpRow &B) { return A.Time > B.Time; });
-  std::stable_sort(R.Collectives.begin(), R.Collectives.end(),
-                   [](const CollectiveRow &A, const CollectiveRow &B) {
-                     return A.Time > B.Time;
-                   });
+  // Slowest first, ties in program order (an in-place sort: no buffer).
+  sortRows(R.Ops);
+  sortRows(R.Collectives);
   R.Memory = trainingMemory(P);
   return R;
 }

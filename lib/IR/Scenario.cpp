@@ -83,7 +83,7 @@ static SMRange loc(const spec::Object &O, StringRef Path) {
   return F->Loc;
 }
 
-static MappingConfig mappingFromSpec(const spec::Object &M) {
+MappingConfig mappingFromSpec(const spec::Object &M) {
   MappingConfig C;
   C.Dp = integer(M, "dp", 1);
   C.Tp = integer(M, "tp", 1);
@@ -183,7 +183,7 @@ static NetworkConfig networkFromSpec(const spec::Object *N) {
   return C;
 }
 
-static SystemConfig systemFromSpec(const spec::Object &S) {
+SystemConfig systemFromSpec(const spec::Object &S) {
   SystemConfig C;
   C.Name = S.Name;
   if (const spec::Object *A = S.object("node.accelerator")) {

@@ -127,6 +127,9 @@ struct ScenarioConfig {
 
 /// Reads a train or serve entity (already checked by Sema).
 ScenarioConfig scenarioFromSpec(const spec::Object &Scenario);
+/// The parts of it, for a sweep that changes one part per point.
+MappingConfig mappingFromSpec(const spec::Object &Mapping);
+SystemConfig systemFromSpec(const spec::Object &System);
 
 } // namespace ir
 } // namespace llmsys

@@ -204,6 +204,39 @@ private:
 };
 } // namespace
 
+static std::string formatNode(const Condition &C, int I) {
+  const Condition::Node &N = C.Nodes[I];
+  using Op = Condition::Op;
+  auto Bin = [&](StringRef Sym) {
+    return "(" + formatNode(C, N.L) + " " + Sym.str() + " " +
+           formatNode(C, N.R) + ")";
+  };
+  switch (N.Kind) {
+  case Op::Const: return formatValue(N.C);
+  case Op::Figure: return N.Name;
+  case Op::Field: return N.Name;
+  case Op::Neg: return "-" + formatNode(C, N.L);
+  case Op::Not: return "not " + formatNode(C, N.L);
+  case Op::Add: return Bin("+");
+  case Op::Sub: return Bin("-");
+  case Op::Mul: return Bin("*");
+  case Op::Div: return Bin("/");
+  case Op::Lt: return Bin("<");
+  case Op::Le: return Bin("<=");
+  case Op::Gt: return Bin(">");
+  case Op::Ge: return Bin(">=");
+  case Op::Eq: return Bin("==");
+  case Op::Ne: return Bin("!=");
+  case Op::And: return Bin("and");
+  case Op::Or: return Bin("or");
+  }
+  llvm_unreachable("unknown condition node");
+}
+
+std::string formatCondition(const Condition &C) {
+  return C.Nodes.empty() ? "" : formatNode(C, C.Nodes.size() - 1);
+}
+
 void printSpec(const Spec &S, const SourceMgr &SM, raw_ostream &OS,
                bool IncludeImported) {
   SpecPrinter P(SM, OS);
@@ -226,9 +259,15 @@ void printSpec(const Spec &S, const SourceMgr &SM, raw_ostream &OS,
         OS << (I ? ", " : "") << formatValue(A.Values[I]);
       OS << "]\n";
     }
-    for (const auto &Obj : W.Objectives)
-      OS << "  " << (Obj.second ? "maximize " : "minimize ") << Obj.first
-         << '\n';
+    for (const Condition &C : W.Where)
+      OS << "  where " << formatCondition(C) << '\n';
+    if (W.Pareto && W.Objectives.size() == 2)
+      OS << "  pareto " << W.Objectives[0].first << ", "
+         << W.Objectives[1].first << '\n';
+    else
+      for (const auto &Obj : W.Objectives)
+        OS << "  " << (Obj.second ? "maximize " : "minimize ") << Obj.first
+           << '\n';
     if (W.Keep)
       OS << "  keep " << *W.Keep << '\n';
   }

@@ -154,11 +154,31 @@ struct SweepAxis {
   std::vector<Value> Values;
 };
 
+/// A sweep's `where` condition, lowered and type-checked by Sema: a tree of
+/// nodes in one vector (children before parents; Root is the last). Names
+/// are figures of the scenario (known once a point is costed) or field
+/// paths of the scenario (known before).
+struct Condition {
+  enum class Op : uint8_t {
+    Const, Figure, Field, Neg, Not, Add, Sub, Mul, Div,
+    Lt, Le, Gt, Ge, Eq, Ne, And, Or
+  };
+  struct Node {
+    Op Kind = Op::Const;
+    Value C;          ///< Const: a number (base units), a bool or a word
+    std::string Name; ///< Figure: "step_time"; Field: "mapping.tp"
+    int L = -1, R = -1;
+  };
+  llvm::SMRange Range;
+  std::vector<Node> Nodes;
+  bool NeedsFigures = false; ///< false: decidable before costing
+};
+
 struct Sweep {
   const Object *Decl = nullptr; ///< The sweep entity (no fields of its own).
   const Object *Scenario = nullptr;
   std::vector<SweepAxis> Axes;
-  std::vector<llvm::SMRange> Where; ///< Constraints, checked when costed.
+  std::vector<Condition> Where;
   std::vector<std::pair<std::string, bool>> Objectives; ///< figure, maximize
   bool Pareto = false;
   std::optional<unsigned> Keep;
@@ -194,6 +214,10 @@ private:
 std::string formatNumber(double V);
 /// "85899345920 B", "0.5", "bf16", "[a, b]", "H100_SXM".
 std::string formatValue(const Value &V);
+
+/// A where condition, fully parenthesised, values in base units:
+/// "(peak_memory <= 85899345920 B)".
+std::string formatCondition(const Condition &C);
 
 /// llmsys-opt --emit=spec: every field of every entity of the top-level
 /// files with its value in base units and its origin.

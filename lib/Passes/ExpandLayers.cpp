@@ -233,6 +233,7 @@ public:
   /// The forward ops of one layer.
   std::vector<Op> layer(bool Moe) {
     std::vector<Op> Ops;
+    Ops.reserve(64); // a layer's forward and, later, its backward
     norm(Ops, "ln1");
     attention(Ops);
     residual(Ops, "attn.residual");
@@ -259,6 +260,7 @@ public:
 /// product two data-gradient products, other ops one backward op.
 std::vector<Op> backward(const std::vector<Op> &Forward) {
   std::vector<Op> Out;
+  Out.reserve(2 * Forward.size());
   for (auto It = Forward.rbegin(); It != Forward.rend(); ++It) {
     const Op &F = *It;
     if (F.Category == OpCategory::Contraction) {

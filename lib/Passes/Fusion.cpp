@@ -121,28 +121,28 @@ bool fuse(Program &P, PassContext &) {
         O.BytesRead = (O.BytesRead - Fixed) * ReadScale + Fixed;
         O.BytesWritten *= WriteScale;
       };
-      if ((named(O, "attn.residual") || named(O, "mlp.residual")) &&
-          F.BiasDropoutAdd) {
+      if (F.BiasDropoutAdd &&
+          (named(O, "attn.residual") || named(O, "mlp.residual"))) {
         OnePass(4, 3, 2, 1, 0);
         continue;
       }
-      if ((named(O, "ln1") || named(O, "ln2") || named(O, "final_norm")) &&
-          F.Norm) {
+      if (F.Norm &&
+          (named(O, "ln1") || named(O, "ln2") || named(O, "final_norm"))) {
         double Weights = (M.RmsNorm ? 1 : 2) * double(M.Hidden) *
                          dtypeBytes(P.Scenario.Mapping.Weights);
         OnePass(3, 2, 1, 1, Backward ? 0 : Weights);
         continue;
       }
-      if (named(O, "attn.softmax") && F.Softmax) {
+      if (F.Softmax && named(O, "attn.softmax")) {
         OnePass(4, 3, 1, 1, 0);
         continue;
       }
-      if ((named(O, "mlp.act") || named(O, "moe.expert_act")) && Fwd &&
-          ((F.BiasGelu && !M.GatedMlp) || (F.SwiGLU && M.GatedMlp))) {
+      if (Fwd && ((F.BiasGelu && !M.GatedMlp) || (F.SwiGLU && M.GatedMlp)) &&
+          (named(O, "mlp.act") || named(O, "moe.expert_act"))) {
         foldInto(O, named(O, "mlp.act") ? "mlp.up" : "moe.expert_up");
         continue;
       }
-      if (named(O, "attn.rope") && F.Rope && Fwd) {
+      if (F.Rope && Fwd && named(O, "attn.rope")) {
         foldInto(O, M.Mla ? "attn.kv_down" : "attn.qkv");
         continue;
       }

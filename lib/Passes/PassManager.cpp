@@ -43,10 +43,12 @@ runPasses(const ir::ScenarioConfig &Scenario, ArrayRef<const PassInfo *> Passes,
     P.Passes.push_back(Pass->Name.str());
     // The verifier runs after every pass (assertions are on in every
     // build we ship, see docs/building.md).
-    std::string Problem = ir::verifyProgram(P);
-    if (!Problem.empty())
-      report_fatal_error(Twine("program invalid after ") + Pass->Name + ": " +
-                         Problem);
+    if (Ctx.Verify) {
+      std::string Problem = ir::verifyProgram(P);
+      if (!Problem.empty())
+        report_fatal_error(Twine("program invalid after ") + Pass->Name +
+                           ": " + Problem);
+    }
     if (AfterPass)
       AfterPass(*Pass, P);
   }

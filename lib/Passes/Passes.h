@@ -35,6 +35,9 @@ namespace passes {
 /// spec's locations (the mapping field at fault, for instance).
 struct PassContext {
   DiagnosticEngine *Diags = nullptr; ///< null: fail without reporting
+  /// Verify the program after each pass. Sweeps turn it off for speed
+  /// once the scenario's own evaluation has verified the same pipeline.
+  bool Verify = true;
 };
 
 /// Returns false after diagnosing a problem.

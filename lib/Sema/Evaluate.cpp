@@ -260,6 +260,8 @@ std::optional<Value> Resolver::fieldValue(Object *O, unsigned Field,
     Diags.report(DiagID::err_field_unset, at(Use), F.Spec->Name, Owner);
     return std::nullopt;
   }
+  if (!EvalStack.empty())
+    ReadBy[{O, Field}].push_back({EvalStack.back().Obj, EvalStack.back().Field});
   if (!evaluateSlot(O, Field, Use))
     return std::nullopt;
   return F.V;

@@ -89,40 +89,46 @@ void Resolver::resolveExpect(const ast::ExpectDecl &D) {
   S.Expectations.push_back(std::move(X));
 }
 
-/// Checks that every name in a `where` condition is a figure or a field of
-/// the scenario; the condition itself is evaluated when points are costed.
-static void checkWhereNames(const ast::Expr &E, const StructSpec &Scenario,
-                            DiagnosticEngine &Diags, StringRef ScenarioName) {
-  switch (E.getKind()) {
-  case ast::Expr::Kind::Name: {
-    const ast::Ident &First = cast<ast::NameExpr>(E).Name.Parts[0];
-    if (Scenario.findFigure(First.Name) || Scenario.findField(First.Name) >= 0)
-      return;
-    std::vector<std::string> Names = figureNames(Scenario);
-    for (const FieldSpec &F : Scenario.Fields)
-      Names.push_back(F.Name);
-    Diags.report(DiagID::err_unknown_figure, First.Range,
-                 describeEntity(Scenario, ScenarioName), First.Name,
-                 didYouMean(First.Name, Names));
-    return;
+/// A sweep point sets the axis field in a copy of the scenario and does not
+/// re-evaluate fields computed from it (a default such as `weights =
+/// precision`, or an expression written in the spec), so an axis whose field
+/// something read is refused rather than costed with stale values.
+bool Resolver::checkAxisUnread(const Object &Scenario, const ast::AxisMember &A) {
+  // Readers outside the scenario's objects (another scenario copying one of
+  // its fields) do not change a point.
+  DenseSet<const Object *> Reachable;
+  std::vector<const Object *> Work{&Scenario};
+  while (!Work.empty()) {
+    const Object *X = Work.back();
+    Work.pop_back();
+    if (!X || !Reachable.insert(X).second)
+      continue;
+    for (const spec::Field &F : X->Fields)
+      if (F.V.Kind == spec::ValueKind::Object)
+        Work.push_back(F.V.Obj);
   }
-  case ast::Expr::Kind::Unary:
-    checkWhereNames(*cast<ast::UnaryExpr>(E).Operand, Scenario, Diags,
-                    ScenarioName);
-    return;
-  case ast::Expr::Kind::Binary:
-    checkWhereNames(*cast<ast::BinaryExpr>(E).LHS, Scenario, Diags,
-                    ScenarioName);
-    checkWhereNames(*cast<ast::BinaryExpr>(E).RHS, Scenario, Diags,
-                    ScenarioName);
-    return;
-  case ast::Expr::Kind::Call:
-    for (const ast::Expr *A : cast<ast::CallExpr>(E).Args)
-      checkWhereNames(*A, Scenario, Diags, ScenarioName);
-    return;
-  default:
-    return;
+  const Object *O = &Scenario;
+  for (size_t I = 0; I < A.Path.Parts.size(); ++I) {
+    int Idx = O->Type->findField(A.Path.Parts[I].Name);
+    if (Idx < 0)
+      return true;
+    auto It = ReadBy.find({O, static_cast<unsigned>(Idx)});
+    if (It != ReadBy.end())
+      for (const auto &Reader : It->second) {
+        if (!Reachable.count(Reader.first))
+          continue;
+        std::string Name = fieldPath(Reader.first, Reader.second);
+        Diags.report(DiagID::err_sweep_axis_read, A.Path.range(), A.Path.str(),
+                     Name, Name);
+        return false;
+      }
+    if (I + 1 < A.Path.Parts.size()) {
+      O = O->Fields[Idx].V.Obj;
+      if (!O)
+        return true;
+    }
   }
+  return true;
 }
 
 void Resolver::resolveSweep(EntityInfo &EI) {
@@ -197,7 +203,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
           T = FS->Type.Struct;
         }
       }
-      if (!FS) {
+      if (!FS || !checkAxisUnread(*Target->Obj, A)) {
         Ok = false;
         break;
       }
@@ -228,8 +234,11 @@ void Resolver::resolveSweep(EntityInfo &EI) {
     }
     case ast::Member::Kind::Where: {
       const auto &Wh = cast<ast::WhereMember>(*M);
-      checkWhereNames(*Wh.Cond, Scenario, Diags, Target->Obj->Name);
-      W.Where.push_back(Wh.Cond->getRange());
+      spec::Condition C;
+      if (lowerCondition(*Wh.Cond, Scenario, Target->Obj->Name, C))
+        W.Where.push_back(std::move(C));
+      else
+        Ok = false;
       break;
     }
     case ast::Member::Kind::Objective: {

@@ -21,6 +21,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include <map>
 #include <optional>
 #include <unordered_map>
 
@@ -151,6 +152,12 @@ public:
   // Scenarios.cpp
   void resolveExpect(const ast::ExpectDecl &D);
   void resolveSweep(EntityInfo &EI);
+  bool checkAxisUnread(const Object &Scenario, const ast::AxisMember &A);
+
+  // SweepConditions.cpp
+  /// Lowers a sweep's `where` into Out; false after a diagnostic.
+  bool lowerCondition(const ast::Expr &E, const StructSpec &Scenario,
+                      llvm::StringRef ScenarioName, spec::Condition &Out);
   void resolveMeasurement(EntityInfo &EI);
 
   SourceFiles &Sources;
@@ -165,6 +172,11 @@ public:
   std::unordered_map<const Object *, std::vector<Slot>> Slots;
   std::unordered_map<const Object *, EntityInfo *> InfoOf;
   std::vector<EvalFrame> EvalStack;
+  /// For each field read while another was evaluated: the readers (sweep
+  /// axes must not be read; see checkAxisUnread).
+  std::map<std::pair<const Object *, unsigned>,
+           std::vector<std::pair<const Object *, unsigned>>>
+      ReadBy;
   std::vector<EntityInfo *> ExtendsStack;
   llvm::DenseSet<const Object *> ReportedIncomplete;
 

@@ -7,12 +7,18 @@
 //                      3072 A100s (TP 4, PP 64, DP 12, micro-batch 4, full
 //                      recompute), front end excluded (targets: 2 us per
 //                      evaluation in a sweep loop, 50 us cold)
+//   BM_SweepGpt3Mapping `llmsys sweep` of a 1,081,344-point mapping grid
+//                      of GPT-3 175B on 1024 A100s (tp, pp, dp, micro-batch,
+//                      recompute, sp, ZeRO, overlaps, distributed
+//                      optimizer) on two threads (target: under 10 s on a
+//                      2-core machine)
 //
 //===----------------------------------------------------------------------===//
 
 #include "Cost/Cost.h"
 #include "Passes/Passes.h"
 #include "Sema/Compilation.h"
+#include "Sweep/Sweep.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -116,5 +122,71 @@ static void BM_TrainingEval(benchmark::State &State) {
   State.SetLabel("step " + std::to_string(R.StepTime) + " s");
 }
 BENCHMARK(BM_TrainingEval)->Unit(benchmark::kMicrosecond);
+
+static const char *const Gpt3Sweep = R"(
+import std.systems.nvidia
+import std.models.gpt
+train gpt3 {
+  model = gpt3_175b
+  system = dgx_a100_pod128
+  mapping { tp = 8; pp = 8; dp = 16; global_batch = 1536; sp = true }
+  seq_len = 2048
+}
+sweep plans over gpt3 {
+  mapping.tp in [1, 2, 4, 8]
+  mapping.pp in 1 .. 128 step *2
+  mapping.dp in 1 .. 1024 step *2
+  mapping.micro_batch in 1 .. 16
+  mapping.recompute in [none, selective, full]
+  mapping.sp in [false, true]
+  mapping.zero in [0, 1, 2, 3]
+  mapping.dp_overlap in [false, true]
+  mapping.tp_overlap in [false, true]
+  mapping.distributed_optimizer in [false, true]
+  where peak_memory <= 80 GB
+  minimize step_time
+}
+)";
+
+static void BM_SweepGpt3Mapping(benchmark::State &State) {
+  SmallString<128> Path;
+  int FD;
+  if (sys::fs::createTemporaryFile("gpt3sweep", "llmsys", FD, Path)) {
+    State.SkipWithError("no temporary file");
+    return;
+  }
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Gpt3Sweep;
+  }
+  CompileOptions O;
+  O.Files = {std::string(Path.str())};
+  O.StdlibDir = LLMSYS_SOURCE_STDLIB_DIR;
+  Compilation C(O);
+  bool Ok = C.run() && C.Spec.Sweeps.size() == 1;
+  sys::fs::remove(Path);
+  if (!Ok) {
+    C.finish(errs());
+    State.SkipWithError("sweep does not check");
+    return;
+  }
+  sweep::Options Opts;
+  Opts.Threads = 2;
+  sweep::Result R;
+  for (auto _ : State) {
+    R = sweep::run(C.Spec.Sweeps.front(), Opts);
+    benchmark::DoNotOptimize(R.Kept.data());
+  }
+  uint64_t Costed = R.Total - R.InvalidMapping;
+  State.counters["points"] = double(R.Total);
+  State.counters["costed"] = double(Costed);
+  State.counters["points/s"] = benchmark::Counter(
+      double(R.Total), benchmark::Counter::kIsIterationInvariantRate);
+  State.SetLabel("best step " +
+                 (R.Kept.empty() ? std::string("-")
+                                 : std::to_string(R.Kept.front().Figures[0])) +
+                 " s");
+}
+BENCHMARK(BM_SweepGpt3Mapping)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
 
 BENCHMARK_MAIN();

@@ -14,12 +14,15 @@
 #include "Passes/Passes.h"
 #include "Report/Format.h"
 #include "Report/Report.h"
+#include "Report/SweepReport.h"
+#include "Sweep/Sweep.h"
 #include "Sema/Compilation.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include <fmt/format.h>
 
 #include "llvm/Support/CommandLine.h"
@@ -42,12 +45,15 @@ static cl::SubCommand ListCmd("list", "List the entities that the files and "
 static cl::SubCommand ValidateCmd(
     "validate", "Compare predictions with the measurements of a folder of "
                 "validation cases");
+static cl::SubCommand SweepCmd("sweep", "Check files, then evaluate their "
+                                        "sweeps");
 static cl::SubCommand SchemaCmd("schema", "Print every entity kind with its "
                                           "fields, as Markdown");
 
 static cl::list<std::string> Inputs(cl::Positional, cl::desc("<file.llmsys>..."),
                                     cl::sub(EvalCmd), cl::sub(CheckCmd),
-                                    cl::sub(ListCmd), cl::cat(LLMSysCat));
+                                    cl::sub(ListCmd), cl::sub(SweepCmd),
+                                    cl::cat(LLMSysCat));
 static cl::list<std::string> ValidateDirs(cl::Positional, cl::desc("<dir>..."),
                                           cl::OneOrMore, cl::sub(ValidateCmd),
                                           cl::cat(LLMSysCat));
@@ -55,18 +61,19 @@ static cl::list<std::string>
     IncludeDirs("I", cl::desc("Add <dir> to the search path of quoted imports"),
                 cl::value_desc("dir"), cl::Prefix, cl::sub(EvalCmd),
                 cl::sub(CheckCmd), cl::sub(ListCmd), cl::sub(ValidateCmd),
-                cl::cat(LLMSysCat));
+                cl::sub(SweepCmd), cl::cat(LLMSysCat));
 static cl::opt<std::string>
     StdlibDir("stdlib", cl::desc("Directory of the standard library "
                                  "(default: the installed one)"),
               cl::value_desc("dir"), cl::sub(EvalCmd), cl::sub(CheckCmd),
-              cl::sub(ListCmd), cl::sub(ValidateCmd), cl::cat(LLMSysCat));
+              cl::sub(ListCmd), cl::sub(ValidateCmd), cl::sub(SweepCmd),
+              cl::cat(LLMSysCat));
 static cl::opt<unsigned>
     ErrorLimit("error-limit",
                cl::desc("Stop printing errors after <n> (0: no limit)"),
                cl::init(20), cl::value_desc("n"), cl::sub(EvalCmd),
                cl::sub(CheckCmd), cl::sub(ListCmd), cl::sub(ValidateCmd),
-               cl::cat(LLMSysCat));
+               cl::sub(SweepCmd), cl::cat(LLMSysCat));
 static cl::opt<unsigned> TopOps("ops",
                               cl::desc("Rows of the operator table (0: all)"),
                               cl::init(12), cl::value_desc("n"),
@@ -82,6 +89,34 @@ static cl::opt<Format> OutputFormat(
 static cl::opt<std::string>
     ScenarioFilter("scenario", cl::desc("Evaluate only the scenario <name>"),
                    cl::value_desc("name"), cl::sub(EvalCmd), cl::cat(LLMSysCat));
+
+static cl::opt<report::SweepFormat> SweepOutputFormat(
+    "format", cl::desc("Sweep output format"),
+    cl::init(report::SweepFormat::Text),
+    cl::values(clEnumValN(report::SweepFormat::Text, "text",
+                          "aligned table (default)"),
+               clEnumValN(report::SweepFormat::Csv, "csv",
+                          "one row per point, base SI units"),
+               clEnumValN(report::SweepFormat::Json, "json",
+                          "one JSON document, base SI units")),
+    cl::sub(SweepCmd), cl::cat(LLMSysCat));
+static cl::opt<std::string>
+    SweepFilter("sweep", cl::desc("Run only the sweep <name>"),
+                cl::value_desc("name"), cl::sub(SweepCmd), cl::cat(LLMSysCat));
+static cl::opt<unsigned>
+    SweepThreads("threads", cl::desc("Threads (default: one per core); the "
+                                     "output does not depend on it"),
+                 cl::init(0), cl::value_desc("n"), cl::sub(SweepCmd),
+                 cl::cat(LLMSysCat));
+static cl::opt<uint64_t> MaxPoints(
+    "max-points",
+    cl::desc("Refuse sweeps of more than <n> points (default 1000000)"),
+    cl::init(1000000), cl::value_desc("n"), cl::sub(SweepCmd),
+    cl::cat(LLMSysCat));
+static cl::opt<cl::boolOrDefault>
+    Progress("progress",
+             cl::desc("A progress line on stderr (default: on a terminal)"),
+             cl::sub(SweepCmd), cl::cat(LLMSysCat));
 
 static CompileOptions compileOptions(const char *Argv0) {
   CompileOptions O;
@@ -125,15 +160,6 @@ static std::string describeMapping(const spec::Object &Mapping) {
   return S;
 }
 
-/// A figure's value as a user reads it: "1.42 s", "0.415", "true".
-static std::string showFigure(double V, const TypeSpec &T) {
-  if (T.Kind == TypeKind::Bool)
-    return V != 0 ? "true" : "false";
-  if (T.Kind == TypeKind::Quantity)
-    return report::si(V, T.Dim.unitString(), 4);
-  return fmt::format("{:.4g}", V);
-}
-
 /// Evaluates the `expect` statements of the files against the evaluations
 /// (computing those of scenarios not yet evaluated). Failures are
 /// diagnostics at the expectation; returns false if any failed.
@@ -166,8 +192,8 @@ static bool checkExpectations(
     std::string Want;
     if (X.Op == "in") {
       Holds = *V >= Lo && *V <= Hi;
-      Want = "in " + showFigure(Lo, X.Figure->Type) + " .. " +
-             showFigure(Hi, X.Figure->Type);
+      Want = "in " + report::showFigure(Lo, X.Figure->Type) + " .. " +
+             report::showFigure(Hi, X.Figure->Type);
     } else {
       Holds = X.Op == "<"    ? *V < Lo
               : X.Op == "<=" ? *V <= Lo
@@ -175,11 +201,11 @@ static bool checkExpectations(
               : X.Op == ">=" ? *V >= Lo
               : X.Op == "==" ? *V == Lo
                              : *V != Lo;
-      Want = X.Op + " " + showFigure(Lo, X.Figure->Type);
+      Want = X.Op + " " + report::showFigure(Lo, X.Figure->Type);
     }
     if (!Holds) {
       C.Diags.report(DiagID::err_expect_failed, X.Range, X.Scenario->Name,
-                     X.Figure->Name, showFigure(*V, X.Figure->Type), Want);
+                     X.Figure->Name, report::showFigure(*V, X.Figure->Type), Want);
       Ok = false;
     }
   }
@@ -235,6 +261,54 @@ static int runEval(Compilation &C) {
   outs().flush();
   if (!checkExpectations(C, Done))
     Failed = true;
+  int Status = C.finish(errs());
+  return Failed ? 1 : Status;
+}
+
+static int runSweep(Compilation &C) {
+  if (!C.run())
+    return C.finish(errs());
+  bool Any = false, Failed = false;
+  for (const spec::Sweep &W : C.Spec.Sweeps) {
+    if (!C.Spec.isTopLevel(*W.Decl) ||
+        (!SweepFilter.empty() && W.Decl->Name != SweepFilter))
+      continue;
+    if (W.points() > MaxPoints) {
+      C.Diags.report(DiagID::err_sweep_too_large, W.Decl->DeclRange,
+                     W.Decl->Name, W.points(), uint64_t(MaxPoints));
+      Failed = true;
+      continue;
+    }
+    if (Any && SweepOutputFormat != report::SweepFormat::Text) {
+      C.Diags.report(DiagID::err_sweep_one_per_document, W.Decl->DeclRange,
+                     W.Decl->Name);
+      Failed = true;
+      break;
+    }
+    if (Any)
+      outs() << '\n';
+    Any = true;
+    std::vector<std::string> Cols = sweep::columns(W);
+    report::SweepPrinter Printer(W, Cols, SweepOutputFormat, outs());
+    Printer.begin();
+    sweep::Options Opts;
+    Opts.Threads = SweepThreads;
+    Opts.Progress = Progress == cl::BOU_UNSET
+                        ? sys::Process::StandardErrIsDisplayed()
+                        : Progress == cl::BOU_TRUE;
+    Opts.Stream = [&](const sweep::Point &P) { Printer.row(P); };
+    sweep::Result R = sweep::run(W, Opts);
+    for (size_t I = 0; I < R.Kept.size(); ++I)
+      Printer.row(R.Kept[I], I + 1);
+    Printer.end(R);
+  }
+  if (!SweepFilter.empty() && !Any && !Failed) {
+    C.finish(errs());
+    WithColor::error(errs(), "llmsys")
+        << "no sweep named '" << SweepFilter << "'\n";
+    return 1;
+  }
+  outs().flush();
   int Status = C.finish(errs());
   return Failed ? 1 : Status;
 }
@@ -355,7 +429,7 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions({&LLMSysCat, &getColorCategory()});
   for (cl::SubCommand *Sub :
-       {&EvalCmd, &CheckCmd, &ListCmd, &ValidateCmd, &SchemaCmd})
+       {&EvalCmd, &CheckCmd, &ListCmd, &ValidateCmd, &SweepCmd, &SchemaCmd})
     cl::HideUnrelatedOptions({&LLMSysCat, &getColorCategory()}, *Sub);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "llmsys " << LLMSYS_VERSION << '\n';
@@ -365,6 +439,7 @@ int main(int argc, char **argv) {
       "llmsys: predicts what training and serving LLMs costs\n\n"
       "  llmsys eval FILE...    check, then evaluate the scenarios\n"
       "  llmsys check FILE...   check the files and their expectations\n"
+      "  llmsys sweep FILE...   evaluate the sweeps of the files\n"
       "  llmsys list [FILE...]  entities available after imports\n"
       "  llmsys validate DIR... predictions against measured cases\n"
       "  llmsys schema          entity kinds and fields (Markdown)\n\n"
@@ -380,7 +455,7 @@ int main(int argc, char **argv) {
   }
   if (ValidateCmd)
     return runValidate(argv[0]);
-  if (!EvalCmd && !CheckCmd && !ListCmd) {
+  if (!EvalCmd && !CheckCmd && !ListCmd && !SweepCmd) {
     WithColor::error(errs(), "llmsys")
         << "no subcommand given; see 'llmsys --help'\n";
     return 1;
@@ -390,5 +465,7 @@ int main(int argc, char **argv) {
     return runEval(C);
   if (CheckCmd)
     return runCheck(C);
+  if (SweepCmd)
+    return runSweep(C);
   return runList(C);
 }

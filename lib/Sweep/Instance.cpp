@@ -1,0 +1,167 @@
+//===- Instance.cpp - one thread's copy of a swept scenario -----------------===//
+
+#include "Sweep/Instance.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include <algorithm>
+
+using namespace llvm;
+
+namespace llmsys {
+namespace sweep {
+
+Instance::Instance(const spec::Sweep &W) : W(W) {
+  Copies.push_back(*W.Scenario);
+  Root = &Copies.back();
+  std::vector<const spec::Object *> Owned{Root};
+  for (const spec::SweepAxis &A : W.Axes) {
+    SmallVector<StringRef, 4> Parts;
+    StringRef(A.Path).split(Parts, '.');
+    spec::Object *O = Root;
+    spec::Field *F = nullptr;
+    for (size_t I = 0; I < Parts.size(); ++I) {
+      int Idx = O->Type->findField(Parts[I]);
+      F = &O->Fields[Idx]; // Sema checked the path.
+      if (I + 1 == Parts.size())
+        break;
+      // A block or entity on the way is copied once, so that setting the
+      // field changes this point only.
+      if (!is_contained(Owned, F->V.Obj)) {
+        Copies.push_back(*F->V.Obj);
+        F->V.Obj = &Copies.back();
+        Owned.push_back(F->V.Obj);
+      }
+      O = F->V.Obj;
+    }
+    AxisFields.push_back(F);
+    AxisPart.push_back(Parts[0] == "mapping"  ? MappingPart
+                       : Parts[0] == "model"  ? ModelPart
+                       : Parts[0] == "system" ? SystemPart
+                                              : WholePart);
+  }
+  Current.assign(W.Axes.size(), UINT32_MAX);
+}
+
+void Instance::set(const std::vector<uint32_t> &Choice) {
+  for (size_t I = 0; I < AxisFields.size(); ++I) {
+    if (Current[I] == Choice[I])
+      continue;
+    spec::Field &F = *AxisFields[I];
+    F.V = W.Axes[I].Values[Choice[I]];
+    F.From = spec::Origin::File;
+    Current[I] = Choice[I];
+    Dirty |= AxisPart[I];
+  }
+}
+
+const ir::ScenarioConfig &Instance::config() {
+  if (Dirty & WholePart) {
+    Config = ir::scenarioFromSpec(*Root);
+  } else {
+    if (Dirty & MappingPart)
+      Config.Mapping = ir::mappingFromSpec(*Root->object("mapping"));
+    if (Dirty & ModelPart)
+      Config.Model = ir::modelFromSpec(*Root->object("model"));
+    if (Dirty & SystemPart)
+      Config.System = ir::systemFromSpec(*Root->object("system"));
+  }
+  Dirty = 0;
+  return Config;
+}
+
+namespace {
+struct Val {
+  enum Kind : uint8_t { Unknown, Number, Bool, Word } K = Unknown;
+  double N = 0;
+  bool B = false;
+  StringRef W;
+};
+} // namespace
+
+static Val fromValue(const spec::Value &V) {
+  Val X;
+  switch (V.Kind) {
+  case spec::ValueKind::Number:
+    X.K = Val::Number;
+    X.N = V.Num;
+    break;
+  case spec::ValueKind::Bool:
+    X.K = Val::Bool;
+    X.B = V.Bool;
+    break;
+  case spec::ValueKind::Enum:
+    X.K = Val::Word;
+    X.W = V.Str;
+    break;
+  default:
+    break;
+  }
+  return X;
+}
+
+bool holds(const spec::Condition &C, const spec::Object &Root,
+           const cost::Evaluation *E) {
+  using Op = spec::Condition::Op;
+  SmallVector<Val, 16> Vals(C.Nodes.size());
+  for (size_t I = 0; I < C.Nodes.size(); ++I) {
+    const spec::Condition::Node &N = C.Nodes[I];
+    Val &Out = Vals[I];
+    const Val *L = N.L >= 0 ? &Vals[N.L] : nullptr;
+    const Val *R = N.R >= 0 ? &Vals[N.R] : nullptr;
+    if ((L && L->K == Val::Unknown) || (R && R->K == Val::Unknown))
+      continue; // stays Unknown
+    auto Bool = [&](bool B) {
+      Out.K = Val::Bool;
+      Out.B = B;
+    };
+    auto Num = [&](double X) {
+      Out.K = Val::Number;
+      Out.N = X;
+    };
+    switch (N.Kind) {
+    case Op::Const:
+      Out = fromValue(N.C);
+      break;
+    case Op::Field:
+      if (const spec::Field *F = Root.path(N.Name))
+        Out = fromValue(F->V);
+      break;
+    case Op::Figure:
+      if (E)
+        if (std::optional<double> V = E->figure(N.Name)) {
+          // `fits` and other boolean figures come as 0 or 1.
+          if (Root.Type->findFigure(N.Name)->Type.Kind == TypeKind::Bool)
+            Bool(*V != 0);
+          else
+            Num(*V);
+        }
+      break;
+    case Op::Neg: Num(-L->N); break;
+    case Op::Not: Bool(!L->B); break;
+    case Op::Add: Num(L->N + R->N); break;
+    case Op::Sub: Num(L->N - R->N); break;
+    case Op::Mul: Num(L->N * R->N); break;
+    case Op::Div: Num(L->N / R->N); break;
+    case Op::Lt: Bool(L->N < R->N); break;
+    case Op::Le: Bool(L->N <= R->N); break;
+    case Op::Gt: Bool(L->N > R->N); break;
+    case Op::Ge: Bool(L->N >= R->N); break;
+    case Op::Eq:
+    case Op::Ne: {
+      bool Eq = L->K == Val::Number ? L->N == R->N
+                : L->K == Val::Bool ? L->B == R->B
+                                    : L->W == R->W;
+      Bool(N.Kind == Op::Eq ? Eq : !Eq);
+      break;
+    }
+    case Op::And: Bool(L->B && R->B); break;
+    case Op::Or: Bool(L->B || R->B); break;
+    }
+  }
+  const Val &Root_ = Vals.back();
+  return Root_.K == Val::Bool && Root_.B;
+}
+
+} // namespace sweep
+} // namespace llmsys

@@ -1,0 +1,58 @@
+//===- Instance.h - one thread's copy of a swept scenario ---------*- C++ -*-===//
+//
+// Internal to lib/Sweep. A private copy of the objects on the axes' paths
+// (the scenario, its mapping, a system whose `nodes` is swept, ...), whose
+// axis fields are set per point; and the evaluation of `where` conditions
+// against a point.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_SWEEP_INSTANCE_H
+#define LLMSYS_SWEEP_INSTANCE_H
+
+#include "Cost/Evaluate.h"
+#include "IR/Scenario.h"
+#include "IR/Spec.h"
+
+#include <deque>
+
+namespace llmsys {
+namespace sweep {
+
+class Instance {
+public:
+  explicit Instance(const spec::Sweep &W);
+  Instance(const Instance &) = delete;
+  Instance &operator=(const Instance &) = delete;
+
+  /// Sets every axis field to the chosen value.
+  void set(const std::vector<uint32_t> &Choice);
+  const spec::Object &root() const { return *Root; }
+  /// The typed scenario of the point: the parts whose axes changed since
+  /// the last call are read again (the mapping, the model, the system),
+  /// or all of it when another field changed.
+  const ir::ScenarioConfig &config();
+
+private:
+  enum Part : uint8_t { MappingPart = 1, ModelPart = 2, SystemPart = 4,
+                        WholePart = 8 };
+  const spec::Sweep &W;
+  std::deque<spec::Object> Copies;
+  spec::Object *Root = nullptr;
+  std::vector<spec::Field *> AxisFields;
+  std::vector<uint8_t> AxisPart;
+  std::vector<uint32_t> Current;
+  ir::ScenarioConfig Config;
+  uint8_t Dirty = WholePart;
+};
+
+/// Evaluates C for the point whose objects are Root; E is the costed point
+/// (null when C needs no figures). A figure this version does not compute
+/// makes the condition false.
+bool holds(const spec::Condition &C, const spec::Object &Root,
+           const cost::Evaluation *E);
+
+} // namespace sweep
+} // namespace llmsys
+
+#endif

@@ -1,0 +1,297 @@
+//===- Runner.cpp - waves of points over threads, ranked ---------------------===//
+
+#include "Sweep/Instance.h"
+#include "Sweep/Sweep.h"
+
+#include "Passes/Passes.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+using namespace llvm;
+
+namespace llmsys {
+namespace sweep {
+
+bool higherIsBetter(StringRef F) {
+  return F == "throughput" || F == "throughput_per_device" || F == "mfu" ||
+         F == "hfu" || F == "model_flops_rate" || F == "hardware_flops_rate" ||
+         F == "max_batch" || F == "fits";
+}
+
+std::vector<std::string> columns(const spec::Sweep &W) {
+  bool Train = W.Scenario->Type->Name == "train";
+  std::vector<std::string> Cols =
+      Train ? std::vector<std::string>{"step_time", "throughput", "mfu",
+                                       "peak_memory", "fits"}
+            : std::vector<std::string>{"ttft", "tpot", "e2e", "throughput",
+                                       "peak_memory", "fits"};
+  auto Add = [&](const std::string &F) {
+    if (!is_contained(Cols, F))
+      Cols.push_back(F);
+  };
+  for (const auto &O : W.Objectives)
+    Add(O.first);
+  for (const spec::Condition &C : W.Where)
+    for (const spec::Condition::Node &N : C.Nodes)
+      if (N.Kind == spec::Condition::Op::Figure)
+        Add(N.Name);
+  return Cols;
+}
+
+namespace {
+
+/// Orders points by the objective, then by grid index.
+struct Ranking {
+  unsigned Column = 0;
+  bool Higher = false;
+  bool better(const Point &A, const Point &B) const {
+    double X = A.Figures[Column], Y = B.Figures[Column];
+    // A point whose objective is not computed ranks last.
+    if (std::isnan(X) != std::isnan(Y))
+      return std::isnan(Y);
+    if (X != Y && !std::isnan(X))
+      return Higher ? X > Y : X < Y;
+    return A.Index < B.Index;
+  }
+};
+
+/// What the sweep keeps: the best N, a Pareto front, or nothing (streamed).
+class Keeper {
+public:
+  Keeper(const spec::Sweep &W, const std::vector<std::string> &Cols) {
+    if (W.Objectives.empty())
+      return;
+    for (const auto &O : W.Objectives) {
+      Ranking R;
+      R.Column = find(Cols, O.first) - Cols.begin();
+      R.Higher = W.Pareto ? higherIsBetter(O.first) : O.second;
+      Ranks.push_back(R);
+    }
+    Pareto = W.Pareto;
+    Keep = W.Keep ? *W.Keep : DefaultKeep;
+  }
+  bool streams() const { return Ranks.empty(); }
+
+  void add(Point P) {
+    if (Pareto)
+      addPareto(std::move(P));
+    else
+      addBest(std::move(P));
+  }
+  void merge(Keeper &&O) {
+    for (Point &P : O.Points)
+      add(std::move(P));
+  }
+  std::vector<Point> take() {
+    // Best first; a front by its first objective.
+    llvm::sort(Points, [&](const Point &A, const Point &B) {
+      return Ranks[0].better(A, B);
+    });
+    return std::move(Points);
+  }
+
+private:
+  /// Keeps at most Keep points; the worst is found by a scan (Keep is
+  /// small), so the kept set is the same in any order of insertion.
+  void addBest(Point P) {
+    const Ranking &R = Ranks[0];
+    if (Points.size() < Keep) {
+      Points.push_back(std::move(P));
+      return;
+    }
+    auto Worst = std::max_element(
+        Points.begin(), Points.end(),
+        [&](const Point &A, const Point &B) { return R.better(A, B); });
+    if (R.better(P, *Worst))
+      *Worst = std::move(P);
+  }
+  /// A dominates B: at least as good in both objectives and better in one,
+  /// or equal in both and earlier in the grid.
+  bool dominates(const Point &A, const Point &B) const {
+    bool Strict = false;
+    for (const Ranking &R : Ranks) {
+      double X = A.Figures[R.Column], Y = B.Figures[R.Column];
+      if (std::isnan(X))
+        return false;
+      if (std::isnan(Y))
+        Strict = true;
+      else if (X != Y) {
+        if (R.Higher ? X < Y : X > Y)
+          return false;
+        Strict = true;
+      }
+    }
+    return Strict || A.Index < B.Index;
+  }
+  void addPareto(Point P) {
+    for (const Point &Q : Points)
+      if (dominates(Q, P))
+        return;
+    llvm::erase_if(Points, [&](const Point &Q) { return dominates(P, Q); });
+    Points.push_back(std::move(P));
+  }
+
+  std::vector<Ranking> Ranks;
+  bool Pareto = false;
+  unsigned Keep = 0;
+  std::vector<Point> Points;
+};
+
+/// What one chunk of a wave produced.
+struct Chunk {
+  uint64_t Begin = 0, End = 0;
+  uint64_t Invalid = 0, Rejected = 0;
+  std::vector<Point> Streamed;
+  std::unique_ptr<Keeper> Kept;
+};
+
+class Runner {
+public:
+  Runner(const spec::Sweep &W, const Options &Opts)
+      : W(W), Opts(Opts), Cols(columns(W)) {
+    for (const spec::Condition &C : W.Where)
+      (C.NeedsFigures ? After : Before).push_back(&C);
+    for (const spec::SweepAxis &A : W.Axes)
+      Radix.push_back(A.Values.size());
+  }
+
+  Result run();
+
+private:
+  void evaluate(Instance &I, Chunk &C);
+  void choice(uint64_t Index, std::vector<uint32_t> &Out) const {
+    for (size_t A = Radix.size(); A-- > 0;) {
+      Out[A] = static_cast<uint32_t>(Index % Radix[A]);
+      Index /= Radix[A];
+    }
+  }
+
+  const spec::Sweep &W;
+  const Options &Opts;
+  std::vector<std::string> Cols;
+  std::vector<const spec::Condition *> Before, After;
+  std::vector<uint64_t> Radix;
+};
+
+} // namespace
+
+void Runner::evaluate(Instance &I, Chunk &C) {
+  std::vector<uint32_t> Choice(Radix.size());
+  passes::PassContext Quiet;
+  for (uint64_t Index = C.Begin; Index < C.End; ++Index) {
+    // The verifier checks the first point of each chunk only.
+    Quiet.Verify = Index == C.Begin;
+    choice(Index, Choice);
+    I.set(Choice);
+    if (!all_of(Before, [&](const spec::Condition *X) {
+          return holds(*X, I.root(), nullptr);
+        })) {
+      ++C.Rejected;
+      continue;
+    }
+    std::optional<cost::Evaluation> E =
+        cost::evaluate(I.config(), Quiet, /*Crossover=*/false);
+    if (!E) {
+      ++C.Invalid;
+      continue;
+    }
+    if (!all_of(After, [&](const spec::Condition *X) {
+          return holds(*X, I.root(), &*E);
+        })) {
+      ++C.Rejected;
+      continue;
+    }
+    Point P;
+    P.Index = Index;
+    P.Choice = Choice;
+    P.Figures.reserve(Cols.size());
+    for (const std::string &F : Cols)
+      P.Figures.push_back(E->figure(F).value_or(NAN));
+    if (C.Kept->streams())
+      C.Streamed.push_back(std::move(P));
+    else
+      C.Kept->add(std::move(P));
+  }
+}
+
+Result Runner::run() {
+  Result R;
+  R.Columns = Cols;
+  R.Total = W.points();
+  unsigned Threads = Opts.Threads
+                         ? Opts.Threads
+                         : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+  Keeper Kept(W, Cols);
+  std::vector<std::unique_ptr<Instance>> Instances;
+  for (unsigned T = 0; T < Threads; ++T)
+    Instances.push_back(std::make_unique<Instance>(W));
+  std::unique_ptr<ThreadPool> Pool;
+  if (Threads > 1)
+    Pool = std::make_unique<ThreadPool>(llvm::hardware_concurrency(Threads));
+
+  const uint64_t ChunkSize = 2048;
+  auto Start = std::chrono::steady_clock::now();
+  auto LastShown = Start;
+  bool Shown = false;
+  for (uint64_t Wave = 0; Wave < R.Total; Wave += ChunkSize * Threads) {
+    std::vector<Chunk> Chunks(Threads);
+    for (unsigned T = 0; T < Threads; ++T) {
+      Chunk &C = Chunks[T];
+      C.Begin = std::min(R.Total, Wave + T * ChunkSize);
+      C.End = std::min(R.Total, C.Begin + ChunkSize);
+      C.Kept = std::make_unique<Keeper>(W, Cols);
+      if (Pool)
+        Pool->async([this, &C, &I = *Instances[T]] { evaluate(I, C); });
+      else
+        evaluate(*Instances[T], C);
+    }
+    if (Pool)
+      Pool->wait();
+    // Merged in grid order: the same result for any number of threads.
+    for (Chunk &C : Chunks) {
+      R.InvalidMapping += C.Invalid;
+      R.RejectedByWhere += C.Rejected;
+      if (Kept.streams()) {
+        R.Accepted += C.Streamed.size();
+        if (Opts.Stream)
+          for (const Point &P : C.Streamed)
+            Opts.Stream(P);
+      } else {
+        R.Accepted += (C.End - C.Begin) - C.Invalid - C.Rejected;
+        Kept.merge(std::move(*C.Kept));
+      }
+    }
+    auto Now = std::chrono::steady_clock::now();
+    if (Opts.Progress && Now - LastShown > std::chrono::milliseconds(250)) {
+      uint64_t Done = std::min(R.Total, Wave + ChunkSize * Threads);
+      double Secs = std::chrono::duration<double>(Now - Start).count();
+      double Rate = Done / Secs;
+      errs() << format("\r%s: %llu / %llu points (%.0f%%), %.0f points/s, "
+                       "ETA %.0f s   ",
+                       W.Decl->Name.c_str(), (unsigned long long)Done,
+                       (unsigned long long)R.Total, 100.0 * Done / R.Total,
+                       Rate, (R.Total - Done) / Rate);
+      LastShown = Now;
+      Shown = true;
+    }
+  }
+  if (Shown)
+    errs() << "\r\x1b[K";
+  R.Kept = Kept.take();
+  return R;
+}
+
+Result run(const spec::Sweep &W, const Options &Opts) {
+  return Runner(W, Opts).run();
+}
+
+} // namespace sweep
+} // namespace llmsys

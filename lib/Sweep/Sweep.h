@@ -1,0 +1,74 @@
+//===- Sweep.h - evaluating a sweep's points ------------------------*- C++ -*-===//
+//
+// A sweep is the cartesian product of its axes over one scenario. Each point
+// sets the axis fields in a private copy of the scenario's objects, reads
+// the typed scenario, checks the `where` conditions that need no figures,
+// costs the point, checks the rest, and ranks it: `minimize`/`maximize`
+// keep the best `keep` points (10 unless written), `pareto` keeps the
+// non-dominated front, and a sweep without an objective streams every
+// accepted point in order. Memory is bounded by the wave size and what is
+// kept, whatever the sweep's size. Waves of points are split over threads
+// and merged in point order, so the output is identical for any number of
+// threads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_SWEEP_SWEEP_H
+#define LLMSYS_SWEEP_SWEEP_H
+
+#include "IR/Spec.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace llmsys {
+namespace sweep {
+
+/// One accepted point: its index in the grid (the last axis varies
+/// fastest), the index of each axis value, and the value of each column
+/// figure (NaN where the version does not compute it).
+struct Point {
+  uint64_t Index = 0;
+  std::vector<uint32_t> Choice;
+  std::vector<double> Figures;
+};
+
+struct Result {
+  /// Figures reported per point: the scenario kind's summary figures, then
+  /// objectives and figures named by `where` that are not among them.
+  std::vector<std::string> Columns;
+  uint64_t Total = 0;
+  uint64_t InvalidMapping = 0; ///< rejected by the passes (divisibility, ...)
+  uint64_t RejectedByWhere = 0;
+  uint64_t Accepted = 0;
+  /// keep: the best points, best first; pareto: the front, by the first
+  /// objective; no objective: empty (points were streamed).
+  std::vector<Point> Kept;
+};
+
+struct Options {
+  unsigned Threads = 0; ///< 0: one per core
+  bool Progress = false; ///< a progress line on stderr
+  /// Without an objective: called for each accepted point, in grid order.
+  std::function<void(const Point &)> Stream;
+};
+
+/// The figures reported for every point of a sweep over Scenario.
+std::vector<std::string> columns(const spec::Sweep &W);
+
+/// Whether a larger value of the figure is better (throughput, mfu, ...);
+/// `pareto` uses it for the direction of each objective.
+bool higherIsBetter(llvm::StringRef Figure);
+
+/// Evaluates every point of W.
+Result run(const spec::Sweep &W, const Options &Opts);
+
+/// The points `keep` retains when the sweep does not say.
+constexpr unsigned DefaultKeep = 10;
+
+} // namespace sweep
+} // namespace llmsys
+
+#endif
