@@ -4,6 +4,7 @@
 #define LLMSYS_REPORT_REPORT_H
 
 #include "Cost/Cost.h"
+#include "Cost/Require.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -31,6 +32,13 @@ llvm::json::Value servingJson(const ir::Program &P,
                               const cost::ServingReport &R);
 
 /// "1024 x A100_SXM_80GB (128 nodes of 8)"
+/// `llmsys require`: per resource, the least value per device that meets
+/// every SLO with the others held (docs/cli.md).
+void printRequireText(const ir::Program &P, const cost::RequireReport &R,
+                      llvm::raw_ostream &OS);
+llvm::json::Value requireJson(const ir::Program &P,
+                              const cost::RequireReport &R);
+
 std::string describeSystem(const ir::SystemConfig &S);
 /// "dp 16 tp 8 pp 8, sp, selective recompute, interleaved_1f1b x3"
 std::string describeMapping(const ir::MappingConfig &M);

@@ -47,13 +47,16 @@ static cl::SubCommand ValidateCmd(
                 "validation cases");
 static cl::SubCommand SweepCmd("sweep", "Check files, then evaluate their "
                                         "sweeps");
+static cl::SubCommand RequireCmd(
+    "require", "For serve scenarios with SLOs: the least compute, memory "
+               "bandwidth, capacity and interconnect that meet them");
 static cl::SubCommand SchemaCmd("schema", "Print every entity kind with its "
                                           "fields, as Markdown");
 
 static cl::list<std::string> Inputs(cl::Positional, cl::desc("<file.llmsys>..."),
                                     cl::sub(EvalCmd), cl::sub(CheckCmd),
                                     cl::sub(ListCmd), cl::sub(SweepCmd),
-                                    cl::cat(LLMSysCat));
+                                    cl::sub(RequireCmd), cl::cat(LLMSysCat));
 static cl::list<std::string> ValidateDirs(cl::Positional, cl::desc("<dir>..."),
                                           cl::OneOrMore, cl::sub(ValidateCmd),
                                           cl::cat(LLMSysCat));
@@ -61,19 +64,19 @@ static cl::list<std::string>
     IncludeDirs("I", cl::desc("Add <dir> to the search path of quoted imports"),
                 cl::value_desc("dir"), cl::Prefix, cl::sub(EvalCmd),
                 cl::sub(CheckCmd), cl::sub(ListCmd), cl::sub(ValidateCmd),
-                cl::sub(SweepCmd), cl::cat(LLMSysCat));
+                cl::sub(SweepCmd), cl::sub(RequireCmd), cl::cat(LLMSysCat));
 static cl::opt<std::string>
     StdlibDir("stdlib", cl::desc("Directory of the standard library "
                                  "(default: the installed one)"),
               cl::value_desc("dir"), cl::sub(EvalCmd), cl::sub(CheckCmd),
               cl::sub(ListCmd), cl::sub(ValidateCmd), cl::sub(SweepCmd),
-              cl::cat(LLMSysCat));
+              cl::sub(RequireCmd), cl::cat(LLMSysCat));
 static cl::opt<unsigned>
     ErrorLimit("error-limit",
                cl::desc("Stop printing errors after <n> (0: no limit)"),
                cl::init(20), cl::value_desc("n"), cl::sub(EvalCmd),
                cl::sub(CheckCmd), cl::sub(ListCmd), cl::sub(ValidateCmd),
-               cl::sub(SweepCmd), cl::cat(LLMSysCat));
+               cl::sub(SweepCmd), cl::sub(RequireCmd), cl::cat(LLMSysCat));
 static cl::opt<unsigned> TopOps("ops",
                               cl::desc("Rows of the operator table (0: all)"),
                               cl::init(12), cl::value_desc("n"),
@@ -85,10 +88,11 @@ static cl::opt<Format> OutputFormat(
                clEnumValN(Format::Json, "json",
                           "one JSON document, base SI units "
                           "(docs/report-format.md)")),
-    cl::sub(EvalCmd), cl::cat(LLMSysCat));
+    cl::sub(EvalCmd), cl::sub(RequireCmd), cl::cat(LLMSysCat));
 static cl::opt<std::string>
     ScenarioFilter("scenario", cl::desc("Evaluate only the scenario <name>"),
-                   cl::value_desc("name"), cl::sub(EvalCmd), cl::cat(LLMSysCat));
+                   cl::value_desc("name"), cl::sub(EvalCmd),
+                   cl::sub(RequireCmd), cl::cat(LLMSysCat));
 
 static cl::opt<report::SweepFormat> SweepOutputFormat(
     "format", cl::desc("Sweep output format"),
@@ -313,6 +317,59 @@ static int runSweep(Compilation &C) {
   return Failed ? 1 : Status;
 }
 
+static int runRequire(Compilation &C) {
+  if (!C.run())
+    return C.finish(errs());
+  passes::PassContext Ctx;
+  Ctx.Diags = &C.Diags;
+  bool Json = OutputFormat == Format::Json;
+  bool Failed = false;
+  unsigned Shown = 0;
+  json::Array Out;
+  for (const spec::Object *S : C.Spec.Scenarios) {
+    if (S->Type->Name != "serve" ||
+        (!ScenarioFilter.empty() && S->Name != ScenarioFilter))
+      continue;
+    ir::ScenarioConfig Config = ir::scenarioFromSpec(*S);
+    if (!Config.SloTtft && !Config.SloTpot && !Config.SloE2E &&
+        !Config.SloThroughput) {
+      C.Diags.report(DiagID::err_require_no_slo, S->DeclRange, S->Name);
+      Failed = true;
+      continue;
+    }
+    std::optional<ir::Program> P = passes::buildProgram(Config, Ctx);
+    if (!P) {
+      Failed = true;
+      continue;
+    }
+    cost::RequireReport R = cost::require(*P);
+    if (Json) {
+      Out.push_back(report::requireJson(*P, R));
+    } else {
+      if (Shown)
+        outs() << '\n';
+      report::printRequireText(*P, R, outs());
+    }
+    ++Shown;
+  }
+  if (Json)
+    outs() << formatv("{0:2}", json::Value(json::Object{
+                                   {"requirements", std::move(Out)}}))
+           << '\n';
+  if (Shown == 0 && !Failed) {
+    C.finish(errs());
+    WithColor::error(errs(), "llmsys")
+        << (ScenarioFilter.empty()
+                ? std::string("no serve scenario in the files")
+                : "no serve scenario named '" + ScenarioFilter + "'")
+        << '\n';
+    return 1;
+  }
+  outs().flush();
+  int Status = C.finish(errs());
+  return Failed ? 1 : Status;
+}
+
 static int runValidate(const char *Argv0) {
   // Every .llmsys file under the folders, checked together.
   std::vector<std::string> Files;
@@ -429,7 +486,8 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions({&LLMSysCat, &getColorCategory()});
   for (cl::SubCommand *Sub :
-       {&EvalCmd, &CheckCmd, &ListCmd, &ValidateCmd, &SweepCmd, &SchemaCmd})
+       {&EvalCmd, &CheckCmd, &ListCmd, &ValidateCmd, &SweepCmd, &RequireCmd,
+        &SchemaCmd})
     cl::HideUnrelatedOptions({&LLMSysCat, &getColorCategory()}, *Sub);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "llmsys " << LLMSYS_VERSION << '\n';
@@ -440,6 +498,7 @@ int main(int argc, char **argv) {
       "  llmsys eval FILE...    check, then evaluate the scenarios\n"
       "  llmsys check FILE...   check the files and their expectations\n"
       "  llmsys sweep FILE...   evaluate the sweeps of the files\n"
+      "  llmsys require FILE... least hardware meeting serve SLOs\n"
       "  llmsys list [FILE...]  entities available after imports\n"
       "  llmsys validate DIR... predictions against measured cases\n"
       "  llmsys schema          entity kinds and fields (Markdown)\n\n"
@@ -455,7 +514,7 @@ int main(int argc, char **argv) {
   }
   if (ValidateCmd)
     return runValidate(argv[0]);
-  if (!EvalCmd && !CheckCmd && !ListCmd && !SweepCmd) {
+  if (!EvalCmd && !CheckCmd && !ListCmd && !SweepCmd && !RequireCmd) {
     WithColor::error(errs(), "llmsys")
         << "no subcommand given; see 'llmsys --help'\n";
     return 1;
@@ -467,5 +526,7 @@ int main(int argc, char **argv) {
     return runCheck(C);
   if (SweepCmd)
     return runSweep(C);
+  if (RequireCmd)
+    return runRequire(C);
   return runList(C);
 }

@@ -1,0 +1,96 @@
+//===- RequireReport.cpp - `llmsys require` as text or JSON -----------------===//
+
+#include "Report/Format.h"
+#include "Report/Report.h"
+
+#include <fmt/format.h>
+
+namespace llmsys {
+namespace report {
+
+using cost::Requirement;
+
+static const char *kindName(Requirement::Kind K) {
+  switch (K) {
+  case Requirement::Kind::Needed: return "needed";
+  case Requirement::Kind::AnyValue: return "any";
+  case Requirement::Kind::Unreachable: return "unreachable";
+  }
+  return "";
+}
+
+static std::string label(const Requirement &R, const ir::Program &P) {
+  if (R.Resource == "compute")
+    return "compute (" + ir::dtypeName(P.Scenario.Mapping.Activations).str() +
+           ")";
+  return R.Resource;
+}
+
+void printRequireText(const ir::Program &P, const cost::RequireReport &R,
+                      llvm::raw_ostream &OS) {
+  const ir::ScenarioConfig &S = P.Scenario;
+  std::string Slos;
+  for (const cost::SloCheck &C : R.AsIs.Slo)
+    Slos += (Slos.empty() ? "" : ", ") + C.Name + (C.Lower ? " >= " : " <= ") +
+            (C.Name == "throughput" ? si(C.Limit, "tokens/s")
+                                    : duration(C.Limit));
+  OS << "require " << S.Name << ": model " << S.Model.Name << " on "
+     << describeSystem(S.System) << ", mapping " << describeMapping(S.Mapping)
+     << '\n';
+  OS << "  slo " << Slos << ": " << (R.MetNow ? "met" : "MISSED")
+     << " on this system\n";
+  OS << fmt::format("  {:<26}{:>16}{:>16}{:>10}\n", "resource per device",
+                    "needed", "has", "ratio");
+  for (const Requirement &Q : R.Rows) {
+    std::string Need = Q.K == Requirement::Kind::AnyValue ? "any"
+                       : Q.K == Requirement::Kind::Unreachable
+                           ? "unreachable"
+                           : si(Q.Need, Q.Unit, 4);
+    std::string Ratio = Q.K == Requirement::Kind::Needed
+                            ? fmt::format("{:.3g}x", Q.ratio())
+                            : "-";
+    OS << fmt::format("  {:<26}{:>16}{:>16}{:>10}\n", label(Q, P), Need,
+                      si(Q.Have, Q.Unit, 4), Ratio);
+  }
+  if (R.Binding >= 0) {
+    const Requirement &B = R.Rows[R.Binding];
+    OS << "  binding: " << B.Resource << " ("
+       << fmt::format("{:.3g}x", B.ratio()) << " of what the device has"
+       << (R.MetNow ? ", the tightest" : ", the smallest single upgrade")
+       << ")\n";
+  } else if (!R.MetNow) {
+    OS << "  binding: no single resource meets the SLOs\n";
+  }
+  for (const Requirement &Q : R.Rows)
+    if (Q.K == Requirement::Kind::Unreachable)
+      OS << "  " << Q.Resource << " alone cannot meet the SLOs (not even at "
+         << fmt::format("{:g}", cost::RequireRange)
+         << " x): other terms bind\n";
+}
+
+llvm::json::Value requireJson(const ir::Program &P,
+                              const cost::RequireReport &R) {
+  llvm::json::Array Rows;
+  for (const Requirement &Q : R.Rows) {
+    llvm::json::Object O{{"resource", Q.Resource},
+                         {"unit", Q.Unit},
+                         {"kind", kindName(Q.K)},
+                         {"have_per_device", Q.Have}};
+    if (Q.K == Requirement::Kind::Needed) {
+      O["need_per_device"] = Q.Need;
+      O["ratio"] = Q.ratio();
+    } else {
+      O["need_per_device"] = nullptr;
+    }
+    Rows.push_back(std::move(O));
+  }
+  return llvm::json::Object{
+      {"scenario", P.Scenario.Name},
+      {"met_now", R.MetNow},
+      {"resources", std::move(Rows)},
+      {"binding", R.Binding >= 0 ? llvm::json::Value(R.Rows[R.Binding].Resource)
+                                 : llvm::json::Value(nullptr)}};
+}
+
+} // namespace report
+} // namespace llmsys
