@@ -12,6 +12,7 @@
 #include "Cost/Cost.h"
 #include "Cost/Evaluate.h"
 #include "Passes/Passes.h"
+#include "Report/Diff.h"
 #include "Report/Format.h"
 #include "Report/Report.h"
 #include "Report/SweepReport.h"
@@ -50,6 +51,9 @@ static cl::SubCommand SweepCmd("sweep", "Check files, then evaluate their "
 static cl::SubCommand RequireCmd(
     "require", "For serve scenarios with SLOs: the least compute, memory "
                "bandwidth, capacity and interconnect that meet them");
+static cl::SubCommand DiffCmd(
+    "diff", "Two scenarios side by side: the inputs that differ and every "
+            "figure with the ratio");
 static cl::SubCommand SchemaCmd("schema", "Print every entity kind with its "
                                           "fields, as Markdown");
 
@@ -57,6 +61,14 @@ static cl::list<std::string> Inputs(cl::Positional, cl::desc("<file.llmsys>...")
                                     cl::sub(EvalCmd), cl::sub(CheckCmd),
                                     cl::sub(ListCmd), cl::sub(SweepCmd),
                                     cl::sub(RequireCmd), cl::cat(LLMSysCat));
+static cl::list<std::string> DiffSides(
+    cl::Positional, cl::desc("<file.llmsys[:scenario]> <file.llmsys[:scenario]>"),
+    cl::OneOrMore, cl::sub(DiffCmd), cl::cat(LLMSysCat));
+static cl::list<std::string>
+    FailIf("fail-if",
+           cl::desc("Exit 1 when a figure's ratio (second / first) crosses a "
+                    "threshold, e.g. 'step_time_s > 1.05x' (repeatable)"),
+           cl::value_desc("threshold"), cl::sub(DiffCmd), cl::cat(LLMSysCat));
 static cl::list<std::string> ValidateDirs(cl::Positional, cl::desc("<dir>..."),
                                           cl::OneOrMore, cl::sub(ValidateCmd),
                                           cl::cat(LLMSysCat));
@@ -64,19 +76,21 @@ static cl::list<std::string>
     IncludeDirs("I", cl::desc("Add <dir> to the search path of quoted imports"),
                 cl::value_desc("dir"), cl::Prefix, cl::sub(EvalCmd),
                 cl::sub(CheckCmd), cl::sub(ListCmd), cl::sub(ValidateCmd),
-                cl::sub(SweepCmd), cl::sub(RequireCmd), cl::cat(LLMSysCat));
+                cl::sub(SweepCmd), cl::sub(RequireCmd), cl::sub(DiffCmd),
+                cl::cat(LLMSysCat));
 static cl::opt<std::string>
     StdlibDir("stdlib", cl::desc("Directory of the standard library "
                                  "(default: the installed one)"),
               cl::value_desc("dir"), cl::sub(EvalCmd), cl::sub(CheckCmd),
               cl::sub(ListCmd), cl::sub(ValidateCmd), cl::sub(SweepCmd),
-              cl::sub(RequireCmd), cl::cat(LLMSysCat));
+              cl::sub(RequireCmd), cl::sub(DiffCmd), cl::cat(LLMSysCat));
 static cl::opt<unsigned>
     ErrorLimit("error-limit",
                cl::desc("Stop printing errors after <n> (0: no limit)"),
                cl::init(20), cl::value_desc("n"), cl::sub(EvalCmd),
                cl::sub(CheckCmd), cl::sub(ListCmd), cl::sub(ValidateCmd),
-               cl::sub(SweepCmd), cl::sub(RequireCmd), cl::cat(LLMSysCat));
+               cl::sub(SweepCmd), cl::sub(RequireCmd), cl::sub(DiffCmd),
+               cl::cat(LLMSysCat));
 static cl::opt<unsigned> TopOps("ops",
                               cl::desc("Rows of the operator table (0: all)"),
                               cl::init(12), cl::value_desc("n"),
@@ -88,7 +102,7 @@ static cl::opt<Format> OutputFormat(
                clEnumValN(Format::Json, "json",
                           "one JSON document, base SI units "
                           "(docs/report-format.md)")),
-    cl::sub(EvalCmd), cl::sub(RequireCmd), cl::cat(LLMSysCat));
+    cl::sub(EvalCmd), cl::sub(RequireCmd), cl::sub(DiffCmd), cl::cat(LLMSysCat));
 static cl::opt<std::string>
     ScenarioFilter("scenario", cl::desc("Evaluate only the scenario <name>"),
                    cl::value_desc("name"), cl::sub(EvalCmd),
@@ -370,6 +384,143 @@ static int runRequire(Compilation &C) {
   return Failed ? 1 : Status;
 }
 
+/// One side of `llmsys diff`: a file and, optionally, a scenario.
+struct DiffSide {
+  std::string File, Scenario;
+  std::unique_ptr<Compilation> C;
+};
+
+static DiffSide splitSide(StringRef Arg) {
+  DiffSide S;
+  size_t Colon = Arg.rfind(':');
+  if (Colon != StringRef::npos && !sys::fs::exists(Arg)) {
+    S.File = Arg.take_front(Colon).str();
+    S.Scenario = Arg.drop_front(Colon + 1).str();
+  } else {
+    S.File = Arg.str();
+  }
+  return S;
+}
+
+static const spec::Object *topScenario(Compilation &C, StringRef Name) {
+  for (const spec::Object *S : C.Spec.Scenarios)
+    if (S->Name == Name && C.Spec.isTopLevel(*S))
+      return S;
+  return nullptr;
+}
+
+static int runDiff(const char *Argv0) {
+  if (DiffSides.size() != 2) {
+    WithColor::error(errs(), "llmsys")
+        << "diff needs two sides: FILE[:SCENARIO] FILE[:SCENARIO]\n";
+    return 1;
+  }
+  std::vector<report::Threshold> Thresholds;
+  for (const std::string &T : FailIf) {
+    std::string Error;
+    std::optional<report::Threshold> Th = report::parseThreshold(T, Error);
+    if (!Th) {
+      WithColor::error(errs(), "llmsys") << "--fail-if " << Error << '\n';
+      return 1;
+    }
+    Thresholds.push_back(*Th);
+  }
+  DiffSide Sides[2] = {splitSide(DiffSides[0]), splitSide(DiffSides[1])};
+  for (DiffSide &S : Sides) {
+    CompileOptions O = compileOptions(Argv0);
+    O.Files = {S.File};
+    S.C = std::make_unique<Compilation>(O);
+    if (!S.C->run())
+      return S.C->finish(errs());
+  }
+  // The pairs: the named scenarios; else scenarios of the same name; else
+  // the only scenario of each file.
+  std::vector<std::pair<const spec::Object *, const spec::Object *>> Pairs;
+  auto Scenarios = [](Compilation &C) {
+    std::vector<const spec::Object *> Out;
+    for (const spec::Object *S : C.Spec.Scenarios)
+      if (C.Spec.isTopLevel(*S))
+        Out.push_back(S);
+    return Out;
+  };
+  for (DiffSide &S : Sides)
+    if (!S.Scenario.empty() && !topScenario(*S.C, S.Scenario)) {
+      WithColor::error(errs(), "llmsys") << "no scenario named '" << S.Scenario
+                                         << "' in " << S.File << '\n';
+      return 1;
+    }
+  std::vector<const spec::Object *> A = Scenarios(*Sides[0].C),
+                                    B = Scenarios(*Sides[1].C);
+  if (!Sides[0].Scenario.empty() || !Sides[1].Scenario.empty()) {
+    const spec::Object *X = !Sides[0].Scenario.empty()
+                                ? topScenario(*Sides[0].C, Sides[0].Scenario)
+                            : A.size() == 1 ? A[0] : nullptr;
+    const spec::Object *Y = !Sides[1].Scenario.empty()
+                                ? topScenario(*Sides[1].C, Sides[1].Scenario)
+                            : B.size() == 1 ? B[0] : nullptr;
+    if (X && !Y && Sides[1].Scenario.empty())
+      Y = topScenario(*Sides[1].C, X->Name);
+    if (Y && !X && Sides[0].Scenario.empty())
+      X = topScenario(*Sides[0].C, Y->Name);
+    if (X && Y)
+      Pairs.push_back({X, Y});
+  } else {
+    for (const spec::Object *X : A)
+      if (const spec::Object *Y = topScenario(*Sides[1].C, X->Name))
+        Pairs.push_back({X, Y});
+    if (Pairs.empty() && A.size() == 1 && B.size() == 1)
+      Pairs.push_back({A[0], B[0]});
+  }
+  if (Pairs.empty()) {
+    WithColor::error(errs(), "llmsys")
+        << "no pair of scenarios to compare; name them: FILE:SCENARIO\n";
+    return 1;
+  }
+  bool Json = OutputFormat == Format::Json;
+  json::Array Out;
+  std::vector<std::string> Crossed;
+  bool Failed = false;
+  for (size_t I = 0; I < Pairs.size(); ++I) {
+    passes::PassContext CtxA, CtxB;
+    CtxA.Diags = &Sides[0].C->Diags;
+    CtxB.Diags = &Sides[1].C->Diags;
+    std::optional<cost::Evaluation> EA =
+        cost::evaluate(ir::scenarioFromSpec(*Pairs[I].first), CtxA);
+    std::optional<cost::Evaluation> EB =
+        cost::evaluate(ir::scenarioFromSpec(*Pairs[I].second), CtxB);
+    if (!EA || !EB) {
+      Failed = true;
+      continue;
+    }
+    report::DiffResult D =
+        report::diff(*Pairs[I].first, *EA, *Pairs[I].second, *EB);
+    if (Json)
+      Out.push_back(report::diffJson(D));
+    else {
+      if (I)
+        outs() << '\n';
+      report::printDiffText(D, outs());
+    }
+    std::string Unknown;
+    for (std::string &M : report::crossed(D, Thresholds, Unknown))
+      Crossed.push_back(std::move(M));
+    if (!Unknown.empty()) {
+      WithColor::error(errs(), "llmsys")
+          << "--fail-if names '" << Unknown << "', not a figure of "
+          << Pairs[I].first->Name << " (see 'llmsys schema')\n";
+      return 1;
+    }
+  }
+  if (Json)
+    outs() << formatv("{0:2}", json::Value(json::Object{{"diffs", std::move(Out)}}))
+           << '\n';
+  outs().flush();
+  int Status = std::max(Sides[0].C->finish(errs()), Sides[1].C->finish(errs()));
+  for (const std::string &M : Crossed)
+    WithColor::error(errs(), "llmsys") << "threshold crossed: " << M << '\n';
+  return Failed || !Crossed.empty() ? 1 : Status;
+}
+
 static int runValidate(const char *Argv0) {
   // Every .llmsys file under the folders, checked together.
   std::vector<std::string> Files;
@@ -487,7 +638,7 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions({&LLMSysCat, &getColorCategory()});
   for (cl::SubCommand *Sub :
        {&EvalCmd, &CheckCmd, &ListCmd, &ValidateCmd, &SweepCmd, &RequireCmd,
-        &SchemaCmd})
+        &DiffCmd, &SchemaCmd})
     cl::HideUnrelatedOptions({&LLMSysCat, &getColorCategory()}, *Sub);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "llmsys " << LLMSYS_VERSION << '\n';
@@ -499,6 +650,7 @@ int main(int argc, char **argv) {
       "  llmsys check FILE...   check the files and their expectations\n"
       "  llmsys sweep FILE...   evaluate the sweeps of the files\n"
       "  llmsys require FILE... least hardware meeting serve SLOs\n"
+      "  llmsys diff A B        two scenarios side by side\n"
       "  llmsys list [FILE...]  entities available after imports\n"
       "  llmsys validate DIR... predictions against measured cases\n"
       "  llmsys schema          entity kinds and fields (Markdown)\n\n"
@@ -514,6 +666,8 @@ int main(int argc, char **argv) {
   }
   if (ValidateCmd)
     return runValidate(argv[0]);
+  if (DiffCmd)
+    return runDiff(argv[0]);
   if (!EvalCmd && !CheckCmd && !ListCmd && !SweepCmd && !RequireCmd) {
     WithColor::error(errs(), "llmsys")
         << "no subcommand given; see 'llmsys --help'\n";
