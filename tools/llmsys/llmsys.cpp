@@ -30,6 +30,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <functional>
 #include <map>
 
 using namespace llvm;
@@ -135,6 +136,47 @@ static cl::opt<cl::boolOrDefault>
     Progress("progress",
              cl::desc("A progress line on stderr (default: on a terminal)"),
              cl::sub(SweepCmd), cl::cat(LLMSysCat));
+
+static cl::opt<std::string> OutputFile(
+    "o",
+    cl::desc("Write the report to <file>: whole, and only when the command "
+             "succeeds (a temporary file renamed into place)"),
+    cl::value_desc("file"), cl::sub(EvalCmd), cl::sub(SweepCmd),
+    cl::sub(RequireCmd), cl::sub(DiffCmd), cl::sub(ValidateCmd),
+    cl::cat(LLMSysCat));
+
+/// Where reports go: stdout, or the -o file being written.
+static raw_ostream *ReportStream = nullptr;
+static raw_ostream &out() { return ReportStream ? *ReportStream : outs(); }
+
+/// Runs a command, its report to stdout or to -o. The file is replaced
+/// only when the command exits 0.
+static int withOutput(const std::function<int()> &Run) {
+  if (OutputFile.empty())
+    return Run();
+  int Status = 0;
+  Error E = writeToOutput(OutputFile, [&](raw_ostream &OS) -> Error {
+    ReportStream = &OS;
+    Status = Run();
+    ReportStream = nullptr;
+    if (Status != 0)
+      return createStringError(inconvertibleErrorCode(), "not written");
+    return Error::success();
+  });
+  if (Status != 0) {
+    consumeError(std::move(E));
+    WithColor::note(errs(), "llmsys")
+        << "'" << OutputFile << "' not written: the command failed\n";
+    return Status;
+  }
+  if (E) {
+    WithColor::error(errs(), "llmsys")
+        << "cannot write '" << OutputFile << "': " << toString(std::move(E))
+        << '\n';
+    return 1;
+  }
+  return 0;
+}
 
 static CompileOptions compileOptions(const char *Argv0) {
   CompileOptions O;
@@ -246,7 +288,7 @@ static int runEval(Compilation &C) {
     if (!ScenarioFilter.empty() && S->Name != ScenarioFilter)
       continue;
     if (Shown++ && !Json)
-      outs() << '\n';
+      out() << '\n';
     std::optional<cost::Evaluation> &E =
         Done[S] = cost::evaluate(ir::scenarioFromSpec(*S), Ctx);
     if (!E) {
@@ -257,16 +299,16 @@ static int runEval(Compilation &C) {
       if (Json)
         Scenarios.push_back(report::trainingJson(E->Program, E->Train));
       else
-        report::printTrainingText(E->Program, E->Train, outs(), Rows);
+        report::printTrainingText(E->Program, E->Train, out(), Rows);
     } else {
       if (Json)
         Scenarios.push_back(report::servingJson(E->Program, E->Serve));
       else
-        report::printServingText(E->Program, E->Serve, outs(), Rows);
+        report::printServingText(E->Program, E->Serve, out(), Rows);
     }
   }
   if (Json)
-    outs() << formatv("{0:2}", json::Value(json::Object{
+    out() << formatv("{0:2}", json::Value(json::Object{
                                    {"scenarios", std::move(Scenarios)}}))
            << '\n';
   if (!ScenarioFilter.empty() && Shown == 0) {
@@ -276,7 +318,7 @@ static int runEval(Compilation &C) {
     return 1;
   }
   // The reports first, then the diagnostics of the expectations.
-  outs().flush();
+  out().flush();
   if (!checkExpectations(C, Done))
     Failed = true;
   int Status = C.finish(errs());
@@ -304,10 +346,10 @@ static int runSweep(Compilation &C) {
       break;
     }
     if (Any)
-      outs() << '\n';
+      out() << '\n';
     Any = true;
     std::vector<std::string> Cols = sweep::columns(W);
-    report::SweepPrinter Printer(W, Cols, SweepOutputFormat, outs());
+    report::SweepPrinter Printer(W, Cols, SweepOutputFormat, out());
     Printer.begin();
     sweep::Options Opts;
     Opts.Threads = SweepThreads;
@@ -326,7 +368,7 @@ static int runSweep(Compilation &C) {
         << "no sweep named '" << SweepFilter << "'\n";
     return 1;
   }
-  outs().flush();
+  out().flush();
   int Status = C.finish(errs());
   return Failed ? 1 : Status;
 }
@@ -361,13 +403,13 @@ static int runRequire(Compilation &C) {
       Out.push_back(report::requireJson(*P, R));
     } else {
       if (Shown)
-        outs() << '\n';
-      report::printRequireText(*P, R, outs());
+        out() << '\n';
+      report::printRequireText(*P, R, out());
     }
     ++Shown;
   }
   if (Json)
-    outs() << formatv("{0:2}", json::Value(json::Object{
+    out() << formatv("{0:2}", json::Value(json::Object{
                                    {"requirements", std::move(Out)}}))
            << '\n';
   if (Shown == 0 && !Failed) {
@@ -379,7 +421,7 @@ static int runRequire(Compilation &C) {
         << '\n';
     return 1;
   }
-  outs().flush();
+  out().flush();
   int Status = C.finish(errs());
   return Failed ? 1 : Status;
 }
@@ -498,8 +540,8 @@ static int runDiff(const char *Argv0) {
       Out.push_back(report::diffJson(D));
     else {
       if (I)
-        outs() << '\n';
-      report::printDiffText(D, outs());
+        out() << '\n';
+      report::printDiffText(D, out());
     }
     std::string Unknown;
     for (std::string &M : report::crossed(D, Thresholds, Unknown))
@@ -512,9 +554,9 @@ static int runDiff(const char *Argv0) {
     }
   }
   if (Json)
-    outs() << formatv("{0:2}", json::Value(json::Object{{"diffs", std::move(Out)}}))
+    out() << formatv("{0:2}", json::Value(json::Object{{"diffs", std::move(Out)}}))
            << '\n';
-  outs().flush();
+  out().flush();
   int Status = std::max(Sides[0].C->finish(errs()), Sides[1].C->finish(errs()));
   for (const std::string &M : Crossed)
     WithColor::error(errs(), "llmsys") << "threshold crossed: " << M << '\n';
@@ -572,7 +614,7 @@ static int runValidate(const char *Argv0) {
     double Measured = M->Measured.Num;
     double Error = (*Value - Measured) / Measured;
     std::string Unit = M->Measured.Dim.unitString();
-    outs() << fmt::format("{:<18} {:<34} {:<20} predicted {:>12}  measured {:>12}  error {:>7}\n",
+    out() << fmt::format("{:<18} {:<34} {:<20} predicted {:>12}  measured {:>12}  error {:>7}\n",
                           M->Source, Label, M->Figure->Name,
                           report::si(*Value, Unit, 4),
                           report::si(Measured, Unit, 4),
@@ -584,14 +626,14 @@ static int runValidate(const char *Argv0) {
     }
   }
   for (const auto &[Id, G] : Groups)
-    outs() << fmt::format("group {}: {} cases, mean |error| {:.1f}%, max |error| {:.1f}%\n",
+    out() << fmt::format("group {}: {} cases, mean |error| {:.1f}%, max |error| {:.1f}%\n",
                           Id, G.Cases, 100 * G.SumAbs / G.Cases, 100 * G.MaxAbs);
   if (All.Cases)
-    outs() << fmt::format("validation: {} cases, mean |error| {:.1f}%, max |error| {:.1f}%\n",
+    out() << fmt::format("validation: {} cases, mean |error| {:.1f}%, max |error| {:.1f}%\n",
                           All.Cases, 100 * All.SumAbs / All.Cases,
                           100 * All.MaxAbs);
   else
-    outs() << "validation: 0 cases\n";
+    out() << "validation: 0 cases\n";
   int Status = C.finish(errs());
   return Failed ? 1 : Status;
 }
@@ -665,9 +707,9 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (ValidateCmd)
-    return runValidate(argv[0]);
+    return withOutput([&] { return runValidate(argv[0]); });
   if (DiffCmd)
-    return runDiff(argv[0]);
+    return withOutput([&] { return runDiff(argv[0]); });
   if (!EvalCmd && !CheckCmd && !ListCmd && !SweepCmd && !RequireCmd) {
     WithColor::error(errs(), "llmsys")
         << "no subcommand given; see 'llmsys --help'\n";
@@ -675,12 +717,12 @@ int main(int argc, char **argv) {
   }
   Compilation C(compileOptions(argv[0]));
   if (EvalCmd)
-    return runEval(C);
+    return withOutput([&] { return runEval(C); });
   if (CheckCmd)
     return runCheck(C);
   if (SweepCmd)
-    return runSweep(C);
+    return withOutput([&] { return runSweep(C); });
   if (RequireCmd)
-    return runRequire(C);
+    return withOutput([&] { return runRequire(C); });
   return runList(C);
 }
