@@ -39,6 +39,9 @@ void printRequireText(const ir::Program &P, const cost::RequireReport &R,
 llvm::json::Value requireJson(const ir::Program &P,
                               const cost::RequireReport &R);
 
+/// A scenario's JSON report (trainingJson / servingJson) as Markdown.
+void printMarkdown(const llvm::json::Value &Scenario, llvm::raw_ostream &OS);
+
 std::string describeSystem(const ir::SystemConfig &S);
 /// "dp 16 tp 8 pp 8, sp, selective recompute, interleaved_1f1b x3"
 std::string describeMapping(const ir::MappingConfig &M);

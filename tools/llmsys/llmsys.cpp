@@ -96,10 +96,12 @@ static cl::opt<unsigned> TopOps("ops",
                               cl::desc("Rows of the operator table (0: all)"),
                               cl::init(12), cl::value_desc("n"),
                               cl::sub(EvalCmd), cl::cat(LLMSysCat));
-enum class Format { Text, Json };
+enum class Format { Text, Md, Json };
 static cl::opt<Format> OutputFormat(
     "format", cl::desc("Report format"), cl::init(Format::Text),
     cl::values(clEnumValN(Format::Text, "text", "aligned text (default)"),
+               clEnumValN(Format::Md, "md",
+                          "Markdown tables (eval only; from the JSON report)"),
                clEnumValN(Format::Json, "json",
                           "one JSON document, base SI units "
                           "(docs/report-format.md)")),
@@ -281,6 +283,7 @@ static int runEval(Compilation &C) {
   passes::PassContext Ctx;
   Ctx.Diags = &C.Diags;
   bool Json = OutputFormat == Format::Json;
+  bool Md = OutputFormat == Format::Md;
   unsigned Rows = TopOps ? unsigned(TopOps) : ~0u;
   json::Array Scenarios;
   std::map<const spec::Object *, std::optional<cost::Evaluation>> Done;
@@ -293,6 +296,20 @@ static int runEval(Compilation &C) {
         Done[S] = cost::evaluate(ir::scenarioFromSpec(*S), Ctx);
     if (!E) {
       Failed = true;
+      continue;
+    }
+    if (Md) {
+      json::Value J = E->Training
+                          ? report::trainingJson(E->Program, E->Train)
+                          : report::servingJson(E->Program, E->Serve);
+      if (json::Object *O = J.getAsObject()) {
+        // The tables hold the first --ops rows, as the text report does.
+        for (const char *T : {"operators", "collectives"})
+          if (json::Array *A = O->getArray(T))
+            while (A->size() > Rows)
+              A->pop_back();
+      }
+      report::printMarkdown(J, out());
       continue;
     }
     if (E->Training) {
