@@ -15,6 +15,7 @@
 #include "Report/Diff.h"
 #include "Report/Format.h"
 #include "Report/Report.h"
+#include "Report/Svg.h"
 #include "Report/SweepReport.h"
 #include "Sweep/Sweep.h"
 #include "Sema/Compilation.h"
@@ -146,6 +147,35 @@ static cl::opt<std::string> OutputFile(
     cl::value_desc("file"), cl::sub(EvalCmd), cl::sub(SweepCmd),
     cl::sub(RequireCmd), cl::sub(DiffCmd), cl::sub(ValidateCmd),
     cl::cat(LLMSysCat));
+
+static cl::opt<std::string> PlotDir(
+    "plot",
+    cl::desc("Write SVG figures to <dir>: per scenario its roofline, time "
+             "and memory; per pareto sweep its front"),
+    cl::value_desc("dir"), cl::sub(EvalCmd), cl::sub(SweepCmd),
+    cl::cat(LLMSysCat));
+
+/// Writes one figure under --plot, whole (a temporary file renamed into
+/// place). False after an error message.
+static bool writePlot(StringRef Name, const std::string &Svg) {
+  if (std::error_code EC = sys::fs::create_directories(PlotDir)) {
+    WithColor::error(errs(), "llmsys") << "cannot create '" << PlotDir
+                                       << "': " << EC.message() << '\n';
+    return false;
+  }
+  SmallString<128> Path(PlotDir.getValue());
+  sys::path::append(Path, Name);
+  if (Error E = writeToOutput(Path, [&](raw_ostream &OS) {
+        OS << Svg;
+        return Error::success();
+      })) {
+    WithColor::error(errs(), "llmsys") << "cannot write '" << Path
+                                       << "': " << toString(std::move(E))
+                                       << '\n';
+    return false;
+  }
+  return true;
+}
 
 /// Where reports go: stdout, or the -o file being written.
 static raw_ostream *ReportStream = nullptr;
@@ -298,6 +328,16 @@ static int runEval(Compilation &C) {
       Failed = true;
       continue;
     }
+    if (!PlotDir.empty()) {
+      json::Value J = E->Training
+                          ? report::trainingJson(E->Program, E->Train)
+                          : report::servingJson(E->Program, E->Serve);
+      if (!writePlot(S->Name + ".roofline.svg",
+                     report::plotRoofline(E->Program, J)) ||
+          !writePlot(S->Name + ".time.svg", report::plotTime(J)) ||
+          !writePlot(S->Name + ".memory.svg", report::plotMemory(J)))
+        Failed = true;
+    }
     if (Md) {
       json::Value J = E->Training
                           ? report::trainingJson(E->Program, E->Train)
@@ -378,6 +418,9 @@ static int runSweep(Compilation &C) {
     for (size_t I = 0; I < R.Kept.size(); ++I)
       Printer.row(R.Kept[I], I + 1);
     Printer.end(R);
+    if (!PlotDir.empty() && W.Pareto &&
+        !writePlot(W.Decl->Name + ".pareto.svg", report::plotPareto(W, R)))
+      Failed = true;
   }
   if (!SweepFilter.empty() && !Any && !Failed) {
     C.finish(errs());

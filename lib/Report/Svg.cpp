@@ -1,0 +1,436 @@
+//===- Svg.cpp - figures as standalone SVG files ------------------------------===//
+//
+// `--plot DIR`: the roofline with each operator placed on it, the step's
+// time breakdown, memory per device against capacity, and a sweep's Pareto
+// front. Plain SVG 1.1 with axes, units, labels and a legend, readable in
+// any browser; byte-identical from run to run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Report/Svg.h"
+
+#include "Report/Format.h"
+#include "Report/SweepReport.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+using namespace llvm;
+
+namespace llmsys {
+namespace report {
+
+namespace {
+
+constexpr double W = 720, H = 440;
+constexpr double Left = 90, Right = 200, Top = 50, Bottom = 60;
+
+/// Colours of the series (a qualitative palette that prints in grey too).
+const char *const Palette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
+                               "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+                               "#9c755f", "#bab0ac"};
+
+std::string esc(StringRef S) {
+  std::string Out;
+  for (char C : S) {
+    switch (C) {
+    case '<': Out += "&lt;"; break;
+    case '>': Out += "&gt;"; break;
+    case '&': Out += "&amp;"; break;
+    case '"': Out += "&quot;"; break;
+    default: Out += C;
+    }
+  }
+  return Out;
+}
+
+std::string num(double X) { return fmt::format("{:.1f}", X); }
+
+/// A tick of a logarithmic axis: "1", "10", "100 m", "1 k".
+std::string tick(double V, StringRef Unit) {
+  std::string S = si(V, Unit, 1);
+  return StringRef(S).rtrim().str();
+}
+
+class Canvas {
+public:
+  explicit Canvas(StringRef Title) : Title(Title.str()) {}
+  void line(double X1, double Y1, double X2, double Y2, StringRef Stroke,
+            double Width = 1, StringRef Dash = "") {
+    Body += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" "
+                        "stroke=\"{}\" stroke-width=\"{}\"{}/>\n",
+                        num(X1), num(Y1), num(X2), num(Y2), Stroke.str(),
+                        Width,
+                        Dash.empty() ? std::string()
+                                     : " stroke-dasharray=\"" + Dash.str() + "\"");
+  }
+  void rect(double X, double Y, double Wd, double Ht, StringRef Fill,
+            StringRef Tip = "") {
+    Body += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
+                        "fill=\"{}\">{}</rect>\n",
+                        num(X), num(Y), num(std::max(0.0, Wd)),
+                        num(std::max(0.0, Ht)), Fill.str(),
+                        Tip.empty() ? "" : "<title>" + esc(Tip) + "</title>");
+  }
+  void circle(double X, double Y, double R, StringRef Fill, StringRef Tip) {
+    Body += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" "
+                        "fill-opacity=\"0.85\" stroke=\"#333\" "
+                        "stroke-width=\"0.5\"><title>{}</title></circle>\n",
+                        num(X), num(Y), num(R), Fill.str(), esc(Tip));
+  }
+  void text(double X, double Y, StringRef S, StringRef Anchor = "start",
+            double Size = 12, StringRef Extra = "") {
+    Body += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" "
+                        "text-anchor=\"{}\"{}>{}</text>\n",
+                        num(X), num(Y), Size, Anchor.str(),
+                        Extra.empty() ? std::string() : " " + Extra.str(),
+                        esc(S));
+  }
+  void polyline(ArrayRef<std::pair<double, double>> Pts, StringRef Stroke,
+                double Width) {
+    std::string P;
+    for (const auto &[X, Y] : Pts)
+      P += (P.empty() ? "" : " ") + num(X) + "," + num(Y);
+    Body += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" "
+                        "stroke-width=\"{}\"/>\n",
+                        P, Stroke.str(), Width);
+  }
+  void legend(ArrayRef<std::pair<std::string, std::string>> Items) {
+    double Y = Top + 10;
+    for (const auto &[Label, Colour] : Items) {
+      rect(W - Right + 20, Y - 10, 12, 12, Colour);
+      text(W - Right + 38, Y, Label, "start", 11);
+      Y += 18;
+    }
+  }
+  std::string str() const {
+    return fmt::format(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" "
+        "height=\"{1}\" viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\">\n"
+        "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n"
+        "<text x=\"{2}\" y=\"28\" font-size=\"15\" font-weight=\"bold\">{3}"
+        "</text>\n{4}</svg>\n",
+        W, H, Left, esc(Title), Body);
+  }
+
+private:
+  std::string Title;
+  std::string Body;
+};
+
+/// A logarithmic axis over whole decades covering [Lo, Hi].
+struct LogAxis {
+  double Lo, Hi;   ///< decades
+  double P0, P1;   ///< pixels
+  LogAxis(double Min, double Max, double P0, double P1) : P0(P0), P1(P1) {
+    Lo = std::floor(std::log10(Min));
+    Hi = std::ceil(std::log10(Max));
+    if (Hi <= Lo)
+      Hi = Lo + 1;
+  }
+  double at(double V) const {
+    return P0 + (std::log10(V) - Lo) / (Hi - Lo) * (P1 - P0);
+  }
+};
+
+/// A linear axis from 0 with a round step.
+struct LinAxis {
+  double Max, Step, P0, P1;
+  LinAxis(double DataMax, double P0, double P1) : P0(P0), P1(P1) {
+    double Raw = DataMax > 0 ? DataMax / 5 : 1;
+    double Mag = std::pow(10, std::floor(std::log10(Raw)));
+    Step = Raw / Mag < 1.5 ? Mag : Raw / Mag < 3.5 ? 2 * Mag
+                                  : Raw / Mag < 7.5 ? 5 * Mag
+                                                    : 10 * Mag;
+    Max = std::ceil(DataMax / Step) * Step;
+    if (Max <= 0)
+      Max = Step;
+  }
+  double at(double V) const { return P0 + V / Max * (P1 - P0); }
+};
+
+void frame(Canvas &C) {
+  C.line(Left, H - Bottom, W - Right, H - Bottom, "#333");
+  C.line(Left, Top, Left, H - Bottom, "#333");
+}
+
+std::string label(const json::Object &S) {
+  return (S.getString("kind").value_or("") + " " +
+          S.getString("name").value_or(""))
+      .str();
+}
+
+} // namespace
+
+std::string plotRoofline(const ir::Program &P, const json::Value &Report) {
+  const json::Object &S = *Report.getAsObject();
+  const ir::AcceleratorConfig &A = P.Scenario.System.Device;
+  double Peak = A.peak(P.Scenario.Mapping.Activations);
+  double Bw = A.HbmBandwidth;
+  Canvas C("Roofline: " + label(S) + " (per device, " + A.Name + ")");
+  struct Pt {
+    std::string Name, Phase;
+    double I, Rate, Time;
+    bool Memory;
+  };
+  std::vector<Pt> Pts;
+  unsigned Skipped = 0;
+  if (const json::Array *Ops = S.getArray("operators"))
+    for (const json::Value &V : *Ops) {
+      const json::Object &O = *V.getAsObject();
+      double F = O.getNumber("flops").value_or(0);
+      double B = O.getNumber("bytes").value_or(0);
+      double T = O.getNumber("time_s").value_or(0);
+      if (F <= 0 || B <= 0 || T <= 0) {
+        ++Skipped;
+        continue;
+      }
+      Pts.push_back({O.getString("name").value_or("").str(),
+                     O.getString("phase").value_or("").str(), F / B, F / T, T,
+                     O.getString("bound").value_or("") == "memory"});
+    }
+  double IMin = Peak / Bw / 100, IMax = Peak / Bw * 100;
+  double RMin = Peak / 1e4;
+  for (const Pt &X : Pts) {
+    IMin = std::min(IMin, X.I);
+    IMax = std::max(IMax, X.I);
+    RMin = std::min(RMin, X.Rate);
+  }
+  LogAxis Xa(IMin, IMax, Left, W - Right);
+  LogAxis Ya(RMin, Peak * 1.5, H - Bottom, Top);
+  frame(C);
+  for (double D = Xa.Lo; D <= Xa.Hi; ++D) {
+    double X = Xa.at(std::pow(10, D));
+    C.line(X, Top, X, H - Bottom, "#ddd", 0.5);
+    C.text(X, H - Bottom + 16, tick(std::pow(10, D), ""), "middle", 10);
+  }
+  for (double D = Ya.Lo; D <= Ya.Hi; ++D) {
+    double Y = Ya.at(std::pow(10, D));
+    C.line(Left, Y, W - Right, Y, "#ddd", 0.5);
+    C.text(Left - 6, Y + 4, tick(std::pow(10, D), ""), "end", 10);
+  }
+  C.text((Left + W - Right) / 2, H - 18, "arithmetic intensity (FLOP/B)",
+         "middle", 12);
+  C.text(22, (Top + H - Bottom) / 2, "attained (FLOP/s)", "middle", 12,
+         fmt::format("transform=\"rotate(-90 22 {})\"",
+                     num((Top + H - Bottom) / 2)));
+  // The roof: bandwidth x intensity up to the ridge, then the peak.
+  double Ridge = Peak / Bw;
+  double X0 = std::pow(10, Xa.Lo), X1 = std::pow(10, Xa.Hi);
+  std::vector<std::pair<double, double>> Roof;
+  double YStart = Bw * X0;
+  if (YStart < std::pow(10, Ya.Lo))
+    X0 = std::pow(10, Ya.Lo) / Bw, YStart = std::pow(10, Ya.Lo);
+  Roof.push_back({Xa.at(X0), Ya.at(YStart)});
+  Roof.push_back({Xa.at(Ridge), Ya.at(Peak)});
+  Roof.push_back({Xa.at(X1), Ya.at(Peak)});
+  C.polyline(Roof, "#222", 2);
+  C.text(Xa.at(X1) - 4, Ya.at(Peak) - 6,
+         "peak " + si(Peak, "FLOP/s", 3) + " (" +
+             ir::dtypeName(P.Scenario.Mapping.Activations).str() + ")",
+         "end", 11);
+  C.text(Xa.at(Ridge) + 6, Ya.at(Peak) + 16,
+         "ridge " + si(Ridge, "FLOP/B", 3) + ", HBM " + si(Bw, "B/s", 3),
+         "start", 11);
+  // The operators, largest time first so small ones stay visible on top.
+  std::vector<const Pt *> Order;
+  for (const Pt &X : Pts)
+    Order.push_back(&X);
+  std::stable_sort(Order.begin(), Order.end(),
+                   [](const Pt *A, const Pt *B) { return A->Time > B->Time; });
+  double TMax = Order.empty() ? 1 : Order.front()->Time;
+  for (const Pt *X : Order)
+    C.circle(Xa.at(X->I), Ya.at(X->Rate), 3 + 6 * std::sqrt(X->Time / TMax),
+             X->Memory ? Palette[1] : Palette[0],
+             X->Name + " (" + X->Phase + "): " + si(X->I, "FLOP/B", 3) + ", " +
+                 si(X->Rate, "FLOP/s", 3) + ", " + duration(X->Time));
+  // The five longest are named; a label that would overlap one already
+  // placed moves down a line.
+  std::vector<std::pair<double, double>> Placed;
+  for (size_t I = 0; I < Order.size() && I < 5; ++I) {
+    double X = Xa.at(Order[I]->I) + 10, Y = Ya.at(Order[I]->Rate) - 6;
+    for (bool Moved = true; Moved;) {
+      Moved = false;
+      for (const auto &[PX, PY] : Placed)
+        if (std::fabs(PX - X) < 120 && std::fabs(PY - Y) < 12) {
+          Y = PY + 12;
+          Moved = true;
+        }
+    }
+    Placed.push_back({X, Y});
+    C.text(X, Y, Order[I]->Name + " (" + Order[I]->Phase + ")", "start", 10);
+  }
+  C.legend({{"compute-bound op", Palette[0]}, {"memory-bound op", Palette[1]}});
+  C.text(W - Right + 20, Top + 60, "area: time per step", "start", 10);
+  if (Skipped)
+    C.text(W - Right + 20, Top + 76,
+           fmt::format("{} ops without FLOPs", Skipped), "start", 10);
+  return C.str();
+}
+
+/// A horizontal stacked bar of named parts, with a legend.
+static std::string stackedBar(StringRef Title, StringRef Axis,
+                              ArrayRef<std::pair<std::string, double>> Parts,
+                              StringRef Unit, double Limit,
+                              StringRef LimitLabel) {
+  Canvas C(Title);
+  double Total = 0;
+  for (const auto &Part : Parts)
+    Total += Part.second;
+  LinAxis Xa(std::max(Total, Limit), Left, W - Right);
+  frame(C);
+  for (double V = 0; V <= Xa.Max + Xa.Step / 2; V += Xa.Step) {
+    double X = Xa.at(V);
+    C.line(X, Top, X, H - Bottom, "#ddd", 0.5);
+    C.text(X, H - Bottom + 16,
+           Unit == "s" ? duration(V) : si(V, Unit, 3), "middle", 10);
+  }
+  C.text((Left + W - Right) / 2, H - 18, Axis, "middle", 12);
+  double Y = Top + 60, Ht = 120, X = Left;
+  std::vector<std::pair<std::string, std::string>> Legend;
+  size_t K = 0;
+  for (const auto &[Name, V] : Parts) {
+    if (V <= 0)
+      continue;
+    std::string Colour = Palette[K++ % std::size(Palette)];
+    std::string Value = Unit == "s" ? duration(V) : si(V, Unit, 3);
+    double Wd = Xa.at(V) - Left;
+    C.rect(X, Y, Wd, Ht, Colour, Name + ": " + Value);
+    if (Wd > 50)
+      C.text(X + Wd / 2, Y + Ht / 2 + 4, Value, "middle", 10);
+    Legend.push_back({Name + " " + Value, Colour});
+    X += Wd;
+  }
+  C.text(Left, Y - 10,
+         "total " + (Unit == "s" ? duration(Total) : si(Total, Unit, 3)),
+         "start", 12);
+  if (Limit > 0) {
+    double LX = Xa.at(Limit);
+    C.line(LX, Y - 30, LX, Y + Ht + 30, "#c00", 2, "6,4");
+    C.text(LX, Y + Ht + 46, LimitLabel, "middle", 11, "fill=\"#c00\"");
+  }
+  C.legend(Legend);
+  return C.str();
+}
+
+std::string plotTime(const json::Value &Report) {
+  const json::Object &S = *Report.getAsObject();
+  std::vector<std::pair<std::string, double>> Parts;
+  if (const json::Object *B = S.getObject("breakdown")) {
+    // Training: the step, as the text report breaks it down.
+    static const std::pair<const char *, const char *> Keys[] = {
+        {"compute_bound_s", "compute-bound ops"},
+        {"memory_bound_s", "memory-bound ops"},
+        {"tp_comm_exposed_s", "TP communication"},
+        {"cp_comm_exposed_s", "CP communication"},
+        {"ep_comm_exposed_s", "EP communication"},
+        {"pp_comm_exposed_s", "PP communication"},
+        {"dp_comm_exposed_s", "DP communication"},
+        {"bubble_s", "pipeline bubble"},
+        {"optimizer_s", "optimizer"}};
+    for (const auto &[K, Name] : Keys)
+      Parts.push_back({Name, B->getNumber(K).value_or(0)});
+    return stackedBar("Step time: " + label(S), "time per step", Parts, "s", 0,
+                      "");
+  }
+  // Serving: the request, prefill then decode.
+  double Ttft = S.getNumber("ttft_s").value_or(0);
+  double E2E = S.getNumber("e2e_s").value_or(0);
+  Parts = {{"prefill (time to first token)", Ttft},
+           {"decode (the other tokens)", E2E - Ttft}};
+  return stackedBar("Request latency: " + label(S), "end-to-end latency",
+                    Parts, "s", 0, "");
+}
+
+std::string plotMemory(const json::Value &Report) {
+  const json::Object &S = *Report.getAsObject();
+  const json::Object *M = S.getObject("memory");
+  std::vector<std::pair<std::string, double>> Parts;
+  static const std::pair<const char *, const char *> Keys[] = {
+      {"weights_bytes", "weights"},         {"gradients_bytes", "gradients"},
+      {"optimizer_bytes", "optimizer state"}, {"kv_cache_bytes", "KV cache"},
+      {"activations_bytes", "activations"}, {"reserved_bytes", "reserved"}};
+  for (const auto &[K, Name] : Keys)
+    if (M && M->get(K))
+      Parts.push_back({Name, M->getNumber(K).value_or(0)});
+  double Cap = M ? M->getNumber("capacity_bytes").value_or(0) : 0;
+  return stackedBar("Memory per device: " + label(S), "bytes per device",
+                    Parts, "B", Cap, "capacity " + si(Cap, "B", 3));
+}
+
+std::string plotPareto(const spec::Sweep &Sw, const sweep::Result &R) {
+  Canvas C("Pareto front: sweep " + Sw.Decl->Name + " over " +
+           Sw.Scenario->Name);
+  const std::string &FX = Sw.Objectives[0].first, &FY = Sw.Objectives[1].first;
+  size_t IX = find(R.Columns, FX) - R.Columns.begin();
+  size_t IY = find(R.Columns, FY) - R.Columns.begin();
+  const FigureSpec *SX = Sw.Scenario->Type->findFigure(FX);
+  const FigureSpec *SY = Sw.Scenario->Type->findFigure(FY);
+  std::vector<std::pair<double, double>> Pts;
+  std::vector<const sweep::Point *> Shown;
+  for (const sweep::Point &P : R.Kept)
+    if (std::isfinite(P.Figures[IX]) && std::isfinite(P.Figures[IY]) &&
+        P.Figures[IX] > 0 && P.Figures[IY] > 0) {
+      Pts.push_back({P.Figures[IX], P.Figures[IY]});
+      Shown.push_back(&P);
+    }
+  frame(C);
+  if (Pts.empty()) {
+    C.text(W / 2, H / 2, "no point to plot", "middle", 14);
+    return C.str();
+  }
+  double XMin = Pts[0].first, XMax = XMin, YMin = Pts[0].second, YMax = YMin;
+  for (const auto &[X, Y] : Pts) {
+    XMin = std::min(XMin, X), XMax = std::max(XMax, X);
+    YMin = std::min(YMin, Y), YMax = std::max(YMax, Y);
+  }
+  LogAxis Xa(XMin / 1.2, XMax * 1.2, Left, W - Right);
+  LogAxis Ya(YMin / 1.2, YMax * 1.2, H - Bottom, Top);
+  auto Unit = [](const FigureSpec *F) {
+    return F->Type.Kind == TypeKind::Quantity ? F->Type.Dim.unitString()
+                                              : std::string();
+  };
+  for (double D = Xa.Lo; D <= Xa.Hi; ++D) {
+    double X = Xa.at(std::pow(10, D));
+    C.line(X, Top, X, H - Bottom, "#ddd", 0.5);
+    C.text(X, H - Bottom + 16, tick(std::pow(10, D), Unit(SX)), "middle", 10);
+  }
+  for (double D = Ya.Lo; D <= Ya.Hi; ++D) {
+    double Y = Ya.at(std::pow(10, D));
+    C.line(Left, Y, W - Right, Y, "#ddd", 0.5);
+    C.text(Left - 6, Y + 4, tick(std::pow(10, D), Unit(SY)), "end", 10);
+  }
+  C.text((Left + W - Right) / 2, H - 18,
+         FX + (sweep::higherIsBetter(FX) ? " (higher is better)"
+                                         : " (lower is better)"),
+         "middle", 12);
+  C.text(22, (Top + H - Bottom) / 2,
+         FY + (sweep::higherIsBetter(FY) ? " (higher is better)"
+                                         : " (lower is better)"),
+         "middle", 12,
+         fmt::format("transform=\"rotate(-90 22 {})\"",
+                     num((Top + H - Bottom) / 2)));
+  std::vector<std::pair<double, double>> Line;
+  for (const auto &[X, Y] : Pts)
+    Line.push_back({Xa.at(X), Ya.at(Y)});
+  C.polyline(Line, Palette[0], 1.5);
+  for (size_t K = 0; K < Shown.size(); ++K) {
+    const sweep::Point &P = *Shown[K];
+    std::string Tip;
+    for (size_t A = 0; A < Sw.Axes.size(); ++A)
+      Tip += (Tip.empty() ? "" : ", ") + Sw.Axes[A].Path + " = " +
+             spec::formatValue(Sw.Axes[A].Values[P.Choice[A]]);
+    Tip += ": " + FX + " " + showFigure(P.Figures[IX], SX->Type) + ", " + FY +
+           " " + showFigure(P.Figures[IY], SY->Type);
+    C.circle(Line[K].first, Line[K].second, 4, Palette[0], Tip);
+  }
+  C.legend({{fmt::format("front: {} of {} points", R.Kept.size(), R.Total),
+             Palette[0]}});
+  return C.str();
+}
+
+} // namespace report
+} // namespace llmsys

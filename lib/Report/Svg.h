@@ -1,0 +1,35 @@
+//===- Svg.h - figures as standalone SVG files ----------------------*- C++ -*-===//
+//
+// `--plot DIR` (docs/report-format.md#plots): each function returns a whole
+// SVG document. Scenario figures read the JSON report (and, for the roof,
+// the device of the program); the Pareto front reads a sweep's result.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_REPORT_SVG_H
+#define LLMSYS_REPORT_SVG_H
+
+#include "IR/Program.h"
+#include "IR/Spec.h"
+#include "Sweep/Sweep.h"
+
+#include "llvm/Support/JSON.h"
+#include <string>
+
+namespace llmsys {
+namespace report {
+
+/// Each operator of the report at (FLOP/B, FLOP/s per device) under the
+/// device's roof; area by time.
+std::string plotRoofline(const ir::Program &P, const llvm::json::Value &Report);
+/// Training: the step's breakdown; serving: prefill and decode of a request.
+std::string plotTime(const llvm::json::Value &Report);
+/// Memory per device by part, against capacity.
+std::string plotMemory(const llvm::json::Value &Report);
+/// A `pareto` sweep's front, on log axes of its two figures.
+std::string plotPareto(const spec::Sweep &W, const sweep::Result &R);
+
+} // namespace report
+} // namespace llmsys
+
+#endif
