@@ -12,6 +12,7 @@
 #include "Cost/Cost.h"
 #include "Cost/Evaluate.h"
 #include "Passes/Passes.h"
+#include "Report/Csv.h"
 #include "Report/Diff.h"
 #include "Report/Format.h"
 #include "Report/Report.h"
@@ -97,12 +98,14 @@ static cl::opt<unsigned> TopOps("ops",
                               cl::desc("Rows of the operator table (0: all)"),
                               cl::init(12), cl::value_desc("n"),
                               cl::sub(EvalCmd), cl::cat(LLMSysCat));
-enum class Format { Text, Md, Json };
+enum class Format { Text, Md, Csv, Json };
 static cl::opt<Format> OutputFormat(
     "format", cl::desc("Report format"), cl::init(Format::Text),
     cl::values(clEnumValN(Format::Text, "text", "aligned text (default)"),
-               clEnumValN(Format::Md, "md",
-                          "Markdown tables (eval only; from the JSON report)"),
+               clEnumValN(Format::Md, "md", "Markdown tables (eval, diff)"),
+               clEnumValN(Format::Csv, "csv",
+                          "one table, base SI units (eval: a row per "
+                          "scenario; diff: a row per figure)"),
                clEnumValN(Format::Json, "json",
                           "one JSON document, base SI units "
                           "(docs/report-format.md)")),
@@ -314,13 +317,16 @@ static int runEval(Compilation &C) {
   Ctx.Diags = &C.Diags;
   bool Json = OutputFormat == Format::Json;
   bool Md = OutputFormat == Format::Md;
+  bool Csv = OutputFormat == Format::Csv;
   unsigned Rows = TopOps ? unsigned(TopOps) : ~0u;
+  if (Csv)
+    report::printScenarioCsvHeader(out());
   json::Array Scenarios;
   std::map<const spec::Object *, std::optional<cost::Evaluation>> Done;
   for (const spec::Object *S : C.Spec.Scenarios) {
     if (!ScenarioFilter.empty() && S->Name != ScenarioFilter)
       continue;
-    if (Shown++ && !Json)
+    if (Shown++ && !Json && !Csv)
       out() << '\n';
     std::optional<cost::Evaluation> &E =
         Done[S] = cost::evaluate(ir::scenarioFromSpec(*S), Ctx);
@@ -337,6 +343,10 @@ static int runEval(Compilation &C) {
           !writePlot(S->Name + ".time.svg", report::plotTime(J)) ||
           !writePlot(S->Name + ".memory.svg", report::plotMemory(J)))
         Failed = true;
+    }
+    if (Csv) {
+      report::printScenarioCsvRow(*S, *E, out());
+      continue;
     }
     if (Md) {
       json::Value J = E->Training
@@ -434,6 +444,10 @@ static int runSweep(Compilation &C) {
 }
 
 static int runRequire(Compilation &C) {
+  if (OutputFormat == Format::Md || OutputFormat == Format::Csv) {
+    WithColor::error(errs(), "llmsys") << "require prints text or json\n";
+    return 1;
+  }
   if (!C.run())
     return C.finish(errs());
   passes::PassContext Ctx;
@@ -580,6 +594,7 @@ static int runDiff(const char *Argv0) {
   }
   bool Json = OutputFormat == Format::Json;
   json::Array Out;
+  std::vector<report::DiffResult> Results;
   std::vector<std::string> Crossed;
   bool Failed = false;
   for (size_t I = 0; I < Pairs.size(); ++I) {
@@ -598,14 +613,20 @@ static int runDiff(const char *Argv0) {
         report::diff(*Pairs[I].first, *EA, *Pairs[I].second, *EB);
     if (Json)
       Out.push_back(report::diffJson(D));
+    else if (OutputFormat == Format::Csv)
+      ; // one table, written after the loop
     else {
       if (I)
         out() << '\n';
-      report::printDiffText(D, out());
+      if (OutputFormat == Format::Md)
+        report::printDiffMarkdown(D, out());
+      else
+        report::printDiffText(D, out());
     }
     std::string Unknown;
     for (std::string &M : report::crossed(D, Thresholds, Unknown))
       Crossed.push_back(std::move(M));
+    Results.push_back(std::move(D));
     if (!Unknown.empty()) {
       WithColor::error(errs(), "llmsys")
           << "--fail-if names '" << Unknown << "', not a figure of "
@@ -616,6 +637,8 @@ static int runDiff(const char *Argv0) {
   if (Json)
     out() << formatv("{0:2}", json::Value(json::Object{{"diffs", std::move(Out)}}))
            << '\n';
+  if (OutputFormat == Format::Csv)
+    report::printDiffCsv(Results, out());
   out().flush();
   int Status = std::max(Sides[0].C->finish(errs()), Sides[1].C->finish(errs()));
   for (const std::string &M : Crossed)
