@@ -18,7 +18,13 @@ cmake --build "$build" -- -j"$(nproc)" >&2
 case "$action" in
   run)
     shift || true
-    exec "$build/bin/llmsys" eval "$root/stdlib/examples/quickstart.llmsys" "$@"
+    # The main job: study 1 (docs/studies/gpu-generations.md), GPT-3 175B
+    # on A100, H100 and B200: each generation's best mapping, then the
+    # scenarios' reports.
+    study="$root/stdlib/studies/gpu_generations/gpt3_175b.llmsys"
+    "$build/bin/llmsys" sweep "$study"
+    echo
+    exec "$build/bin/llmsys" eval --ops 5 "$study" "$@"
     ;;
   test)
     exec python3 "$root/tools/run-lit.py" "$build"

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Regenerates the tool outputs embedded in Markdown pages (the studies).
+
+A page marks each output with the llmsys command that produces it:
+
+    <!-- llmsys: sweep stdlib/studies/x.llmsys --sweep best -->
+    ...replaced by the command's stdout...
+    <!-- end -->
+
+Text output is put in a ```text fence unless the command asks for
+`--format=md`. Figures are written by
+
+    <!-- llmsys-plot docs/studies/figures/x: eval stdlib/studies/x.llmsys -->
+
+which runs the command with `--plot DIR` (stdout discarded). Commands run
+from the repository root with the source tree's stdlib.
+
+    python3 tools/gen-doc-outputs.py [--llmsys BIN] [--check] PAGE...
+
+--check rewrites nothing and exits 1 if a block or a figure is stale (lit:
+test/stdlib/studies/*.test).
+"""
+import argparse
+import filecmp
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BLOCK = re.compile(r"(<!-- llmsys: (.*?) -->\n)(.*?)(<!-- end -->)", re.S)
+PLOT = re.compile(r"<!-- llmsys-plot (\S+): (.*?) -->")
+
+
+def run(llmsys, args, extra=()):
+    env = dict(os.environ, LLMSYS_STDLIB=os.path.join(ROOT, "stdlib"))
+    out = subprocess.run([llmsys] + shlex.split(args) + list(extra), cwd=ROOT,
+                         env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"gen-doc-outputs: 'llmsys {args}' failed:\n{out.stderr}")
+    return out.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--llmsys", default=os.path.join(ROOT, "build/bin/llmsys"))
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("pages", nargs="+")
+    a = ap.parse_args()
+    stale = []
+    for page in a.pages:
+        text = open(page, encoding="utf-8").read()
+
+        def fill(m):
+            out = run(a.llmsys, m.group(2))
+            if "--format=md" not in m.group(2):
+                out = "```text\n" + out + "```\n"
+            return m.group(1) + out + m.group(4)
+
+        new = BLOCK.sub(fill, text)
+        if new != text:
+            stale.append(page)
+            if not a.check:
+                open(page, "w", encoding="utf-8").write(new)
+        for m in PLOT.finditer(text):
+            target = os.path.join(ROOT, m.group(1))
+            with tempfile.TemporaryDirectory() as tmp:
+                run(a.llmsys, m.group(2), ["--plot", tmp])
+                names = sorted(os.listdir(tmp))
+                have = sorted(os.listdir(target)) if os.path.isdir(target) else []
+                same = names == have and all(
+                    filecmp.cmp(os.path.join(tmp, n), os.path.join(target, n),
+                                shallow=False) for n in names)
+                if not same:
+                    stale.append(target)
+                    if not a.check:
+                        os.makedirs(target, exist_ok=True)
+                        for n in have:
+                            os.remove(os.path.join(target, n))
+                        for n in names:
+                            with open(os.path.join(tmp, n), "rb") as f:
+                                open(os.path.join(target, n), "wb").write(f.read())
+    for s in stale:
+        print(("stale: " if a.check else "updated: ") + os.path.relpath(s, ROOT))
+    if a.check and stale:
+        print("run: python3 tools/gen-doc-outputs.py " + " ".join(a.pages))
+        return 1
+    print(f"{len(a.pages)} page(s), {'up to date' if not stale else 'regenerated'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
