@@ -225,36 +225,6 @@ static CompileOptions compileOptions(const char *Argv0) {
   return O;
 }
 
-/// An inline entity by what it refines: "gpt3 (refined)".
-static std::string describeEntity(const spec::Object &O) {
-  if (!O.IsAnonymous)
-    return O.Name;
-  return O.Parent ? O.Parent->Name + " (refined)" : "(inline " + O.Type->Name + ")";
-}
-
-/// "1024 x H100_SXM (128 nodes of 8)"
-static std::string describeSystem(const spec::Object &System) {
-  const spec::Object *Acc = System.object("node.accelerator");
-  double Devices = System.number("node.devices").value_or(0);
-  double Nodes = System.number("nodes").value_or(1);
-  std::string S = spec::formatNumber(Devices * Nodes) + " x " +
-                  (Acc ? describeEntity(*Acc) : std::string("?"));
-  if (Nodes > 1)
-    S += " (" + spec::formatNumber(Nodes) + " nodes of " +
-         spec::formatNumber(Devices) + ")";
-  return S;
-}
-
-static std::string describeMapping(const spec::Object &Mapping) {
-  std::string S;
-  for (StringRef P : {"dp", "tp", "pp", "cp", "ep"}) {
-    double V = Mapping.number(P).value_or(1);
-    if (V != 1 || P == "tp" || P == "pp" || P == "dp")
-      S += (S.empty() ? "" : " ") + P.str() + "=" + spec::formatNumber(V);
-  }
-  return S;
-}
-
 /// Evaluates the `expect` statements of the files against the evaluations
 /// (computing those of scenarios not yet evaluated). Failures are
 /// diagnostics at the expectation; returns false if any failed.
