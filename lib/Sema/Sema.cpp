@@ -66,10 +66,15 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
       return W ? W->number(F).value_or(0) : 0;
     };
     bool Train = EI->Type->Name == "train";
-    double Context = Train ? Get("seq_len") : Get("prompt") + Get("output");
+    // An encoder reads its input and generates nothing: its context is
+    // the prompt.
+    bool Encoder = Model->word("kind") == "encoder";
+    double Context = Train     ? Get("seq_len")
+                     : Encoder ? Get("prompt")
+                               : Get("prompt") + Get("output");
     if (Context > *MaxSeq)
       Diags.report(DiagID::warn_context_exceeds_model, EI->Decl->Name.Range,
-                   Train ? "seq_len" : "prompt + output",
+                   Train ? "seq_len" : Encoder ? "prompt" : "prompt + output",
                    spec::formatNumber(Context), Model->Name,
                    spec::formatNumber(*MaxSeq));
   }
