@@ -115,7 +115,9 @@ struct TrainingReport {
   double ModelFlopsRate = 0, HardwareFlopsRate = 0; ///< per device
   double TimeToTrain = 0;  ///< the scenario's tokens
   double DeviceHours = 0;
-  double Energy = 0;       ///< devices x TDP x time (an upper bound)
+  double Energy = 0;       ///< devices x TDP x PUE x time (an upper bound)
+  double EnergyPerToken = 0; ///< J per trained token (0: no TDP)
+  double Cost = 0;         ///< to train the tokens (0: not computable)
   // Breakdown of the step (sums to StepTime).
   double ComputeBound = 0, MemoryBoundTime = 0, Bubble = 0, Optimizer = 0;
   double ExposedComm[5] = {}; ///< by CommKind
@@ -166,6 +168,8 @@ struct ServingReport {
   double DecodeCrossoverBatch = 0;     ///< 0: the decode stays memory-bound
   ServingMemory Memory;
   int64_t MaxBatch = 0;
+  double EnergyPerToken = 0; ///< J per output token (0: no TDP)
+  double CostPerToken = 0;   ///< per output token (0: not computable)
   std::vector<SloCheck> Slo;
   std::vector<OpRow> Ops; ///< prefill, and one decode step at the mean context
   std::vector<CollectiveRow> Collectives;

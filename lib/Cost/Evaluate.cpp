@@ -56,6 +56,10 @@ std::optional<double> Evaluation::figure(llvm::StringRef Name) const {
       return R.TimeToTrain;
     if (Name == "energy" && R.Energy > 0)
       return R.Energy;
+    if (Name == "energy_per_token" && R.EnergyPerToken > 0)
+      return R.EnergyPerToken;
+    if (Name == "cost" && R.Cost > 0)
+      return R.Cost;
     return std::nullopt;
   }
   const ServingReport &R = Serve;
@@ -79,6 +83,10 @@ std::optional<double> Evaluation::figure(llvm::StringRef Name) const {
     return R.Memory.total();
   if (Name == "fits")
     return R.Memory.fits() ? 1.0 : 0.0;
+  if (Name == "energy_per_token" && R.EnergyPerToken > 0)
+    return R.EnergyPerToken;
+  if (Name == "cost_per_token" && R.CostPerToken > 0)
+    return R.CostPerToken;
   return std::nullopt;
 }
 

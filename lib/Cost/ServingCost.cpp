@@ -190,6 +190,10 @@ ServingReport costServing(const Program &P) {
   R.Throughput = R.E2E > 0 ? R.Replicas * Batch * Output / R.E2E : 0;
   R.ThroughputPerDevice =
       R.Throughput / double(R.Replicas * R.DevicesPerReplica);
+  if (R.ThroughputPerDevice > 0) {
+    R.EnergyPerToken = S.System.wallPower() / R.ThroughputPerDevice;
+    R.CostPerToken = S.System.costRate() / R.ThroughputPerDevice;
+  }
   R.PrefillLayerTime = layerTime(P, Phase::Prefill, 0);
   R.DecodeLayerTime = Output > 1 ? layerTime(P, Phase::Decode, LastCtx) : 0;
 

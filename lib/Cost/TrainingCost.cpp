@@ -191,10 +191,12 @@ TrainingReport costTraining(const Program &P) {
   R.HardwareFlopsRate = R.HardwareFlopsPerStep / R.StepTime / R.Devices;
   R.Mfu = Peak > 0 ? R.ModelFlopsRate / Peak : 0;
   R.Hfu = Peak > 0 ? R.HardwareFlopsRate / Peak : 0;
+  R.EnergyPerToken = R.Devices * S.System.wallPower() / R.TokensPerSecond;
   if (S.Tokens > 0) {
     R.TimeToTrain = S.Tokens / R.TokensPerSecond;
     R.DeviceHours = R.TimeToTrain * R.Devices / 3600;
-    R.Energy = R.TimeToTrain * R.Devices * A.Tdp;
+    R.Energy = R.TimeToTrain * R.Devices * S.System.wallPower();
+    R.Cost = R.TimeToTrain * R.Devices * S.System.costRate();
   }
 
   // Tables: the slowest stage's ops over a step.

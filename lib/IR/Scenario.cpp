@@ -162,6 +162,7 @@ static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.L2Capacity = A.number("l2.capacity").value_or(0);
   C.ComputeUnits = static_cast<int64_t>(A.number("compute_units").value_or(0));
   C.Tdp = A.number("tdp").value_or(0);
+  C.Price = A.number("price").value_or(0);
   C.ComputeEfficiency = A.number("efficiency.compute").value_or(1);
   C.MemoryEfficiency = A.number("efficiency.memory").value_or(1);
   C.TileM = static_cast<int64_t>(A.number("efficiency.tile_m").value_or(128));
@@ -195,6 +196,9 @@ SystemConfig systemFromSpec(const spec::Object &S) {
   C.DevicesPerNode = integer(S, "node.devices", 1);
   C.Nodes = integer(S, "nodes", 1);
   C.HasScaleOut = S.object("fabric") != nullptr;
+  C.Pue = S.number("pue").value_or(1);
+  C.EnergyPrice = S.number("energy_price").value_or(0);
+  C.Lifetime = S.number("lifetime").value_or(0);
   C.Decl = S.DeclRange;
   return C;
 }

@@ -73,6 +73,7 @@ struct AcceleratorConfig {
   double L2Capacity = 0;
   int64_t ComputeUnits = 0;
   double Tdp = 0;
+  double Price = 0; ///< per device (0: not given)
   // Efficiency knobs (stdlib values carry their sources).
   double ComputeEfficiency = 1, MemoryEfficiency = 1;
   int64_t TileM = 128, TileN = 128, TileK = 32;
@@ -101,6 +102,18 @@ struct SystemConfig {
   NetworkConfig ScaleOut; ///< between nodes
   int64_t DevicesPerNode = 1;
   int64_t Nodes = 1;
+  double Pue = 1;
+  double EnergyPrice = 0; ///< per joule (0: not given)
+  double Lifetime = 0;    ///< seconds (0: not given)
+  /// Power drawn per device at the wall: TDP x PUE.
+  double wallPower() const { return Device.Tdp * Pue; }
+  /// Cost per device per second (amortised price + energy), or 0 when
+  /// price, lifetime or energy price is missing.
+  double costRate() const {
+    if (Device.Price <= 0 || Lifetime <= 0 || EnergyPrice <= 0)
+      return 0;
+    return Device.Price / Lifetime + wallPower() * EnergyPrice;
+  }
   bool HasScaleOut = false; ///< a fabric between nodes
   llvm::SMRange Decl;
   int64_t devices() const { return DevicesPerNode * Nodes; }

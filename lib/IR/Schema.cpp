@@ -366,6 +366,9 @@ Schema::Schema() {
   B.optional(Accelerator, "host_link", B.ref(Network),
              "link to host memory (PCIe, NVLink-C2C)");
   B.optional(Accelerator, "tdp", B.qty(power()), "board power");
+  positive(B.optional(Accelerator, "price", B.qty(currency()),
+                      "purchase price per device (a market estimate, with "
+                      "its source), for cost"));
   B.withDefault(Accelerator, "efficiency", B.nested(Efficiency), "",
                 "cost-model knobs with sources");
 
@@ -378,6 +381,14 @@ Schema::Schema() {
   B.withDefault(System, "nodes", B.integer(), "1", "number of nodes");
   B.optional(System, "fabric", B.ref(Network),
              "fabric between nodes (needed when nodes > 1)");
+  positive(B.withDefault(System, "pue", B.number(), "1",
+                         "power usage effectiveness of the facility: total "
+                         "power over device power (1: devices only)"));
+  positive(B.optional(System, "energy_price", B.qty(currency() / energy()),
+                      "price of electricity, for cost"));
+  positive(B.optional(System, "lifetime", B.qty(time()),
+                      "period over which device prices are amortised, for "
+                      "cost"));
 
   // model
   StructSpec *Moe = B.block("moe", "mixture-of-experts layers");
@@ -505,7 +516,13 @@ Schema::Schema() {
   B.figure(Train, "hardware_flops_rate", B.qty(opsRate()),
            "FLOPs per second per device, recomputation included");
   B.figure(Train, "time_to_train", B.qty(time()), "time to train `tokens`");
-  B.figure(Train, "energy", B.qty(energy()), "energy to train `tokens`");
+  B.figure(Train, "energy", B.qty(energy()),
+           "energy to train `tokens`: devices x TDP x PUE x time");
+  B.figure(Train, "energy_per_token", B.qty(energy() / tokens()),
+           "energy per trained token (devices x TDP x PUE / throughput)");
+  B.figure(Train, "cost", B.qty(currency()),
+           "cost to train `tokens`: device prices amortised over the "
+           "system's lifetime for the time to train, plus energy x price");
   B.figure(Train, "peak_memory", B.qty(bytes()), "memory per device");
   B.figure(Train, "fits", B.boolean(), "peak memory within capacity");
 
@@ -559,6 +576,11 @@ Schema::Schema() {
   B.figure(Serve, "max_batch", B.integer(), "largest batch that fits");
   B.figure(Serve, "peak_memory", B.qty(bytes()), "memory per device");
   B.figure(Serve, "fits", B.boolean(), "peak memory within capacity");
+  B.figure(Serve, "energy_per_token", B.qty(energy() / tokens()),
+           "energy per output token (devices x TDP x PUE / throughput)");
+  B.figure(Serve, "cost_per_token", B.qty(currency() / tokens()),
+           "cost per output token: amortised device prices and energy "
+           "over throughput");
   (void)Sweep;
 
   // measurement: figures are words of the union of the scenario kinds'

@@ -47,6 +47,13 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                    si(R.ThroughputPerDevice, "tokens/s"), R.Replicas,
                    R.Replicas == 1 ? "replica" : "replicas",
                    R.DevicesPerReplica, R.DevicesPerReplica == 1 ? "" : "s"));
+  if (R.EnergyPerToken > 0)
+    line(OS, "energy per token",
+         si(R.EnergyPerToken, "J") +
+             (R.CostPerToken > 0
+                  ? fmt::format("; {:.4g} USD per million output tokens",
+                                R.CostPerToken * 1e6)
+                  : std::string()));
   line(OS, "prefill", roofline(R.Prefill));
   if (S.OutputLen > 1) {
     line(OS, "decode", roofline(R.Decode));

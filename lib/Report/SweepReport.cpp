@@ -24,9 +24,12 @@ std::string figureKey(const FigureSpec &F) {
   std::string Unit = F.Type.Dim.unitString();
   std::string Slug;
   for (StringRef Part : split(Unit, '/')) {
-    std::string P = Part == "B"       ? "bytes"
-                    : Part == "token" ? "tokens"
-                                      : Part.lower();
+    // A count reads in the plural as a numerator ("tokens_per_s"), in the
+    // singular after "per" ("j_per_token").
+    bool Numerator = Slug.empty();
+    std::string P = Part == "B"                    ? "bytes"
+                    : Part == "token" && Numerator ? "tokens"
+                                                   : Part.lower();
     Slug += (Slug.empty() ? "" : "_per_") + P;
   }
   return F.Name + "_" + Slug;

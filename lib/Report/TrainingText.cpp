@@ -67,9 +67,21 @@ void printTrainingText(const Program &P, const cost::TrainingReport &R,
                    si(R.HardwareFlopsRate, "FLOP/s")));
   if (S.Tokens > 0)
     line(OS, "time to train",
-         fmt::format("{} for {} ({} device-hours, {} at TDP)",
+         fmt::format("{} for {} ({} device-hours, {} at TDP{})",
                      duration(R.TimeToTrain), si(S.Tokens, "tokens"),
-                     si(R.DeviceHours, ""), si(R.Energy / 3600, "Wh")));
+                     si(R.DeviceHours, ""), si(R.Energy / 3600, "Wh"),
+                     S.System.Pue != 1
+                         ? fmt::format(" x PUE {:g}", S.System.Pue)
+                         : std::string()));
+  if (R.EnergyPerToken > 0)
+    line(OS, "energy per token",
+         si(R.EnergyPerToken, "J") +
+             (R.Cost > 0 ? fmt::format("; cost to train {:.4g} USD "
+                                       "(devices amortised over {}, energy "
+                                       "at {:.3g} USD/kWh)",
+                                       R.Cost, duration(S.System.Lifetime),
+                                       S.System.EnergyPrice * 3.6e6)
+                         : std::string()));
   const cost::MemoryBreakdown &Mem = R.Memory;
   line(OS, "memory per device",
        fmt::format("{} of {} (stage {}): {}; largest: {}", si(Mem.total(), "B"),
