@@ -95,7 +95,7 @@ void SweepPrinter::begin() {
   switch (Format) {
   case SweepFormat::Text: {
     OS << "sweep " << W.Decl->Name << " over " << W.Scenario->Name << ": "
-       << W.points() << " points";
+       << W.points() << (W.points() == 1 ? " point" : " points");
     if (Ranked)
       OS << "; " << objective();
     OS << '\n';
@@ -213,10 +213,11 @@ void SweepPrinter::end(const sweep::Result &R) {
   case SweepFormat::Text:
     if (R.Accepted == 0)
       OS << "  (no point accepted)\n";
-    OS << fmt::format("{} points: {} accepted, {} rejected by where, {} not "
-                      "valid mappings",
-                      R.Total, R.Accepted, R.RejectedByWhere,
-                      R.InvalidMapping);
+    OS << fmt::format("{} point{}: {} accepted, {} rejected by where, {} "
+                      "not valid mapping{}",
+                      R.Total, R.Total == 1 ? "" : "s", R.Accepted,
+                      R.RejectedByWhere, R.InvalidMapping,
+                      R.InvalidMapping == 1 ? "" : "s");
     if (Ranked)
       OS << fmt::format("; {} shown ({})", R.Kept.size(),
                         W.Pareto ? "the Pareto front" : "best first");
