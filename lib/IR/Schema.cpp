@@ -288,8 +288,8 @@ Schema::Schema() {
              "access energy per bit transferred");
 
   // network
-  B.required(Network, "bandwidth", B.qty(bandwidth()),
-             "bandwidth per device per direction");
+  positive(B.required(Network, "bandwidth", B.qty(bandwidth()),
+                      "bandwidth per device per direction"));
   B.required(Network, "latency", B.qty(time()),
              "one-way latency of a small message (the alpha term)");
   B.withDefault(Network, "topology", B.enumOf(Topology), "switch",
@@ -312,13 +312,13 @@ Schema::Schema() {
   StructSpec *MemLevel = B.block(
       "memory level", "an off-chip memory; `hbm = HBM4 { stacks = 8 }` sets "
                       "its technology");
-  B.required(MemLevel, "capacity", B.qty(bytes()),
+  positive(B.required(MemLevel, "capacity", B.qty(bytes()),
              "capacity per device; when not written and the block writes "
-             "technology or stacks: stacks x the technology's capacity");
-  B.required(MemLevel, "bandwidth", B.qty(bandwidth()),
+             "technology or stacks: stacks x the technology's capacity"));
+  positive(B.required(MemLevel, "bandwidth", B.qty(bandwidth()),
              "peak bandwidth per device; when not written and the block "
              "writes technology or stacks: stacks x the technology's "
-             "bandwidth");
+             "bandwidth"));
   B.optional(MemLevel, "technology", B.ref(Memory), "DRAM technology");
   B.optional(MemLevel, "stacks", B.integer(), "number of stacks or devices");
   MemLevel->SourceField = MemLevel->findField("technology");
@@ -543,8 +543,8 @@ Schema::Schema() {
          0, 1);
 
   B.withDefault(Workload, "batch", B.integer(), "1", "concurrent sequences");
-  B.required(Workload, "prompt", B.qty(tokens()), "prompt length");
-  B.required(Workload, "output", B.qty(tokens()), "generated tokens");
+  positive(B.required(Workload, "prompt", B.qty(tokens()), "prompt length"));
+  positive(B.required(Workload, "output", B.qty(tokens()), "generated tokens"));
   B.optional(Workload, "slo", B.nested(Slo), "service-level objectives");
 
   B.required(Serve, "model", B.ref(Model), "the model");
@@ -555,10 +555,10 @@ Schema::Schema() {
   // Required unless the workload has them (Sema checks the pair).
   B.optional(Serve, "batch", B.integer(),
              "concurrent sequences (default: the workload's, else 1)");
-  B.optional(Serve, "prompt", B.qty(tokens()),
-             "prompt length (required here or in the workload)");
-  B.optional(Serve, "output", B.qty(tokens()),
-             "generated tokens (required here or in the workload)");
+  positive(B.optional(Serve, "prompt", B.qty(tokens()),
+                      "prompt length (required here or in the workload)"));
+  positive(B.optional(Serve, "output", B.qty(tokens()),
+                      "generated tokens (required here or in the workload)"));
   B.optional(Serve, "slo", B.nested(Slo),
              "service-level objectives (default: the workload's)");
   B.optional(Serve, "speculative", B.nested(Spec), "speculative decoding");

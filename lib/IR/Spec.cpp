@@ -77,9 +77,15 @@ StringRef Object::word(StringRef DottedPath) const {
 }
 
 size_t Sweep::points() const {
+  // Saturates: a grid too large to count is refused by --max-points.
   size_t N = 1;
-  for (const SweepAxis &A : Axes)
+  for (const SweepAxis &A : Axes) {
+    if (A.Values.empty())
+      return 0;
+    if (N > SIZE_MAX / A.Values.size())
+      return SIZE_MAX;
     N *= A.Values.size();
+  }
   return N;
 }
 

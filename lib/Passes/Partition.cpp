@@ -77,6 +77,12 @@ private:
 
   bool validate() {
     const MappingLocs &L = Map.Locs;
+    // A device with no peak for the activations' format (nor a wider one)
+    // would be costed as infinitely fast.
+    if (S.System.Device.peak(Map.Activations) <= 0)
+      error(S.System.Decl.Start.isValid() ? S.System.Decl : L.Decl,
+            DiagID::err_no_peak, S.System.Device.Name,
+            dtypeName(Map.Activations).str());
     divisible(M.Heads, "heads", Map.Tp, "tp", L.Tp);
     if (!M.Mla && M.KvHeads % Map.Tp != 0 && Map.Tp % M.KvHeads != 0)
       error(L.Tp, DiagID::err_mapping_divisible, "kv_heads", M.KvHeads, "tp",

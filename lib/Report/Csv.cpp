@@ -75,9 +75,15 @@ void printDiffMarkdown(const DiffResult &D, raw_ostream &OS) {
     OS << "The inputs are the same.\n";
   } else {
     OS << "| input | " << D.NameA << " | " << D.NameB << " |\n| --- | ---: | ---: |\n";
+    auto Cell = [](const std::string &S) {
+      std::string Out;
+      for (char C : S)
+        Out += C == '|' ? std::string("\\|") : std::string(1, C);
+      return Out.empty() ? std::string("-") : Out;
+    };
     for (const InputChange &I : D.Inputs)
-      OS << "| " << I.Path << " | " << (I.A.empty() ? "-" : I.A) << " | "
-         << (I.B.empty() ? "-" : I.B) << " |\n";
+      OS << "| " << I.Path << " | " << Cell(I.A) << " | " << Cell(I.B)
+         << " |\n";
   }
   OS << "\n| figure | " << D.NameA << " | " << D.NameB
      << " | ratio |\n| --- | ---: | ---: | ---: |\n";

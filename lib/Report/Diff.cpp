@@ -182,7 +182,8 @@ std::optional<Threshold> parseThreshold(StringRef S, std::string &Error) {
   T.Op = Rest.startswith("<=") || Rest.startswith(">=") ? Rest.take_front(2).str()
                                                          : Rest.take_front(1).str();
   Rest = Rest.drop_front(T.Op.size()).trim();
-  if (!Rest.consume_back("x") || Rest.trim().getAsDouble(T.Ratio) || T.Key.empty()) {
+  if (!Rest.consume_back("x") || Rest.trim().getAsDouble(T.Ratio) ||
+      T.Key.empty() || !std::isfinite(T.Ratio) || T.Ratio <= 0) {
     Error = "'" + T.Text + "' is not 'FIGURE OP RATIOx' (e.g. 'step_time_s > 1.05x')";
     return std::nullopt;
   }

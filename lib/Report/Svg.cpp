@@ -126,10 +126,22 @@ struct LogAxis {
   double Lo, Hi;   ///< decades
   double P0, P1;   ///< pixels
   LogAxis(double Min, double Max, double P0, double P1) : P0(P0), P1(P1) {
+    // Only positive, finite bounds make a log axis; anything else (a peak
+    // or bandwidth of 0) falls back to one decade around what is valid.
+    bool MinOk = Min > 0 && std::isfinite(Min);
+    bool MaxOk = Max > 0 && std::isfinite(Max);
+    if (!MinOk && !MaxOk)
+      Min = 1, Max = 10;
+    else if (!MinOk)
+      Min = Max / 10;
+    else if (!MaxOk)
+      Max = Min * 10;
     Lo = std::floor(std::log10(Min));
     Hi = std::ceil(std::log10(Max));
     if (Hi <= Lo)
       Hi = Lo + 1;
+    // At most 12 decades: ticks stay readable and loops bounded.
+    Lo = std::max(Lo, Hi - 12);
   }
   double at(double V) const {
     return P0 + (std::log10(V) - Lo) / (Hi - Lo) * (P1 - P0);
@@ -192,15 +204,18 @@ std::string plotRoofline(const ir::Program &P, const json::Value &Report) {
                      O.getString("phase").value_or("").str(), F / B, F / T, T,
                      O.getString("bound").value_or("") == "memory"});
     }
-  double IMin = Peak / Bw / 100, IMax = Peak / Bw * 100;
-  double RMin = Peak / 1e4;
+  bool Roof = Peak > 0 && Bw > 0;
+  double IMin = Roof ? Peak / Bw / 100 : INFINITY;
+  double IMax = Roof ? Peak / Bw * 100 : 0;
+  double RMin = Roof ? Peak / 1e4 : INFINITY, RMax = Peak;
   for (const Pt &X : Pts) {
     IMin = std::min(IMin, X.I);
     IMax = std::max(IMax, X.I);
     RMin = std::min(RMin, X.Rate);
+    RMax = std::max(RMax, X.Rate);
   }
   LogAxis Xa(IMin, IMax, Left, W - Right);
-  LogAxis Ya(RMin, Peak * 1.5, H - Bottom, Top);
+  LogAxis Ya(RMin, RMax * 1.5, H - Bottom, Top);
   frame(C);
   for (double D = Xa.Lo; D <= Xa.Hi; ++D) {
     double X = Xa.at(std::pow(10, D));
@@ -217,24 +232,30 @@ std::string plotRoofline(const ir::Program &P, const json::Value &Report) {
   C.text(22, (Top + H - Bottom) / 2, "attained (FLOP/s)", "middle", 12,
          fmt::format("transform=\"rotate(-90 22 {})\"",
                      num((Top + H - Bottom) / 2)));
+  if (!Roof) {
+    C.text(W - Right - 4, Top + 14,
+           "no roof: the device has no peak or no HBM bandwidth", "end", 11);
+  }
   // The roof: bandwidth x intensity up to the ridge, then the peak.
-  double Ridge = Peak / Bw;
+  double Ridge = Roof ? Peak / Bw : 1;
   double X0 = std::pow(10, Xa.Lo), X1 = std::pow(10, Xa.Hi);
-  std::vector<std::pair<double, double>> Roof;
+  std::vector<std::pair<double, double>> RoofLine;
   double YStart = Bw * X0;
-  if (YStart < std::pow(10, Ya.Lo))
+  if (Roof && YStart < std::pow(10, Ya.Lo))
     X0 = std::pow(10, Ya.Lo) / Bw, YStart = std::pow(10, Ya.Lo);
-  Roof.push_back({Xa.at(X0), Ya.at(YStart)});
-  Roof.push_back({Xa.at(Ridge), Ya.at(Peak)});
-  Roof.push_back({Xa.at(X1), Ya.at(Peak)});
-  C.polyline(Roof, "#222", 2);
-  C.text(Xa.at(X1) - 4, Ya.at(Peak) - 6,
-         "peak " + si(Peak, "FLOP/s", 3) + " (" +
-             ir::dtypeName(P.Scenario.Mapping.Activations).str() + ")",
-         "end", 11);
-  C.text(Xa.at(Ridge) + 6, Ya.at(Peak) + 16,
-         "ridge " + si(Ridge, "FLOP/B", 3) + ", HBM " + si(Bw, "B/s", 3),
-         "start", 11);
+  if (Roof) {
+    RoofLine.push_back({Xa.at(X0), Ya.at(YStart)});
+    RoofLine.push_back({Xa.at(Ridge), Ya.at(Peak)});
+    RoofLine.push_back({Xa.at(X1), Ya.at(Peak)});
+    C.polyline(RoofLine, "#222", 2);
+    C.text(Xa.at(X1) - 4, Ya.at(Peak) - 6,
+           "peak " + si(Peak, "FLOP/s", 3) + " (" +
+               ir::dtypeName(P.Scenario.Mapping.Activations).str() + ")",
+           "end", 11);
+    C.text(Xa.at(Ridge) + 6, Ya.at(Peak) + 16,
+           "ridge " + si(Ridge, "FLOP/B", 3) + ", HBM " + si(Bw, "B/s", 3),
+           "start", 11);
+  }
   // The operators, largest time first so small ones stay visible on top.
   std::vector<const Pt *> Order;
   for (const Pt &X : Pts)
@@ -249,9 +270,11 @@ std::string plotRoofline(const ir::Program &P, const json::Value &Report) {
                  si(X->Rate, "FLOP/s", 3) + ", " + duration(X->Time));
   // The five longest are named; a label that would overlap one already
   // placed moves down a line.
+  // Positions are whole pixels, so a moved label is exactly a line below.
   std::vector<std::pair<double, double>> Placed;
   for (size_t I = 0; I < Order.size() && I < 5; ++I) {
-    double X = Xa.at(Order[I]->I) + 10, Y = Ya.at(Order[I]->Rate) - 6;
+    double X = std::round(Xa.at(Order[I]->I) + 10);
+    double Y = std::round(Ya.at(Order[I]->Rate) - 6);
     for (bool Moved = true; Moved;) {
       Moved = false;
       for (const auto &[PX, PY] : Placed)

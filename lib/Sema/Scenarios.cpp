@@ -123,9 +123,16 @@ bool Resolver::checkAxisUnread(const Object &Scenario, const ast::AxisMember &A)
         return false;
       }
     if (I + 1 < A.Path.Parts.size()) {
-      O = O->Fields[Idx].V.Obj;
-      if (!O)
-        return true;
+      const spec::Field &F = O->Fields[Idx];
+      if (F.V.Kind != spec::ValueKind::Object || !F.V.Obj) {
+        std::string Prefix;
+        for (size_t J = 0; J <= I; ++J)
+          Prefix += (J ? "." : "") + A.Path.Parts[J].Name.str();
+        Diags.report(DiagID::err_sweep_axis_unset, A.Path.range(),
+                     A.Path.str(), Prefix, "'" + Scenario.Name + "'");
+        return false;
+      }
+      O = F.V.Obj;
     }
   }
   return true;
@@ -218,6 +225,21 @@ void Resolver::resolveSweep(EntityInfo &EI) {
         Ok = false;
         break;
       }
+      std::string Path = A.Path.str();
+      bool Overlap = false;
+      for (const spec::SweepAxis &Other : W.Axes) {
+        StringRef X = Path, Y = Other.Path;
+        if (X == Y || X.startswith(Y.str() + ".") || Y.startswith(X.str() + ".")) {
+          Diags.report(DiagID::err_sweep_axis_overlap, A.Path.range(), Path,
+                       Other.Path);
+          Overlap = true;
+          break;
+        }
+      }
+      if (Overlap) {
+        Ok = false;
+        break;
+      }
       spec::SweepAxis Axis;
       Axis.Range = M->getRange();
       Axis.Path = A.Path.str();
@@ -243,7 +265,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
     }
     case ast::Member::Kind::Objective: {
       const auto &O = cast<ast::ObjectiveMember>(*M);
-      if (!W.Objectives.empty()) {
+      if (!W.Objectives.empty() || W.Pareto) {
         Diags.report(DiagID::err_objective_count, M->getRange(), D.Name.Name,
                      W.Objectives.size() + 1);
         Ok = false;
@@ -255,6 +277,18 @@ void Resolver::resolveSweep(EntityInfo &EI) {
     }
     case ast::Member::Kind::Pareto: {
       const auto &P = cast<ast::ParetoMember>(*M);
+      if (!W.Objectives.empty()) {
+        Diags.report(DiagID::err_objective_count, M->getRange(), D.Name.Name,
+                     W.Objectives.size() + P.Figures.size());
+        Ok = false;
+        break;
+      }
+      if (P.Figures.size() != 2) {
+        Diags.report(DiagID::err_pareto_count, M->getRange(),
+                     P.Figures.size());
+        Ok = false;
+        break;
+      }
       W.Pareto = true;
       for (const ast::Expr *E : P.Figures)
         if (const FigureSpec *F = CheckFigure(E))

@@ -26,6 +26,8 @@ using Cond = spec::Condition;
 struct CondType {
   enum Kind { Number, Bool, Word } K = Number;
   Dimension Dim;
+  const EnumSpec *Enum = nullptr; ///< Word: the field's enumeration
+  std::string Field;              ///< Word: the field's path
   std::string describe() const {
     switch (K) {
     case Number:
@@ -192,6 +194,8 @@ int Lowering::name(const ast::NameExpr &E, CondType &T) {
     break;
   case TypeKind::Enum:
     T.K = CondType::Word;
+    T.Enum = FS->Type.Enum;
+    T.Field = DN.str();
     break;
   default:
     R.Diags.report(DiagID::err_operand_type, E.getRange(), "where",
@@ -258,6 +262,12 @@ int Lowering::lowerIn(const ast::BinaryExpr &E, CondType &T) {
     List->Kind = spec::ValueKind::List;
     for (const ast::Expr *X : Elems->Elements) {
       std::optional<std::string> W = bareWord(*X);
+      if (W && LT.Enum && !LT.Enum->contains(*W)) {
+        R.Diags.report(DiagID::err_unknown_enum, X->getRange(), *W,
+                       LT.Enum->Name, LT.Field,
+                       didYouMean(*W, LT.Enum->Words));
+        return -1;
+      }
       std::optional<Value> V =
           W ? std::optional<Value>(Value::enumWord(*W)) : R.eval(*X, nullptr, nullptr);
       if (!V)
@@ -293,7 +303,16 @@ int Lowering::lowerBinary(const ast::BinaryExpr &E, CondType &T) {
   int L = -1, Rt = -1;
   std::optional<std::string> LWord = Equality ? bareWord(*E.LHS) : std::nullopt;
   std::optional<std::string> RWord = Equality ? bareWord(*E.RHS) : std::nullopt;
-  auto Word = [&](const std::string &W, CondType &WT) {
+  // A bare word compared with a field's enumeration must be one of its
+  // words.
+  auto Word = [&](const std::string &W, CondType &WT, const CondType &Other,
+                  const ast::Expr &At) -> int {
+    if (Other.Enum && !Other.Enum->contains(W)) {
+      R.Diags.report(DiagID::err_unknown_enum, At.getRange(), W,
+                     Other.Enum->Name, Other.Field,
+                     didYouMean(W, Other.Enum->Words));
+      return -1;
+    }
     Cond::Node N;
     N.C = Value::enumWord(W);
     WT.K = CondType::Word;
@@ -303,12 +322,13 @@ int Lowering::lowerBinary(const ast::BinaryExpr &E, CondType &T) {
     Rt = lower(*E.RHS, RT);
     if (Rt < 0)
       return -1;
-    L = RT.K == CondType::Word ? Word(*LWord, LT) : lower(*E.LHS, LT);
+    L = RT.K == CondType::Word ? Word(*LWord, LT, RT, *E.LHS)
+                               : lower(*E.LHS, LT);
   } else {
     L = lower(*E.LHS, LT);
     if (L < 0)
       return -1;
-    Rt = RWord && LT.K == CondType::Word ? Word(*RWord, RT)
+    Rt = RWord && LT.K == CondType::Word ? Word(*RWord, RT, LT, *E.RHS)
                                          : lower(*E.RHS, RT);
   }
   if (L < 0 || Rt < 0)

@@ -115,15 +115,22 @@ private:
   }
   /// A dominates B: at least as good in both objectives and better in one,
   /// or equal in both and earlier in the grid.
+  /// A figure that is not computed (NaN) is the worst value; two of them
+  /// are equal.
   bool dominates(const Point &A, const Point &B) const {
     bool Strict = false;
     for (const Ranking &R : Ranks) {
       double X = A.Figures[R.Column], Y = B.Figures[R.Column];
-      if (std::isnan(X))
+      bool NX = std::isnan(X), NY = std::isnan(Y);
+      if (NX && NY)
+        continue;
+      if (NX)
         return false;
-      if (std::isnan(Y))
+      if (NY) {
         Strict = true;
-      else if (X != Y) {
+        continue;
+      }
+      if (X != Y) {
         if (R.Higher ? X < Y : X > Y)
           return false;
         Strict = true;
@@ -226,9 +233,14 @@ Result Runner::run() {
   Result R;
   R.Columns = Cols;
   R.Total = W.points();
-  unsigned Threads = Opts.Threads
-                         ? Opts.Threads
-                         : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+  const uint64_t ChunkSize = 2048;
+  // No more threads than chunks of points, nor than a sane cap.
+  uint64_t Chunks = R.Total / ChunkSize + (R.Total % ChunkSize != 0);
+  unsigned Threads = static_cast<unsigned>(std::max<uint64_t>(
+      1, std::min<uint64_t>(
+             {Opts.Threads ? Opts.Threads
+                           : llvm::hardware_concurrency().compute_thread_count(),
+              Chunks, 256})));
   Keeper Kept(W, Cols);
   std::vector<std::unique_ptr<Instance>> Instances;
   for (unsigned T = 0; T < Threads; ++T)
@@ -237,7 +249,6 @@ Result Runner::run() {
   if (Threads > 1)
     Pool = std::make_unique<ThreadPool>(llvm::hardware_concurrency(Threads));
 
-  const uint64_t ChunkSize = 2048;
   auto Start = std::chrono::steady_clock::now();
   auto LastShown = Start;
   bool Shown = false;
