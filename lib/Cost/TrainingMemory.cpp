@@ -67,6 +67,11 @@ MemoryBreakdown trainingMemory(const Program &P) {
   int64_t Mb = P.Schedule.MicroBatches;
   double V = M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;
 
+  // What one repeat of each block keeps for backward (the same on every
+  // stage).
+  const double SavedDense = savedPerRepeat(Dense), SavedMoe = savedPerRepeat(Moe),
+               SavedEmb = savedPerRepeat(Emb), SavedHead = savedPerRepeat(Head);
+
   MemoryBreakdown Best;
   for (int64_t I = 0; I < Pp; ++I) {
     const Stage &St = P.Stages[I];
@@ -90,15 +95,13 @@ MemoryBreakdown trainingMemory(const Program &P) {
       InFlight = double(std::min<int64_t>(Pp - I, Mb));
     if (M.Schedule == ScheduleKind::Interleaved && Pp > 1)
       InFlight *= 1 + double(Pp - 1) / (Pp * V);
-    double PerMicroBatch =
-        St.DenseLayers * savedPerRepeat(Dense) +
-        St.MoELayers * savedPerRepeat(Moe) +
-        (St.HasEmbedding ? savedPerRepeat(Emb) : 0) +
-        (St.HasHead ? savedPerRepeat(Head) : 0);
+    double PerMicroBatch = St.DenseLayers * SavedDense +
+                           St.MoELayers * SavedMoe +
+                           (St.HasEmbedding ? SavedEmb : 0) +
+                           (St.HasHead ? SavedHead : 0);
     B.Activations = PerMicroBatch * InFlight;
-    B.LayerActivations = (St.DenseLayers * savedPerRepeat(Dense) +
-                          St.MoELayers * savedPerRepeat(Moe)) *
-                         InFlight;
+    B.LayerActivations =
+        (St.DenseLayers * SavedDense + St.MoELayers * SavedMoe) * InFlight;
     B.InFlight = InFlight;
     double LayerParams = (Dense ? St.DenseLayers * Dense->Params : 0) +
                          (Moe ? St.MoELayers * Moe->Params : 0);

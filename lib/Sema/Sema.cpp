@@ -67,14 +67,17 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
     };
     bool Train = EI->Type->Name == "train";
     // An encoder reads its input and generates nothing: its context is
-    // the prompt.
+    // the prompt. A decoder attends over the prompt and every generated
+    // token but the last (which is returned, never read back).
     bool Encoder = Model->word("kind") == "encoder";
     double Context = Train     ? Get("seq_len")
                      : Encoder ? Get("prompt")
-                               : Get("prompt") + Get("output");
+                               : Get("prompt") + Get("output") - 1;
     if (Context > *MaxSeq)
       Diags.report(DiagID::warn_context_exceeds_model, EI->Decl->Name.Range,
-                   Train ? "seq_len" : Encoder ? "prompt" : "prompt + output",
+                   Train     ? "seq_len"
+                   : Encoder ? "prompt"
+                             : "a context (prompt + output - 1)",
                    spec::formatNumber(Context), Model->Name,
                    spec::formatNumber(*MaxSeq));
   }
