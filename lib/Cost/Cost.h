@@ -18,11 +18,17 @@
 
 #include "IR/Program.h"
 
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llmsys {
 namespace cost {
+
+/// The name of the largest of a breakdown's parts (the first on ties).
+const char *
+largestPart(std::initializer_list<std::pair<const char *, double>> Parts);
 
 struct OpTime {
   double Compute = 0;    ///< at the achievable compute rate

@@ -24,8 +24,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Cost/Cost.h"
+#include "Cost/Tables.h"
 
-#include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
 #include <cmath>
@@ -43,31 +43,20 @@ const char *PhaseRoofline::bound() const {
 }
 
 const char *ServingMemory::largest() const {
-  const char *Name = "weights";
-  double Most = Weights;
-  if (KVCache > Most) {
-    Most = KVCache;
-    Name = "KV cache";
-  }
-  if (Activations > Most) {
-    Most = Activations;
-    Name = "activations";
-  }
-  if (Reserved > Most)
-    Name = "reserved";
-  return Name;
+  return largestPart({{"weights", Weights},
+                      {"KV cache", KVCache},
+                      {"activations", Activations},
+                      {"reserved", Reserved}});
 }
 
 namespace {
 
 /// A phase's time and roofline terms over the whole model at a context.
 PhaseRoofline phaseCost(const Program &P, Phase Ph, double Context,
-                        std::vector<OpRow> *Ops = nullptr,
-                        std::vector<CollectiveRow> *Colls = nullptr) {
+                        OpTables *Tables = nullptr) {
   PhaseRoofline R;
   const ScenarioConfig &S = P.Scenario;
   const AcceleratorConfig &A = S.System.Device;
-  llvm::DenseMap<llvm::StringRef, size_t> OpIndex, CollIndex;
   for (const Block &B : P.Blocks) {
     double N = B.Kind == BlockKind::PipelineComm
                    ? double(std::max<int64_t>(0, S.Mapping.Pp - 1))
@@ -81,25 +70,8 @@ PhaseRoofline phaseCost(const Program &P, Phase Ph, double Context,
         CollectiveTime C = collectiveTime(O, S.System);
         R.CommTime += N * C.Time;
         R.Time += N * C.Time;
-        if (Colls) {
-          auto [It, New] = CollIndex.try_emplace(O.Name, Colls->size());
-          if (New) {
-            CollectiveRow Row;
-            Row.Name = O.Name;
-            Row.Ph = O.Ph;
-            Row.Kind = O.Collective;
-            Row.Group = O.Group;
-            Row.GroupSize = O.GroupSize;
-            Row.FabricLevel = O.FabricLevel;
-            Row.Algorithm = C.Algorithm;
-            Colls->push_back(Row);
-          }
-          CollectiveRow &Row = (*Colls)[It->second];
-          Row.Count += N;
-          Row.Bytes += N * O.MessageBytes;
-          Row.Time += N * C.Time;
-          Row.Exposed += N * C.Time;
-        }
+        if (Tables)
+          Tables->addCollective(O, C, N).Exposed += N * C.Time;
         continue;
       }
       if (O.Fused)
@@ -113,22 +85,8 @@ PhaseRoofline phaseCost(const Program &P, Phase Ph, double Context,
       R.Bytes += N * Bytes;
       R.Time += N * T.Time;
       (T.MemoryBound ? R.MemoryTime : R.ComputeTime) += N * T.Time;
-      if (Ops) {
-        auto [It, New] = OpIndex.try_emplace(O.Name, Ops->size());
-        if (New) {
-          OpRow Row;
-          Row.Name = O.Name;
-          Row.Ph = O.Ph;
-          Row.Category = O.Category;
-          Row.MemoryBound = T.MemoryBound;
-          Ops->push_back(Row);
-        }
-        OpRow &Row = (*Ops)[It->second];
-        Row.Count += N;
-        Row.Flops += N * Flops;
-        Row.Bytes += N * Bytes;
-        Row.Time += N * T.Time;
-      }
+      if (Tables)
+        Tables->addOp(O, T.MemoryBound, N, Flops, Bytes, T.Time);
     }
   }
   double Peak = A.peak(S.Mapping.Activations);
@@ -178,13 +136,13 @@ ServingReport costServing(const Program &P) {
   double Prompt = double(P.SeqLen);
   double Output = double(S.OutputLen);
 
-  R.Prefill = phaseCost(P, Phase::Prefill, 0, &R.Ops, &R.Collectives);
+  OpTables Tables(R.Ops, R.Collectives);
+  R.Prefill = phaseCost(P, Phase::Prefill, 0, &Tables);
   R.Ttft = R.Prefill.Time;
   double FirstCtx = Prompt + 1, LastCtx = Prompt + std::max(1.0, Output - 1);
   if (Output > 1) {
     R.Tpot = decodeSteps(P, FirstCtx, LastCtx, R.TpotFirst, R.TpotLast);
-    R.Decode = phaseCost(P, Phase::Decode, (FirstCtx + LastCtx) / 2, &R.Ops,
-                         &R.Collectives);
+    R.Decode = phaseCost(P, Phase::Decode, (FirstCtx + LastCtx) / 2, &Tables);
   }
   R.E2E = R.Ttft + std::max(0.0, Output - 1) * R.Tpot;
   R.Throughput = R.E2E > 0 ? R.Replicas * Batch * Output / R.E2E : 0;
@@ -200,15 +158,8 @@ ServingReport costServing(const Program &P) {
   // Memory of the fullest stage.
   const ModelConfig &Mo = S.Model;
   double MostParams = 0, MostLayers = 0;
-  const Block *Emb = P.block(BlockKind::Embedding);
-  const Block *Dense = P.block(BlockKind::DenseLayer);
-  const Block *Moe = P.block(BlockKind::MoELayer);
-  const Block *Head = P.block(BlockKind::Head);
   for (const Stage &St : P.Stages) {
-    double Params = (Dense ? St.DenseLayers * Dense->Params : 0) +
-                    (Moe ? St.MoELayers * Moe->Params : 0) +
-                    (St.HasEmbedding && Emb ? Emb->Params : 0) +
-                    (St.HasHead && Head ? Head->Params : 0);
+    double Params = P.stageParams(St);
     if (Params > MostParams) {
       MostParams = Params;
       MostLayers = double(St.DenseLayers + St.MoELayers);
@@ -251,8 +202,7 @@ ServingReport costServing(const Program &P) {
   Check("e2e", S.SloE2E, R.E2E, false,
         R.Ttft > (Output - 1) * R.Tpot ? R.Prefill : R.Decode);
   Check("throughput", S.SloThroughput, R.Throughput, true, R.Decode);
-  std::stable_sort(R.Ops.begin(), R.Ops.end(),
-                   [](const OpRow &A, const OpRow &B) { return A.Time > B.Time; });
+  sortByTime(R.Ops);
   return R;
 }
 

@@ -23,8 +23,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Cost/Cost.h"
+#include "Cost/Tables.h"
 
-#include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
 #include <cmath>
@@ -87,15 +87,6 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
 }
 
 } // namespace
-
-/// Slowest first; rows of equal time keep their program order.
-template <typename Row> static void sortRows(std::vector<Row> &Rows) {
-  for (size_t I = 0; I < Rows.size(); ++I)
-    Rows[I].Order = I;
-  std::sort(Rows.begin(), Rows.end(), [](const Row &A, const Row &B) {
-    return A.Time != B.Time ? A.Time > B.Time : A.Order < B.Order;
-  });
-}
 
 TrainingReport costTraining(const Program &P) {
   TrainingReport R;
@@ -200,9 +191,7 @@ TrainingReport costTraining(const Program &P) {
   }
 
   // Tables: the slowest stage's ops over a step.
-  // Keyed by the op's name and phase (hashing, not allocating: sweeps
-  // cost many points).
-  llvm::DenseMap<std::pair<llvm::StringRef, int>, size_t> OpIndex, CollIndex;
+  OpTables Tables(R.Ops, R.Collectives);
   auto Repeats = [&](const Block &B) -> double {
     switch (B.Kind) {
     case BlockKind::DenseLayer: return double(St.DenseLayers) * Mb;
@@ -219,25 +208,9 @@ TrainingReport costTraining(const Program &P) {
     if (N == 0)
       continue;
     for (const Op &O : B.Ops) {
-      auto Key = std::make_pair(llvm::StringRef(O.Name), static_cast<int>(O.Ph));
       if (O.isCollective()) {
         CollectiveTime C = collectiveTime(O, S.System);
-        auto [It, New] = CollIndex.try_emplace(Key, R.Collectives.size());
-        if (New) {
-          CollectiveRow Row;
-          Row.Name = O.Name;
-          Row.Ph = O.Ph;
-          Row.Kind = O.Collective;
-          Row.Group = O.Group;
-          Row.GroupSize = O.GroupSize;
-          Row.FabricLevel = O.FabricLevel;
-          Row.Algorithm = C.Algorithm;
-          R.Collectives.push_back(Row);
-        }
-        CollectiveRow &Row = R.Collectives[It->second];
-        Row.Count += N;
-        Row.Bytes += N * O.MessageBytes;
-        Row.Time += N * C.Time;
+        CollectiveRow &Row = Tables.addCollective(O, C, N);
         bool Hidden = O.Overlappable ||
                       (M.TpOverlap && commKind(O) == CommKind::TP) ||
                       (M.DpOverlap && O.Group == ParallelDim::DP);
@@ -248,25 +221,12 @@ TrainingReport costTraining(const Program &P) {
       if (O.Fused)
         continue;
       OpTime OT = opTime(O, A);
-      auto [It, New] = OpIndex.try_emplace(Key, R.Ops.size());
-      if (New) {
-        OpRow Row;
-        Row.Name = O.Name;
-        Row.Ph = O.Ph;
-        Row.Category = O.Category;
-        Row.MemoryBound = OT.MemoryBound;
-        R.Ops.push_back(Row);
-      }
-      OpRow &Row = R.Ops[It->second];
-      Row.Count += N;
-      Row.Flops += N * O.Flops;
-      Row.Bytes += N * (O.BytesRead + O.BytesWritten);
-      Row.Time += N * OT.Time;
+      Tables.addOp(O, OT.MemoryBound, N, O.Flops, O.BytesRead + O.BytesWritten,
+                   OT.Time);
     }
   }
-  // Slowest first, ties in program order (an in-place sort: no buffer).
-  sortRows(R.Ops);
-  sortRows(R.Collectives);
+  sortByTime(R.Ops);
+  sortByTime(R.Collectives);
   R.Memory = trainingMemory(P);
   return R;
 }

@@ -26,24 +26,21 @@ namespace cost {
 
 using namespace ir;
 
+const char *
+largestPart(std::initializer_list<std::pair<const char *, double>> Parts) {
+  const std::pair<const char *, double> *Most = Parts.begin();
+  for (const auto &P : Parts)
+    if (P.second > Most->second)
+      Most = &P;
+  return Most->first;
+}
+
 const char *MemoryBreakdown::largest() const {
-  const char *Name = "weights";
-  double Most = Weights;
-  if (Gradients > Most) {
-    Most = Gradients;
-    Name = "gradients";
-  }
-  if (Optimizer > Most) {
-    Most = Optimizer;
-    Name = "optimizer state";
-  }
-  if (Activations > Most) {
-    Most = Activations;
-    Name = "activations";
-  }
-  if (Reserved > Most)
-    Name = "reserved";
-  return Name;
+  return largestPart({{"weights", Weights},
+                      {"gradients", Gradients},
+                      {"optimizer state", Optimizer},
+                      {"activations", Activations},
+                      {"reserved", Reserved}});
 }
 
 static double savedPerRepeat(const Block *B) {
@@ -75,10 +72,7 @@ MemoryBreakdown trainingMemory(const Program &P) {
   MemoryBreakdown Best;
   for (int64_t I = 0; I < Pp; ++I) {
     const Stage &St = P.Stages[I];
-    double Params = (Dense ? St.DenseLayers * Dense->Params : 0) +
-                    (Moe ? St.MoELayers * Moe->Params : 0) +
-                    (St.HasEmbedding && Emb ? Emb->Params : 0) +
-                    (St.HasHead && Head ? Head->Params : 0);
+    double Params = P.stageParams(St);
     MemoryBreakdown B;
     B.Stage = static_cast<int>(I);
     B.Capacity = A.HbmCapacity;
@@ -103,8 +97,7 @@ MemoryBreakdown trainingMemory(const Program &P) {
     B.LayerActivations =
         (St.DenseLayers * SavedDense + St.MoELayers * SavedMoe) * InFlight;
     B.InFlight = InFlight;
-    double LayerParams = (Dense ? St.DenseLayers * Dense->Params : 0) +
-                         (Moe ? St.MoELayers * Moe->Params : 0);
+    double LayerParams = P.stageParams(St, /*LayersOnly=*/true);
     B.LayerStateShare = Params > 0 ? LayerParams / Params : 1;
     if (I == 0 || B.total() > Best.total())
       Best = B;

@@ -86,6 +86,19 @@ Block *Program::block(BlockKind K) {
   return nullptr;
 }
 
+double Program::stageParams(const Stage &St, bool LayersOnly) const {
+  const Block *Dense = block(BlockKind::DenseLayer);
+  const Block *Moe = block(BlockKind::MoELayer);
+  double Params = (Dense ? St.DenseLayers * Dense->Params : 0) +
+                  (Moe ? St.MoELayers * Moe->Params : 0);
+  if (LayersOnly)
+    return Params;
+  const Block *Emb = block(BlockKind::Embedding);
+  const Block *Head = block(BlockKind::Head);
+  return Params + (St.HasEmbedding && Emb ? Emb->Params : 0) +
+         (St.HasHead && Head ? Head->Params : 0);
+}
+
 ProgramTotals totals(const Program &P, bool OnlyPhase, Phase Which) {
   ProgramTotals T;
   for (const Block &B : P.Blocks) {

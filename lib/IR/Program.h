@@ -172,6 +172,9 @@ struct Program {
 
   const Block *block(BlockKind K) const;
   Block *block(BlockKind K);
+  /// Parameters held by a pipeline stage: its layers, and the embedding
+  /// and head when it has them. LayersOnly: the layers' alone.
+  double stageParams(const Stage &St, bool LayersOnly = false) const;
 };
 
 /// Totals over a program for one micro-batch (or one serving step),

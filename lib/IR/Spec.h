@@ -167,6 +167,10 @@ struct Condition {
     Op Kind = Op::Const;
     Value C;          ///< Const: a number (base units), a bool or a word
     std::string Name; ///< Figure: "step_time"; Field: "mapping.tp"
+    /// Field: the field index at each step of the path (resolved per point,
+    /// since an axis may change a reference on the way).
+    std::vector<unsigned> FieldPath;
+    bool BoolFigure = false; ///< Figure: true or false (0 or 1 when costed)
     int L = -1, R = -1;
   };
   llvm::SMRange Range;

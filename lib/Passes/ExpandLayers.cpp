@@ -336,6 +336,15 @@ bool expandLayers(Program &P, PassContext &) {
   const ScenarioConfig &S = P.Scenario;
   const ModelConfig &M = S.Model;
   ParamCount Params = countParams(M);
+  // A block of Count identical layers (dense or MoE), without its ops.
+  auto LayerBlock = [&](BlockKind Kind, int64_t Count, bool Moe) {
+    Block L;
+    L.Kind = Kind;
+    L.Repeat = Count;
+    L.Params = Params.AttentionPerLayer + Params.NormsPerLayer +
+               (Moe ? Params.MoePerLayer : Params.DenseMlpPerLayer);
+    return L;
+  };
   double AB = dtypeBytes(S.Mapping.Activations);
   double WB = dtypeBytes(S.Mapping.Weights);
   DType Act = S.Mapping.Activations;
@@ -401,11 +410,7 @@ bool expandLayers(Program &P, PassContext &) {
     auto AddLayers = [&](BlockKind Kind, int64_t Count, bool Moe) {
       if (!Count)
         return;
-      Block L;
-      L.Kind = Kind;
-      L.Repeat = Count;
-      L.Params = Params.AttentionPerLayer + Params.NormsPerLayer +
-                 (Moe ? Params.MoePerLayer : Params.DenseMlpPerLayer);
+      Block L = LayerBlock(Kind, Count, Moe);
       L.Ops = LB.layer(Moe);
       std::vector<Op> Bwd = backward(L.Ops);
       L.Ops.insert(L.Ops.end(), Bwd.begin(), Bwd.end());
@@ -451,11 +456,7 @@ bool expandLayers(Program &P, PassContext &) {
   auto AddLayers = [&](BlockKind Kind, int64_t Count, bool Moe) {
     if (!Count)
       return;
-    Block L;
-    L.Kind = Kind;
-    L.Repeat = Count;
-    L.Params = Params.AttentionPerLayer + Params.NormsPerLayer +
-               (Moe ? Params.MoePerLayer : Params.DenseMlpPerLayer);
+    Block L = LayerBlock(Kind, Count, Moe);
     L.Ops = Pre.layer(Moe);
     Op Write = pointwise("kv.write", Phase::Prefill, OpCategory::Memory,
                          S.Mapping.KVCache, KVB, double(Prompt) * KvPerToken,
@@ -466,7 +467,7 @@ bool expandLayers(Program &P, PassContext &) {
     // cache, so its cost is per token of context.
     std::vector<Op> D = Dec.layer(Moe);
     for (Op &O : D) {
-      std::string Name = O.Name;
+      llvm::StringRef Name = O.Name;
       if (Name == "attn.score" || Name == "attn.context") {
         int64_t A = M.Heads;
         bool Score = Name == "attn.score";

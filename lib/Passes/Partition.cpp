@@ -321,21 +321,22 @@ private:
                      dtypeBytes(Map.Activations) /
                      (Map.SequenceParallel ? Map.Tp : 1);
       bool Fwd = isForwardLike(O.Ph);
-      if (Fwd && named(O, "moe.expert_up"))
-        Out.push_back(collective("ep.dispatch", O.Ph, CollectiveKind::AllToAll,
+      bool Bwd = O.Ph == Phase::BackwardData;
+      auto AllToAll = [&](const char *Name) {
+        Out.push_back(collective(Name, O.Ph, CollectiveKind::AllToAll,
                                  ParallelDim::EP, E, Map.Tp * Map.Cp, Bytes));
-      if (O.Ph == Phase::BackwardData && named(O, "moe.expert_down"))
-        Out.push_back(collective("ep.combine.grad", O.Ph,
-                                 CollectiveKind::AllToAll, ParallelDim::EP, E,
-                                 Map.Tp * Map.Cp, Bytes));
+      };
+      // Tokens go to their experts before the up projection and come back
+      // after the down projection; backward runs the reverse.
+      if (Fwd && named(O, "moe.expert_up"))
+        AllToAll("ep.dispatch");
+      if (Bwd && named(O, "moe.expert_down"))
+        AllToAll("ep.combine.grad");
       Out.push_back(O);
       if (Fwd && named(O, "moe.expert_down"))
-        Out.push_back(collective("ep.combine", O.Ph, CollectiveKind::AllToAll,
-                                 ParallelDim::EP, E, Map.Tp * Map.Cp, Bytes));
-      if (O.Ph == Phase::BackwardData && named(O, "moe.expert_up"))
-        Out.push_back(collective("ep.dispatch.grad", O.Ph,
-                                 CollectiveKind::AllToAll, ParallelDim::EP, E,
-                                 Map.Tp * Map.Cp, Bytes));
+        AllToAll("ep.combine");
+      if (Bwd && named(O, "moe.expert_up"))
+        AllToAll("ep.dispatch.grad");
     }
     B->Ops = std::move(Out);
   }
@@ -386,17 +387,8 @@ private:
   /// Parameters on the device of the fullest stage.
   double stageParams() const {
     double Most = 0;
-    const Block *Emb = P.block(BlockKind::Embedding);
-    const Block *Dense = P.block(BlockKind::DenseLayer);
-    const Block *Moe = P.block(BlockKind::MoELayer);
-    const Block *Head = P.block(BlockKind::Head);
-    for (const Stage &St : P.Stages) {
-      double Params = (Dense ? St.DenseLayers * Dense->Params : 0) +
-                      (Moe ? St.MoELayers * Moe->Params : 0) +
-                      (St.HasEmbedding && Emb ? Emb->Params : 0) +
-                      (St.HasHead && Head ? Head->Params : 0);
-      Most = std::max(Most, Params);
-    }
+    for (const Stage &St : P.Stages)
+      Most = std::max(Most, P.stageParams(St));
     return Most;
   }
 

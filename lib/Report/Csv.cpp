@@ -8,6 +8,7 @@
 
 #include "Report/Csv.h"
 
+#include "Report/Format.h"
 #include "Report/SweepReport.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -76,10 +77,7 @@ void printDiffMarkdown(const DiffResult &D, raw_ostream &OS) {
   } else {
     OS << "| input | " << D.NameA << " | " << D.NameB << " |\n| --- | ---: | ---: |\n";
     auto Cell = [](const std::string &S) {
-      std::string Out;
-      for (char C : S)
-        Out += C == '|' ? std::string("\\|") : std::string(1, C);
-      return Out.empty() ? std::string("-") : Out;
+      return S.empty() ? std::string("-") : markdownCell(S);
     };
     for (const InputChange &I : D.Inputs)
       OS << "| " << I.Path << " | " << Cell(I.A) << " | " << Cell(I.B)

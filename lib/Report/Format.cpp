@@ -16,6 +16,13 @@ static std::string significant(double V, int Digits) {
   return fmt::format("{:.{}f}", V, Decimals);
 }
 
+std::string markdownCell(llvm::StringRef S) {
+  std::string Out;
+  for (char C : S)
+    Out += C == '|' ? std::string("\\|") : std::string(1, C);
+  return Out;
+}
+
 std::string si(double Value, llvm::StringRef Unit, int Digits) {
   static const char *const Prefixes[] = {"p", "n", "u", "m", "", "k",
                                          "M", "G", "T", "P", "E"};

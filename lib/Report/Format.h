@@ -23,6 +23,9 @@ std::string si(double Value, llvm::StringRef Unit, int Digits = 3);
 std::string duration(double Seconds, int Digits = 3);
 
 /// "41.5%".
+/// Text for a Markdown table cell: `|` escaped.
+std::string markdownCell(llvm::StringRef S);
+
 std::string percent(double Fraction, int Decimals = 1);
 
 /// "+3.2%" / "-0.8%".

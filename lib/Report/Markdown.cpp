@@ -50,13 +50,6 @@ static std::string cell(StringRef Key, const json::Value &V) {
   return fmt::format("{:.4g}", X);
 }
 
-static std::string escape(std::string S) {
-  std::string Out;
-  for (char C : S)
-    Out += C == '|' ? std::string("\\|") : std::string(1, C);
-  return Out;
-}
-
 static void pairs(const json::Object &O, StringRef Title, raw_ostream &OS) {
   OS << "\n**" << Title << "**\n\n| | |\n| --- | ---: |\n";
   std::vector<std::string> Keys;
@@ -64,7 +57,7 @@ static void pairs(const json::Object &O, StringRef Title, raw_ostream &OS) {
     Keys.push_back(KV.first.str());
   llvm::sort(Keys);
   for (const std::string &K : Keys)
-    OS << "| " << K << " | " << escape(cell(K, *O.get(K))) << " |\n";
+    OS << "| " << K << " | " << markdownCell(cell(K, *O.get(K))) << " |\n";
 }
 
 static void rows(const json::Array &A, StringRef Title, raw_ostream &OS) {
@@ -105,7 +98,7 @@ static void rows(const json::Array &A, StringRef Title, raw_ostream &OS) {
       std::string Key = Title == "slo" && (C == "limit" || C == "value")
                             ? (Rate ? "tokens_per_s" : "x_s")
                             : C;
-      OS << ' ' << (V ? escape(cell(Key, *V)) : "") << " |";
+      OS << ' ' << (V ? markdownCell(cell(Key, *V)) : "") << " |";
     }
     OS << '\n';
   }
@@ -140,7 +133,7 @@ void printMarkdown(const json::Value &Scenario, raw_ostream &OS) {
   Keys.insert(Keys.end(), Rest.begin(), Rest.end());
   OS << "| figure | value |\n| --- | ---: |\n";
   for (const std::string &K : Keys)
-    OS << "| " << K << " | " << escape(cell(K, *S->get(K))) << " |\n";
+    OS << "| " << K << " | " << markdownCell(cell(K, *S->get(K))) << " |\n";
   for (const char *Block : {"inputs", "breakdown", "memory", "prefill", "decode"})
     if (const json::Object *O = S->getObject(Block))
       pairs(*O, Block, OS);

@@ -140,8 +140,9 @@ int Lowering::name(const ast::NameExpr &E, CondType &T) {
       Cond::Node N;
       N.Kind = Cond::Op::Figure;
       N.Name = F->Name;
+      N.BoolFigure = F->Type.Kind == TypeKind::Bool;
       Out.NeedsFigures = true;
-      if (F->Type.Kind == TypeKind::Bool)
+      if (N.BoolFigure)
         T.K = CondType::Bool;
       else {
         T.K = CondType::Number;
@@ -152,6 +153,7 @@ int Lowering::name(const ast::NameExpr &E, CondType &T) {
   }
   const StructSpec *St = &Scenario;
   const FieldSpec *FS = nullptr;
+  std::vector<unsigned> FieldPath;
   for (size_t I = 0; I < DN.Parts.size(); ++I) {
     const ast::Ident &Part = DN.Parts[I];
     int Idx = St ? St->findField(Part.Name) : -1;
@@ -175,6 +177,7 @@ int Lowering::name(const ast::NameExpr &E, CondType &T) {
       return -1;
     }
     FS = &St->Fields[Idx];
+    FieldPath.push_back(static_cast<unsigned>(Idx));
     St = (FS->Type.Kind == TypeKind::Ref || FS->Type.Kind == TypeKind::Struct)
              ? FS->Type.Struct
              : nullptr;
@@ -205,6 +208,7 @@ int Lowering::name(const ast::NameExpr &E, CondType &T) {
   Cond::Node N;
   N.Kind = Cond::Op::Field;
   N.Name = DN.str();
+  N.FieldPath = std::move(FieldPath);
   return add(std::move(N));
 }
 

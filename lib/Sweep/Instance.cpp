@@ -123,15 +123,27 @@ bool holds(const spec::Condition &C, const spec::Object &Root,
     case Op::Const:
       Out = fromValue(N.C);
       break;
-    case Op::Field:
-      if (const spec::Field *F = Root.path(N.Name))
+    case Op::Field: {
+      // Followed by index: an axis may have changed a reference on the way.
+      const spec::Object *O = &Root;
+      const spec::Field *F = nullptr;
+      for (unsigned Idx : N.FieldPath) {
+        if (!O) {
+          F = nullptr; // a block or reference on the way is not set
+          break;
+        }
+        F = &O->Fields[Idx];
+        O = F->V.Kind == spec::ValueKind::Object ? F->V.Obj : nullptr;
+      }
+      if (F && F->isSet())
         Out = fromValue(F->V);
       break;
+    }
     case Op::Figure:
       if (E)
         if (std::optional<double> V = E->figure(N.Name)) {
           // `fits` and other boolean figures come as 0 or 1.
-          if (Root.Type->findFigure(N.Name)->Type.Kind == TypeKind::Bool)
+          if (N.BoolFigure)
             Bool(*V != 0);
           else
             Num(*V);

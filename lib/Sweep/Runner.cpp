@@ -99,19 +99,23 @@ public:
   }
 
 private:
-  /// Keeps at most Keep points; the worst is found by a scan (Keep is
-  /// small), so the kept set is the same in any order of insertion.
+  /// Keeps at most Keep points in a heap whose top is the worst kept (the
+  /// order is total, ties by grid index, so the kept set is the same in
+  /// any order of insertion).
   void addBest(Point P) {
-    const Ranking &R = Ranks[0];
+    auto Better = [&](const Point &A, const Point &B) {
+      return Ranks[0].better(A, B);
+    };
     if (Points.size() < Keep) {
       Points.push_back(std::move(P));
+      std::push_heap(Points.begin(), Points.end(), Better);
       return;
     }
-    auto Worst = std::max_element(
-        Points.begin(), Points.end(),
-        [&](const Point &A, const Point &B) { return R.better(A, B); });
-    if (R.better(P, *Worst))
-      *Worst = std::move(P);
+    if (!Better(P, Points.front()))
+      return;
+    std::pop_heap(Points.begin(), Points.end(), Better);
+    Points.back() = std::move(P);
+    std::push_heap(Points.begin(), Points.end(), Better);
   }
   /// A dominates B: at least as good in both objectives and better in one,
   /// or equal in both and earlier in the grid.

@@ -24,6 +24,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <benchmark/benchmark.h>
+#include <memory>
 
 using namespace llvm;
 using namespace llmsys;
@@ -75,29 +76,36 @@ train megatron_1t_3072 {
 }
 )";
 
-/// The scenario, resolved once from a temporary file (the front end is not
-/// what is measured).
-static ir::ScenarioConfig megatron1T() {
+/// Compiles spec text through a temporary file (the front end is not what
+/// the speed benchmarks measure). Null after printing the diagnostics.
+static std::unique_ptr<Compilation> compileText(const char *Text) {
   SmallString<128> Path;
   int FD;
-  if (sys::fs::createTemporaryFile("megatron1t", "llmsys", FD, Path))
-    return {};
+  if (sys::fs::createTemporaryFile("llmsys-bench", "llmsys", FD, Path))
+    return nullptr;
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Megatron1T;
+    OS << Text;
   }
   CompileOptions O;
   O.Files = {std::string(Path.str())};
   O.StdlibDir = LLMSYS_SOURCE_STDLIB_DIR;
-  Compilation C(O);
-  bool Ok = C.run() && !C.Spec.Scenarios.empty();
-  ir::ScenarioConfig S;
-  if (Ok)
-    S = ir::scenarioFromSpec(*C.Spec.Scenarios.front());
-  else
-    C.finish(errs());
+  auto C = std::make_unique<Compilation>(O);
+  bool Ok = C->run();
   sys::fs::remove(Path);
-  return S;
+  if (!Ok) {
+    C->finish(errs());
+    return nullptr;
+  }
+  return C;
+}
+
+/// The scenario, resolved once.
+static ir::ScenarioConfig megatron1T() {
+  std::unique_ptr<Compilation> C = compileText(Megatron1T);
+  if (!C || C->Spec.Scenarios.empty())
+    return {};
+  return ir::scenarioFromSpec(*C->Spec.Scenarios.front());
 }
 
 static void BM_TrainingEval(benchmark::State &State) {
@@ -152,24 +160,8 @@ sweep plans over gpt3 {
 )";
 
 static void BM_SweepGpt3Mapping(benchmark::State &State) {
-  SmallString<128> Path;
-  int FD;
-  if (sys::fs::createTemporaryFile("gpt3sweep", "llmsys", FD, Path)) {
-    State.SkipWithError("no temporary file");
-    return;
-  }
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Gpt3Sweep;
-  }
-  CompileOptions O;
-  O.Files = {std::string(Path.str())};
-  O.StdlibDir = LLMSYS_SOURCE_STDLIB_DIR;
-  Compilation C(O);
-  bool Ok = C.run() && C.Spec.Sweeps.size() == 1;
-  sys::fs::remove(Path);
-  if (!Ok) {
-    C.finish(errs());
+  std::unique_ptr<Compilation> C = compileText(Gpt3Sweep);
+  if (!C || C->Spec.Sweeps.size() != 1) {
     State.SkipWithError("sweep does not check");
     return;
   }
@@ -177,7 +169,7 @@ static void BM_SweepGpt3Mapping(benchmark::State &State) {
   Opts.Threads = 2;
   sweep::Result R;
   for (auto _ : State) {
-    R = sweep::run(C.Spec.Sweeps.front(), Opts);
+    R = sweep::run(C->Spec.Sweeps.front(), Opts);
     benchmark::DoNotOptimize(R.Kept.data());
   }
   uint64_t Costed = R.Total - R.InvalidMapping;

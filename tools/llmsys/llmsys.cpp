@@ -304,32 +304,30 @@ static int runEval(Compilation &C) {
       Failed = true;
       continue;
     }
-    if (!PlotDir.empty()) {
-      json::Value J = E->Training
-                          ? report::trainingJson(E->Program, E->Train)
-                          : report::servingJson(E->Program, E->Serve);
-      if (!writePlot(S->Name + ".roofline.svg",
-                     report::plotRoofline(E->Program, J)) ||
-          !writePlot(S->Name + ".time.svg", report::plotTime(J)) ||
-          !writePlot(S->Name + ".memory.svg", report::plotMemory(J)))
-        Failed = true;
-    }
+    // The JSON report feeds the figures and the Markdown tables.
+    std::optional<json::Value> J;
+    if (!PlotDir.empty() || Md)
+      J = E->Training ? report::trainingJson(E->Program, E->Train)
+                      : report::servingJson(E->Program, E->Serve);
+    if (!PlotDir.empty() &&
+        (!writePlot(S->Name + ".roofline.svg",
+                    report::plotRoofline(E->Program, *J)) ||
+         !writePlot(S->Name + ".time.svg", report::plotTime(*J)) ||
+         !writePlot(S->Name + ".memory.svg", report::plotMemory(*J))))
+      Failed = true;
     if (Csv) {
       report::printScenarioCsvRow(*S, *E, out());
       continue;
     }
     if (Md) {
-      json::Value J = E->Training
-                          ? report::trainingJson(E->Program, E->Train)
-                          : report::servingJson(E->Program, E->Serve);
-      if (json::Object *O = J.getAsObject()) {
+      if (json::Object *O = J->getAsObject()) {
         // The tables hold the first --ops rows, as the text report does.
         for (const char *T : {"operators", "collectives"})
           if (json::Array *A = O->getArray(T))
             while (A->size() > Rows)
               A->pop_back();
       }
-      report::printMarkdown(J, out());
+      report::printMarkdown(*J, out());
       continue;
     }
     if (E->Training) {
