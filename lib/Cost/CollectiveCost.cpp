@@ -11,9 +11,17 @@
 //   send/recv           S/B + a
 // All-reduce also has a tree form, 2 log2(n) a + 2 S/B (NCCL's double
 // binary tree), which wins for small messages; the faster one is used.
-// A group inside a node uses the node's fabric; a group that spans nodes is
-// limited by the fabric between nodes (its per-device bandwidth), the
-// slowest level it crosses.
+// A group inside a node uses the node's fabric. A group that spans nodes
+// with g members per node runs NCCL's multi-ring (or tree) algorithm: each
+// ring enters and leaves a node through a different member's network port
+// and moves between the members inside the node, so the g ports of the node
+// work in parallel and the bus bandwidth is the smaller of the scale-up
+// bandwidth and g times the per-device scale-out bandwidth (with g = 1 the
+// scale-out bandwidth alone: one member per node, e.g. the data-parallel
+// group of a TP-8 mapping on 8-GPU nodes). Each step of a ring that crosses
+// nodes waits for the scale-out latency. All-to-all sends the (g-1)/N of
+// its data that stays in the node over the scale-up fabric and the rest
+// through the device's own port, at the same time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,11 +63,19 @@ CommKind commKind(const Op &O) {
 
 CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
   CollectiveTime T;
-  const NetworkConfig &Net =
-      O.FabricLevel == 0 || !S.ScaleOut.present() ? S.ScaleUp : S.ScaleOut;
-  double B = Net.Bandwidth * Net.Efficiency;
-  double A = Net.Latency;
+  bool Spans = O.FabricLevel > 0 && S.ScaleOut.present();
+  const NetworkConfig &Up = S.ScaleUp;
+  const NetworkConfig &Net = Spans ? S.ScaleOut : Up;
   double N = static_cast<double>(O.GroupSize);
+  double G = Spans ? std::clamp<double>(double(O.GroupPerNode), 1, N) : N;
+  double BOut = Net.Bandwidth * Net.Efficiency;
+  double BUp = Up.Bandwidth * Up.Efficiency;
+  // Bus bandwidth: per device inside a node; across nodes the node's g
+  // ports in parallel, capped by the scale-up fabric that feeds them.
+  double B = BOut;
+  if (Spans && G > 1)
+    B = BUp > 0 ? std::min(BUp, G * BOut) : G * BOut;
+  double A = Net.Latency;
   double Bytes = O.MessageBytes;
   if (B <= 0 || N < 2)
     return T;
@@ -77,13 +93,24 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
     T.Algorithm = "ring";
     T.Time = (N - 1) / N * Bytes / B + (N - 1) * A;
     break;
-  case CollectiveKind::AllToAll:
+  case CollectiveKind::AllToAll: {
     T.Algorithm = "pairwise";
-    T.Time = (N - 1) / N * Bytes / B + (N - 1) * A;
+    double Wire = (N - 1) / N * Bytes / B;
+    if (Spans) {
+      // Each device's own port carries what leaves the node.
+      double Out = (N - G) / N * Bytes / BOut;
+      double In = G > 1 && BUp > 0 ? (G - 1) / N * Bytes / BUp : 0;
+      Wire = std::max(Out, In);
+      T.Bandwidth = BOut;
+    }
+    T.Time = Wire + (N - 1) * A;
     break;
+  }
   case CollectiveKind::SendRecv:
+    // One partner: the device's own link (its port when crossing nodes).
+    T.Bandwidth = BOut;
     T.Algorithm = "p2p";
-    T.Time = Bytes / B + A;
+    T.Time = Bytes / BOut + A;
     break;
   case CollectiveKind::None:
     break;

@@ -4,7 +4,8 @@
 // plus a launch overhead (Williams et al. 2009), with eta_c shape-aware for
 // contractions: the accelerator's largest achieved fraction, times tile
 // quantization (each of M, N, K rounded up to the tile) and wave
-// quantization (the last wave of tiles leaves compute units idle). Validated
+// quantization (the last wave of tiles leaves compute units idle), times
+// K / (K + k) for a tile's fixed cost in a K loop of K elements. Validated
 // against measured A100 GEMMs (docs/validation.md).
 //
 //===----------------------------------------------------------------------===//
@@ -32,6 +33,7 @@ double gemmEfficiency(const Op &O, const AcceleratorConfig &A) {
   double Tk = std::max<int64_t>(1, A.TileK);
   double Tile = (M * N * K) / (roundUp(M, Tm) * roundUp(N, Tn) * roundUp(K, Tk));
   double Wave = 1;
+  double KLoop = K;
   if (A.ComputeUnits > 0) {
     double Units = double(A.ComputeUnits);
     double Tiles = std::ceil(M / Tm) * std::ceil(N / Tn) * std::max<int64_t>(1, O.Batch);
@@ -40,11 +42,16 @@ double gemmEfficiency(const Op &O, const AcceleratorConfig &A) {
     if (Tiles < Units) {
       double Split = std::min(std::floor(Units / Tiles),
                               std::max(1.0, std::floor(K / (4 * Tk))));
-      Tiles *= std::max(1.0, Split);
+      Split = std::max(1.0, Split);
+      Tiles *= Split;
+      KLoop = K / Split;
     }
     Wave = Tiles / roundUp(Tiles, Units);
   }
-  return A.ComputeEfficiency * Tile * Wave;
+  // Each tile pays a fixed cost (loading its first K slices, the epilogue)
+  // that a short K loop does not amortise.
+  double Loop = KLoop / (KLoop + std::max(0.0, A.KOverhead));
+  return A.ComputeEfficiency * Tile * Wave * Loop;
 }
 
 OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
@@ -61,8 +68,8 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
                           ? gemmEfficiency(O, A)
                           : A.ComputeEfficiency;
   T.Efficiency = Efficiency;
-  if (Flops > 0 && Peak > 0 && Efficiency > 0)
-    T.Compute = Flops / (Peak * Efficiency);
+  if (Flops > 0 && Peak > 0 && Efficiency > 0 && A.Sustained > 0)
+    T.Compute = Flops / (Peak * Efficiency * A.Sustained);
   double Bandwidth = A.HbmBandwidth * A.MemoryEfficiency;
   if (Bytes > 0 && Bandwidth > 0)
     T.Memory = Bytes / Bandwidth;

@@ -13,8 +13,10 @@
 // the stages' times t_s, a step takes m t_max + (sum_s t_s - t_max) / v
 // (uniform stages give the bubble (p - 1) / (v m) of Narayanan et al. 2021).
 // Then the data-parallel gradient reduction (and parameter gather), exposed
-// unless the mapping sets dp_overlap, in which case it hides behind the last
-// micro-batch's backward; then the optimizer update.
+// unless the mapping sets dp_overlap, in which case the reduction hides
+// behind the last micro-batch's backward and the parameter all-gather of a
+// distributed optimizer behind the first micro-batch's forward; then the
+// optimizer update.
 //
 // MFU counts model FLOPs per step (Megatron's convention, no recompute)
 // over the devices' dense peak for the activations' format; HFU counts
@@ -132,23 +134,33 @@ TrainingReport costTraining(const Program &P) {
   double Pipeline = Mb * Max + (Sum - Max) / V;
   R.Bubble = Pipeline - Mb * Max;
 
-  // Data parallelism and the optimizer, once per step.
-  double DpTime = 0, OptTime = 0;
+  // Data parallelism and the optimizer, once per step: the gradient
+  // reduction (all-reduce, or reduce-scatter with a distributed optimizer)
+  // and the updated parameters' all-gather.
+  double GradTime = 0, GatherTime = 0, OptTime = 0;
   if (const Block *Opt = P.block(BlockKind::Optimizer))
     for (const Op &O : Opt->Ops) {
-      if (O.isCollective())
-        DpTime += collectiveTime(O, S.System).Time;
-      else
+      if (!O.isCollective())
         OptTime += opTime(O, A).Time;
+      else if (O.Collective == CollectiveKind::AllGather)
+        GatherTime += collectiveTime(O, S.System).Time;
+      else
+        GradTime += collectiveTime(O, S.System).Time;
     }
+  double DpTime = GradTime + GatherTime;
   double DpExposed = DpTime;
   if (M.DpOverlap) {
-    // Reduction of each bucket starts as its gradients are ready during the
-    // last micro-batch's backward (Megatron-LM --overlap-grad-reduce).
+    // Each bucket's reduction starts as its gradients are ready during the
+    // last micro-batch's backward (Megatron-LM --overlap-grad-reduce); each
+    // bucket's parameters are gathered ahead of the layers that use them in
+    // the next step's first forward (--overlap-param-gather).
     const Stage &St = P.Stages[R.SlowestStage];
-    double LastBackward = St.DenseLayers * TimeOf(BlockKind::DenseLayer).Backward +
-                          St.MoELayers * TimeOf(BlockKind::MoELayer).Backward;
-    DpExposed = std::max(0.0, DpTime - LastBackward);
+    auto Layers = [&](double BlockTime::*F) {
+      return St.DenseLayers * (TimeOf(BlockKind::DenseLayer).*F) +
+             St.MoELayers * (TimeOf(BlockKind::MoELayer).*F);
+    };
+    DpExposed = std::max(0.0, GradTime - Layers(&BlockTime::Backward)) +
+                std::max(0.0, GatherTime - Layers(&BlockTime::Forward));
   }
   R.Optimizer = OptTime;
   R.StepTime = Pipeline + DpExposed + OptTime;

@@ -129,8 +129,10 @@ static void printOp(const Op &O, raw_ostream &OS) {
                               O.Name, categoryName(O.Category).str());
   if (O.isCollective()) {
     OS << collectiveName(O.Collective) << ' ' << parallelDimName(O.Group) << '/'
-       << O.GroupSize << " level " << O.FabricLevel << " bytes "
-       << num(O.MessageBytes);
+       << O.GroupSize << " level " << O.FabricLevel;
+    if (O.FabricLevel > 0)
+      OS << " per-node " << O.GroupPerNode;
+    OS << " bytes " << num(O.MessageBytes);
     if (O.Overlappable)
       OS << " overlappable";
     OS << '\n';

@@ -108,6 +108,9 @@ struct Op {
   ParallelDim Group = ParallelDim::None;
   int64_t GroupSize = 1;
   int FabricLevel = 0;      ///< 0: inside a node (scale-up); 1: across nodes
+  /// Members of the group inside one node (GroupSize when it fits in a
+  /// node): a group spanning nodes drives that many network ports per node.
+  int64_t GroupPerNode = 1;
   double MessageBytes = 0;  ///< per device
   bool Overlappable = false; ///< may hide behind compute (DP gradients)
 

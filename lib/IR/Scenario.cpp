@@ -168,6 +168,8 @@ static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.TileM = static_cast<int64_t>(A.number("efficiency.tile_m").value_or(128));
   C.TileN = static_cast<int64_t>(A.number("efficiency.tile_n").value_or(128));
   C.TileK = static_cast<int64_t>(A.number("efficiency.tile_k").value_or(32));
+  C.KOverhead = A.number("efficiency.k_overhead").value_or(0);
+  C.Sustained = A.number("efficiency.sustained").value_or(1);
   C.KernelOverhead = A.number("efficiency.kernel_overhead").value_or(0);
   C.ReservedMemory = A.number("efficiency.reserved_memory").value_or(0);
   return C;

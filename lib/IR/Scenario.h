@@ -77,6 +77,11 @@ struct AcceleratorConfig {
   // Efficiency knobs (stdlib values carry their sources).
   double ComputeEfficiency = 1, MemoryEfficiency = 1;
   int64_t TileM = 128, TileN = 128, TileK = 32;
+  /// A GEMM tile's fixed cost (prologue, pipeline fill, epilogue) in
+  /// elements of its K loop.
+  double KOverhead = 0;
+  /// Fraction of the short-run compute rate sustained through a long run.
+  double Sustained = 1;
   double KernelOverhead = 0;
   double ReservedMemory = 0;
 

@@ -302,7 +302,7 @@ Schema::Schema() {
   within(B.withDefault(Network, "efficiency", B.number(), "1",
                        "achieved fraction of the bandwidth in large "
                        "collectives (NCCL bus bandwidth over link bandwidth)"),
-         0, 1);
+         0.001, 1);
 
   // accelerator
   StructSpec *Peak = B.block(
@@ -333,13 +333,21 @@ Schema::Schema() {
   within(B.withDefault(Efficiency, "compute", B.number(), "1",
                        "largest achieved fraction of the compute peak "
                        "(large GEMMs)"),
-         0, 1);
+         0.001, 1);
   within(B.withDefault(Efficiency, "memory", B.number(), "1",
                        "largest achieved fraction of memory bandwidth"),
-         0, 1);
+         0.001, 1);
+  within(B.withDefault(Efficiency, "sustained", B.number(), "1",
+                       "fraction of the short-run compute rate a device "
+                       "sustains through a long run (power and clock "
+                       "limits), applied to every scenario"),
+         0.001, 1);
   B.withDefault(Efficiency, "tile_m", B.integer(), "128", "GEMM tile rows");
   B.withDefault(Efficiency, "tile_n", B.integer(), "128", "GEMM tile columns");
   B.withDefault(Efficiency, "tile_k", B.integer(), "32", "GEMM tile depth");
+  nonNegative(B.withDefault(Efficiency, "k_overhead", B.number(), "0",
+                            "a tile's fixed cost (pipeline fill, epilogue) "
+                            "in elements of its K loop: eta x K / (K + k)"));
   nonNegative(B.withDefault(Efficiency, "kernel_overhead", B.qty(time()),
                             "0 s", "fixed time per kernel launch"));
   nonNegative(B.withDefault(Efficiency, "reserved_memory", B.qty(bytes()),

@@ -141,6 +141,13 @@ private:
     return Size * Stride > Sys.DevicesPerNode ? 1 : 0;
   }
 
+  /// Members of a group of Size devices, Stride apart, that share a node.
+  int64_t perNode(int64_t Size, int64_t Stride) const {
+    if (Size * Stride <= Sys.DevicesPerNode)
+      return Size;
+    return std::clamp<int64_t>(Sys.DevicesPerNode / Stride, 1, Size);
+  }
+
   static bool inModel(const Block &B) {
     return B.Kind == BlockKind::Embedding || B.Kind == BlockKind::DenseLayer ||
            B.Kind == BlockKind::MoELayer || B.Kind == BlockKind::Head;
@@ -204,6 +211,7 @@ private:
     O.Group = D;
     O.GroupSize = Size;
     O.FabricLevel = level(Size, Stride);
+    O.GroupPerNode = perNode(Size, Stride);
     O.MessageBytes = Bytes;
     return O;
   }
@@ -370,6 +378,7 @@ private:
                                     streamBytes(Ph) / Map.Tp));
       // A pair of neighbouring stages: the group is the two of them.
       Comm.Ops.back().FabricLevel = level(2, Stride);
+      Comm.Ops.back().GroupPerNode = perNode(2, Stride);
     };
     if (S.Training) {
       Send(Phase::Forward);
