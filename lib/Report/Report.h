@@ -5,6 +5,7 @@
 
 #include "Cost/Cost.h"
 #include "Cost/Require.h"
+#include "Cost/Validate.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -38,6 +39,14 @@ void printRequireText(const ir::Program &P, const cost::RequireReport &R,
                       llvm::raw_ostream &OS);
 llvm::json::Value requireJson(const ir::Program &P,
                               const cost::RequireReport &R);
+
+/// `llmsys validate`: a line per case, then per group, kind and in all
+/// (docs/validation.md); the same as Markdown tables; as CSV; as JSON.
+void printValidationText(const cost::ValidationResult &R, llvm::raw_ostream &OS);
+void printValidationMarkdown(const cost::ValidationResult &R,
+                             llvm::raw_ostream &OS);
+void printValidationCsv(const cost::ValidationResult &R, llvm::raw_ostream &OS);
+llvm::json::Value validationJson(const cost::ValidationResult &R);
 
 /// A scenario's JSON report (trainingJson / servingJson) as Markdown.
 void printMarkdown(const llvm::json::Value &Scenario, llvm::raw_ostream &OS);

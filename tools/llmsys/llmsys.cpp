@@ -102,14 +102,16 @@ enum class Format { Text, Md, Csv, Json };
 static cl::opt<Format> OutputFormat(
     "format", cl::desc("Report format"), cl::init(Format::Text),
     cl::values(clEnumValN(Format::Text, "text", "aligned text (default)"),
-               clEnumValN(Format::Md, "md", "Markdown tables (eval, diff)"),
+               clEnumValN(Format::Md, "md",
+                          "Markdown tables (eval, diff, validate)"),
                clEnumValN(Format::Csv, "csv",
                           "one table, base SI units (eval: a row per "
                           "scenario; diff: a row per figure)"),
                clEnumValN(Format::Json, "json",
                           "one JSON document, base SI units "
                           "(docs/report-format.md)")),
-    cl::sub(EvalCmd), cl::sub(RequireCmd), cl::sub(DiffCmd), cl::cat(LLMSysCat));
+    cl::sub(EvalCmd), cl::sub(RequireCmd), cl::sub(DiffCmd),
+    cl::sub(ValidateCmd), cl::cat(LLMSysCat));
 static cl::opt<std::string>
     ScenarioFilter("scenario", cl::desc("Evaluate only the scenario <name>"),
                    cl::value_desc("name"), cl::sub(EvalCmd),
@@ -636,55 +638,19 @@ static int runValidate(const char *Argv0) {
     return C.finish(errs());
   passes::PassContext Ctx;
   Ctx.Diags = &C.Diags;
-  struct Group {
-    unsigned Cases = 0;
-    double SumAbs = 0, MaxAbs = 0;
-  };
-  std::map<std::string, Group> Groups;
-  Group All;
-  bool Failed = false;
-  std::vector<const spec::Measurement *> Ms;
-  for (const spec::Measurement &M : C.Spec.Measurements)
-    Ms.push_back(&M);
-  std::stable_sort(Ms.begin(), Ms.end(), [](auto *A, auto *B) {
-    return std::tie(A->Source, A->Case) < std::tie(B->Source, B->Case);
-  });
-  for (const spec::Measurement *M : Ms) {
-    ir::ScenarioConfig Config = ir::scenarioFromSpec(*M->Scenario);
-    std::string Label = M->Case.empty() ? M->Decl->Name : M->Case;
-    std::optional<double> Value;
-    if (std::optional<cost::Evaluation> E = cost::evaluate(Config, Ctx))
-      Value = E->figure(M->Figure->Name);
-    if (!Value) {
-      WithColor::error(errs(), "llmsys")
-          << "case " << Label << ": cannot predict " << M->Scenario->Name
-          << "." << M->Figure->Name << '\n';
-      Failed = true;
-      continue;
-    }
-    double Measured = M->Measured.Num;
-    double Error = (*Value - Measured) / Measured;
-    std::string Unit = M->Measured.Dim.unitString();
-    out() << fmt::format("{:<18} {:<34} {:<20} predicted {:>12}  measured {:>12}  error {:>7}\n",
-                          M->Source, Label, M->Figure->Name,
-                          report::si(*Value, Unit, 4),
-                          report::si(Measured, Unit, 4),
-                          report::signedPercent(Error));
-    for (Group *G : {&Groups[M->Source], &All}) {
-      ++G->Cases;
-      G->SumAbs += std::fabs(Error);
-      G->MaxAbs = std::max(G->MaxAbs, std::fabs(Error));
-    }
-  }
-  for (const auto &[Id, G] : Groups)
-    out() << fmt::format("group {}: {} cases, mean |error| {:.1f}%, max |error| {:.1f}%\n",
-                          Id, G.Cases, 100 * G.SumAbs / G.Cases, 100 * G.MaxAbs);
-  if (All.Cases)
-    out() << fmt::format("validation: {} cases, mean |error| {:.1f}%, max |error| {:.1f}%\n",
-                          All.Cases, 100 * All.SumAbs / All.Cases,
-                          100 * All.MaxAbs);
+  cost::ValidationResult R = cost::validate(C.Spec, Ctx);
+  for (const std::string &F : R.Failures)
+    WithColor::error(errs(), "llmsys") << F << '\n';
+  if (OutputFormat == Format::Json)
+    out() << formatv("{0:2}", report::validationJson(R)) << '\n';
+  else if (OutputFormat == Format::Md)
+    report::printValidationMarkdown(R, out());
+  else if (OutputFormat == Format::Csv)
+    report::printValidationCsv(R, out());
   else
-    out() << "validation: 0 cases\n";
+    report::printValidationText(R, out());
+  out().flush();
+  bool Failed = !R.Failures.empty();
   int Status = C.finish(errs());
   return Failed ? 1 : Status;
 }

@@ -1,0 +1,55 @@
+//===- Validate.cpp - predictions against published measurements -----------===//
+
+#include "Cost/Validate.h"
+#include "Cost/Evaluate.h"
+#include "IR/Scenario.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+namespace llmsys {
+namespace cost {
+
+void ValidationSummary::add(double Error) {
+  ++Cases;
+  SumAbs += std::fabs(Error);
+  MaxAbs = std::max(MaxAbs, std::fabs(Error));
+}
+
+ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
+  std::vector<const spec::Measurement *> Ms;
+  for (const spec::Measurement &M : S.Measurements)
+    Ms.push_back(&M);
+  std::stable_sort(Ms.begin(), Ms.end(), [](auto *A, auto *B) {
+    return std::tie(A->Source, A->Case) < std::tie(B->Source, B->Case);
+  });
+  ValidationResult R;
+  for (const spec::Measurement *M : Ms) {
+    ir::ScenarioConfig Config = ir::scenarioFromSpec(*M->Scenario);
+    ValidationCase C;
+    C.Source = M->Source;
+    C.Case = M->Case.empty() ? M->Decl->Name : M->Case;
+    C.Figure = M->Figure->Name;
+    C.Unit = M->Measured.Dim.unitString();
+    C.Training = Config.Training;
+    C.Measured = M->Measured.Num;
+    std::optional<double> Value;
+    if (std::optional<Evaluation> E = evaluate(Config, Ctx))
+      Value = E->figure(C.Figure);
+    if (!Value) {
+      R.Failures.push_back("case " + C.Case + ": cannot predict " +
+                           M->Scenario->Name + "." + C.Figure);
+      continue;
+    }
+    C.Predicted = *Value;
+    for (ValidationSummary *G :
+         {&R.Groups[C.Source], C.Training ? &R.Train : &R.Serve, &R.All})
+      G->add(C.error());
+    R.Cases.push_back(std::move(C));
+  }
+  return R;
+}
+
+} // namespace cost
+} // namespace llmsys

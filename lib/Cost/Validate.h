@@ -1,0 +1,53 @@
+//===- Validate.h - predictions against published measurements -*- C++ -*-===//
+//
+// `llmsys validate`: every `measurement` of a checked spec is costed and set
+// beside its published value, then summarised per source group, per kind of
+// scenario (train / serve) and overall (docs/validation.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_COST_VALIDATE_H
+#define LLMSYS_COST_VALIDATE_H
+
+#include "IR/Spec.h"
+#include "Passes/Passes.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace llmsys {
+namespace cost {
+
+struct ValidationCase {
+  std::string Source; ///< group id, e.g. "korthikanti2022"
+  std::string Case;   ///< row id (or the measurement's name)
+  std::string Figure;
+  std::string Unit;   ///< base unit of the figure ("s", "FLOP/s", ...)
+  bool Training = true;
+  double Predicted = 0, Measured = 0;
+  double error() const { return (Predicted - Measured) / Measured; }
+};
+
+struct ValidationSummary {
+  unsigned Cases = 0;
+  double SumAbs = 0, MaxAbs = 0;
+  double meanAbs() const { return Cases ? SumAbs / Cases : 0; }
+  void add(double Error);
+};
+
+struct ValidationResult {
+  std::vector<ValidationCase> Cases; ///< by source, then case id
+  std::map<std::string, ValidationSummary> Groups;
+  ValidationSummary Train, Serve, All;
+  /// Measurements whose scenario could not be costed (diagnosed through
+  /// the pass context) or whose figure this version does not compute.
+  std::vector<std::string> Failures;
+};
+
+ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx);
+
+} // namespace cost
+} // namespace llmsys
+
+#endif
