@@ -4,7 +4,8 @@
 // plus a launch overhead (Williams et al. 2009), with eta_c shape-aware for
 // contractions: the accelerator's largest achieved fraction, times tile
 // quantization (each of M, N, K rounded up to the tile) and wave
-// quantization (the last wave of tiles leaves compute units idle), times
+// quantization (the last wave of tiles leaves compute units idle; the best of
+// the full tile and its halves, the halves at a stated cost), times
 // K / (K + k) for a tile's fixed cost in a K loop of K elements. Validated
 // against measured A100 GEMMs (docs/validation.md).
 //
@@ -22,14 +23,16 @@ using namespace ir;
 
 static double roundUp(double V, double To) { return std::ceil(V / To) * To; }
 
-double gemmEfficiency(const Op &O, const AcceleratorConfig &A) {
+/// Tile, wave and K-loop efficiency of a GEMM run with Tm x Tn tiles.
+static double tiledEfficiency(const Op &O, const AcceleratorConfig &A,
+                              double TileM, double TileN) {
   double M = std::max<double>(1, O.M), N = std::max<double>(1, O.N),
          K = std::max<double>(1, O.K);
   // Kernels pick smaller tiles for thin matrices: down to the 16-row
   // tensor-core fragment (so a decode GEMM with M = 8 is not charged for a
   // 128-row tile).
-  double Tm = std::min<double>(std::max<int64_t>(1, A.TileM), roundUp(M, 16));
-  double Tn = std::min<double>(std::max<int64_t>(1, A.TileN), roundUp(N, 16));
+  double Tm = std::min<double>(std::max(1.0, TileM), roundUp(M, 16));
+  double Tn = std::min<double>(std::max(1.0, TileN), roundUp(N, 16));
   double Tk = std::max<int64_t>(1, A.TileK);
   double Tile = (M * N * K) / (roundUp(M, Tm) * roundUp(N, Tn) * roundUp(K, Tk));
   double Wave = 1;
@@ -51,7 +54,20 @@ double gemmEfficiency(const Op &O, const AcceleratorConfig &A) {
   // Each tile pays a fixed cost (loading its first K slices, the epilogue)
   // that a short K loop does not amortise.
   double Loop = KLoop / (KLoop + std::max(0.0, A.KOverhead));
-  return A.ComputeEfficiency * Tile * Wave * Loop;
+  return Tile * Wave * Loop;
+}
+
+double gemmEfficiency(const Op &O, const AcceleratorConfig &A) {
+  double Tm = double(std::max<int64_t>(1, A.TileM));
+  double Tn = double(std::max<int64_t>(1, A.TileN));
+  double Best = tiledEfficiency(O, A, Tm, Tn);
+  // A library picks the tile per shape: halving a side fills more compute
+  // units when the full tile leaves a wave mostly empty, at a cost in
+  // data reuse (efficiency.small_tile; 0: one tile size only).
+  if (A.SmallTile > 0)
+    for (auto [M, N] : {std::pair{Tm, Tn / 2}, {Tm / 2, Tn}, {Tm / 2, Tn / 2}})
+      Best = std::max(Best, A.SmallTile * tiledEfficiency(O, A, M, N));
+  return A.ComputeEfficiency * Best;
 }
 
 OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
@@ -63,14 +79,21 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
   double Peak = A.peak(O.Type);
   // Decode attention's shape is per token of context (a GEMV over the
   // cache, run by split-K "flash-decoding" kernels): no tile quantisation.
+  // So do the products of a fused attention kernel (FlashAttention tiles
+  // the sequence; the head dimension is its short inner loop).
   double Efficiency = O.Category == OpCategory::Contraction &&
-                              O.FlopsPerContext == 0
+                              O.FlopsPerContext == 0 && !O.InFusedAttention
                           ? gemmEfficiency(O, A)
                           : A.ComputeEfficiency;
+  if (O.Category == OpCategory::Contraction)
+    Efficiency *= A.formatEfficiency(O.Type); // 8- and 4-bit tensor cores
   T.Efficiency = Efficiency;
   if (Flops > 0 && Peak > 0 && Efficiency > 0 && A.Sustained > 0)
     T.Compute = Flops / (Peak * Efficiency * A.Sustained);
-  double Bandwidth = A.HbmBandwidth * A.MemoryEfficiency;
+  bool Streaming = O.Category != OpCategory::Normalization &&
+                   O.Category != OpCategory::Elementwise;
+  double Bandwidth = A.HbmBandwidth * (Streaming ? A.MemoryEfficiency
+                                                 : A.ElementwiseEfficiency);
   if (Bytes > 0 && Bandwidth > 0)
     T.Memory = Bytes / Bandwidth;
   T.MemoryBound = T.Memory > T.Compute;

@@ -217,7 +217,9 @@ void setDecodeCrossover(ServingReport &R, const Program &AtBatch1,
   PhaseRoofline Two = phaseCost(AtBatch2, Phase::Decode, Ctx);
   double F1 = Two.Flops - One.Flops, F0 = One.Flops - F1;
   double B1 = Two.Bytes - One.Bytes, B0 = One.Bytes - B1;
-  double Balance = A.peak(S.Mapping.Activations) * A.ComputeEfficiency /
+  DType Act = S.Mapping.Activations;
+  double Balance = A.peak(Act) * A.ComputeEfficiency *
+                   A.formatEfficiency(Act) * A.Sustained /
                    (A.HbmBandwidth * A.MemoryEfficiency);
   double Denominator = F1 - Balance * B1;
   if (Denominator <= 0)

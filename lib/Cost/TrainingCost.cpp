@@ -148,7 +148,7 @@ TrainingReport costTraining(const Program &P) {
         GradTime += collectiveTime(O, S.System).Time;
     }
   double DpTime = GradTime + GatherTime;
-  double DpExposed = DpTime;
+  double DpExposed = DpTime, GradExposed = GradTime, GatherExposed = GatherTime;
   if (M.DpOverlap) {
     // Each bucket's reduction starts as its gradients are ready during the
     // last micro-batch's backward (Megatron-LM --overlap-grad-reduce); each
@@ -159,8 +159,9 @@ TrainingReport costTraining(const Program &P) {
       return St.DenseLayers * (TimeOf(BlockKind::DenseLayer).*F) +
              St.MoELayers * (TimeOf(BlockKind::MoELayer).*F);
     };
-    DpExposed = std::max(0.0, GradTime - Layers(&BlockTime::Backward)) +
-                std::max(0.0, GatherTime - Layers(&BlockTime::Forward));
+    GradExposed = std::max(0.0, GradTime - Layers(&BlockTime::Backward));
+    GatherExposed = std::max(0.0, GatherTime - Layers(&BlockTime::Forward));
+    DpExposed = GradExposed + GatherExposed;
   }
   R.Optimizer = OptTime;
   R.StepTime = Pipeline + DpExposed + OptTime;
@@ -223,9 +224,18 @@ TrainingReport costTraining(const Program &P) {
       if (O.isCollective()) {
         CollectiveTime C = collectiveTime(O, S.System);
         CollectiveRow &Row = Tables.addCollective(O, C, N);
+        if (B.Kind == BlockKind::Optimizer) {
+          // The step's gradient reduction and parameter gather: exposed in
+          // the proportion computed above.
+          bool Gather = O.Collective == CollectiveKind::AllGather;
+          double Total = Gather ? GatherTime : GradTime;
+          double Shown = Gather ? GatherExposed : GradExposed;
+          if (Total > 0)
+            Row.Exposed += N * C.Time * (Shown / Total);
+          continue;
+        }
         bool Hidden = O.Overlappable ||
-                      (M.TpOverlap && commKind(O) == CommKind::TP) ||
-                      (M.DpOverlap && O.Group == ParallelDim::DP);
+                      (M.TpOverlap && commKind(O) == CommKind::TP);
         if (!Hidden)
           Row.Exposed += N * C.Time;
         continue;

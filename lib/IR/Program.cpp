@@ -142,6 +142,8 @@ static void printOp(const Op &O, raw_ostream &OS) {
     OS << "M=" << O.M << " N=" << O.N << " K=" << O.K;
     if (O.Batch != 1)
       OS << " x" << O.Batch;
+    if (O.InFusedAttention)
+      OS << " in-fused-attention";
     OS << ' ';
   }
   OS << dtypeName(O.Type) << " flops " << num(O.Flops) << " read "

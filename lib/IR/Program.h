@@ -99,6 +99,10 @@ struct Op {
   /// kernel): no launch and no device-memory round trip of its own.
   bool Fused = false;
   const char *FusedInto = "";
+  /// A product inside a fused attention kernel (FlashAttention): its
+  /// tiles run over the sequence, so it is costed at the device's achieved
+  /// fraction without GEMM tile, wave or K-loop quantisation.
+  bool InFusedAttention = false;
   /// Counted in model FLOPs (MFU). False for recomputation and for the
   /// softmax-recompute inside fused attention backward.
   bool ModelWork = true;

@@ -137,7 +137,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   return C;
 }
 
-double AcceleratorConfig::peak(DType T) const {
+DType AcceleratorConfig::runsAs(DType T) const {
   // Widening order: a format the device lacks runs at the next wider one.
   static const DType Wider[] = {DType::FP4, DType::INT4, DType::FP8,
                                 DType::INT8, DType::FP16, DType::BF16,
@@ -146,9 +146,25 @@ double AcceleratorConfig::peak(DType T) const {
   for (DType W : Wider) {
     Started |= W == T;
     if (Started && Peak[static_cast<int>(W)] > 0)
-      return Peak[static_cast<int>(W)];
+      return W;
   }
-  return 0;
+  return T;
+}
+
+double AcceleratorConfig::peak(DType T) const {
+  return Peak[static_cast<int>(runsAs(T))];
+}
+
+double AcceleratorConfig::formatEfficiency(DType T) const {
+  switch (runsAs(T)) {
+  case DType::FP8:
+  case DType::INT8:
+  case DType::FP4:
+  case DType::INT4:
+    return NarrowEfficiency;
+  default:
+    return 1;
+  }
 }
 
 static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
@@ -165,10 +181,14 @@ static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.Price = A.number("price").value_or(0);
   C.ComputeEfficiency = A.number("efficiency.compute").value_or(1);
   C.MemoryEfficiency = A.number("efficiency.memory").value_or(1);
+  C.ElementwiseEfficiency =
+      A.number("efficiency.elementwise").value_or(C.MemoryEfficiency);
   C.TileM = static_cast<int64_t>(A.number("efficiency.tile_m").value_or(128));
   C.TileN = static_cast<int64_t>(A.number("efficiency.tile_n").value_or(128));
   C.TileK = static_cast<int64_t>(A.number("efficiency.tile_k").value_or(32));
   C.KOverhead = A.number("efficiency.k_overhead").value_or(0);
+  C.SmallTile = A.number("efficiency.small_tile").value_or(0);
+  C.NarrowEfficiency = A.number("efficiency.narrow").value_or(1);
   C.Sustained = A.number("efficiency.sustained").value_or(1);
   C.KernelOverhead = A.number("efficiency.kernel_overhead").value_or(0);
   C.ReservedMemory = A.number("efficiency.reserved_memory").value_or(0);

@@ -76,10 +76,18 @@ struct AcceleratorConfig {
   double Price = 0; ///< per device (0: not given)
   // Efficiency knobs (stdlib values carry their sources).
   double ComputeEfficiency = 1, MemoryEfficiency = 1;
+  /// Bandwidth fraction of normalisation and element-wise kernels.
+  double ElementwiseEfficiency = 1;
   int64_t TileM = 128, TileN = 128, TileK = 32;
   /// A GEMM tile's fixed cost (prologue, pipeline fill, epilogue) in
   /// elements of its K loop.
   double KOverhead = 0;
+  /// Efficiency of half-size tiles relative to the full tile (0: the full
+  /// tile only).
+  double SmallTile = 0;
+  /// Achieved fraction of the 8- and 4-bit peaks relative to the 16-bit
+  /// one's (compute x narrow).
+  double NarrowEfficiency = 1;
   /// Fraction of the short-run compute rate sustained through a long run.
   double Sustained = 1;
   double KernelOverhead = 0;
@@ -88,6 +96,11 @@ struct AcceleratorConfig {
   /// The peak for a number format; formats without support run at the
   /// nearest wider format's rate (fp8 on an A100 runs as bf16).
   double peak(DType T) const;
+  /// The format a computation in T runs in (T, or the nearest wider one).
+  DType runsAs(DType T) const;
+  /// NarrowEfficiency for 8-bit and 4-bit formats the device supports, 1
+  /// otherwise.
+  double formatEfficiency(DType T) const;
 };
 
 /// A fabric as the cost model reads it: per device, per direction.

@@ -337,6 +337,11 @@ Schema::Schema() {
   within(B.withDefault(Efficiency, "memory", B.number(), "1",
                        "largest achieved fraction of memory bandwidth"),
          0.001, 1);
+  within(B.withDefault(Efficiency, "elementwise", B.number(), "memory",
+                       "achieved fraction of memory bandwidth of "
+                       "normalisation and element-wise kernels (the rest "
+                       "of the memory-bound work streams at 'memory')"),
+         0.001, 1);
   within(B.withDefault(Efficiency, "sustained", B.number(), "1",
                        "fraction of the short-run compute rate a device "
                        "sustains through a long run (power and clock "
@@ -345,6 +350,16 @@ Schema::Schema() {
   B.withDefault(Efficiency, "tile_m", B.integer(), "128", "GEMM tile rows");
   B.withDefault(Efficiency, "tile_n", B.integer(), "128", "GEMM tile columns");
   B.withDefault(Efficiency, "tile_k", B.integer(), "32", "GEMM tile depth");
+  within(B.withDefault(Efficiency, "narrow", B.number(), "1",
+                       "achieved fraction of the 8- and 4-bit peaks "
+                       "relative to the 16-bit one's (their efficiency is "
+                       "compute x narrow)"),
+         0.001, 1);
+  within(B.withDefault(Efficiency, "small_tile", B.number(), "0",
+                       "efficiency of half-size tiles (tile_m / 2 or "
+                       "tile_n / 2) relative to the full tile, chosen per "
+                       "shape when they fill more compute units (0: never)"),
+         0, 1);
   nonNegative(B.withDefault(Efficiency, "k_overhead", B.number(), "0",
                             "a tile's fixed cost (pipeline fill, epilogue) "
                             "in elements of its K loop: eta x K / (K + k)"));

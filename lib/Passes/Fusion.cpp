@@ -6,7 +6,9 @@
 //                    reads Q, K, V and writes O; nothing of size s^2 is
 //                    saved (only the softmax statistics, 4 bytes per row);
 //                    backward recomputes the scores (FlashAttention-2: one
-//                    extra Q K^T product, not model work).
+//                    extra Q K^T product, not model work). Its products
+//                    are costed without GEMM tile quantisation (the
+//                    kernel tiles the sequence, not the head dimension).
 //   bias_gelu,       the activation folds into the up-projection's epilogue
 //   swiglu
 //   bias_dropout_add bias, dropout and residual add become one pass
@@ -51,6 +53,7 @@ static void flashAttention(Block &B, double StatsBytesPerRow) {
       continue;
     }
     if (named(O, "attn.score") && Fwd && O.Ph != Phase::Decode) {
+      O.InFusedAttention = true;
       // Reads Q and K; the scores stay on chip. Keeps the softmax
       // statistics (log-sum-exp per query row, fp32) for backward.
       O.BytesWritten = 0;
@@ -68,12 +71,14 @@ static void flashAttention(Block &B, double StatsBytesPerRow) {
       continue;
     }
     if (named(O, "attn.context") && Fwd && O.Ph != Phase::Decode) {
+      O.InFusedAttention = true;
       // Reads V and writes O; the probabilities never left the chip.
       double Probabilities = double(O.M) * O.K * O.Batch * O.ABytes;
       O.BytesRead -= Probabilities;
       continue;
     }
     if (startsWith(O, "attn.score.") || startsWith(O, "attn.context.")) {
+      O.InFusedAttention = true;
       // Backward products read and write Q, K, V, O and their gradients,
       // never an s x s matrix.
       double Square =
