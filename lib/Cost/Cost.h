@@ -176,6 +176,12 @@ struct ServingReport {
   int64_t MaxBatch = 0;
   double EnergyPerToken = 0; ///< J per output token (0: no TDP)
   double CostPerToken = 0;   ///< per output token (0: not computable)
+  /// Speculative decoding at the mean context (all 0 without it).
+  struct {
+    double TokensPerStep = 0; ///< expected tokens per verification
+    double DraftStep = 0;     ///< one draft decode step
+    double VerifyStep = 0;    ///< the target's forward of k + 1 tokens
+  } Speculation;
   std::vector<SloCheck> Slo;
   std::vector<OpRow> Ops; ///< prefill, and one decode step at the mean context
   std::vector<CollectiveRow> Collectives;

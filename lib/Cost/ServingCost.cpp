@@ -51,31 +51,38 @@ const char *ServingMemory::largest() const {
 
 namespace {
 
-/// A phase's time and roofline terms over the whole model at a context.
-PhaseRoofline phaseCost(const Program &P, Phase Ph, double Context,
-                        OpTables *Tables = nullptr) {
+/// A phase's time and roofline terms over the whole model at a context, on
+/// the given system (the program's own, or one `require` scaled).
+/// PerSequence scales the per-context bytes: the verification forward of
+/// speculative decoding reads each sequence's cache once for its k + 1
+/// tokens.
+PhaseRoofline phaseCost(const Program &P, const SystemConfig &Sys, Phase Ph,
+                        double Context, OpTables *Tables = nullptr,
+                        double PerSequence = 1) {
   PhaseRoofline R;
   const ScenarioConfig &S = P.Scenario;
-  const AcceleratorConfig &A = S.System.Device;
+  const AcceleratorConfig &A = Sys.Device;
   for (const Block &B : P.Blocks) {
     double N = B.Kind == BlockKind::PipelineComm
                    ? double(std::max<int64_t>(0, S.Mapping.Pp - 1))
                    : double(B.Repeat);
     if (N == 0)
       continue;
-    for (const Op &O : B.Ops) {
-      if (O.Ph != Ph)
+    for (const Op &Original : B.Ops) {
+      if (Original.Ph != Ph)
         continue;
-      if (O.isCollective()) {
-        CollectiveTime C = collectiveTime(O, S.System);
+      if (Original.isCollective()) {
+        CollectiveTime C = collectiveTime(Original, Sys);
         R.CommTime += N * C.Time;
         R.Time += N * C.Time;
         if (Tables)
-          Tables->addCollective(O, C, N).Exposed += N * C.Time;
+          Tables->addCollective(Original, C, N).Exposed += N * C.Time;
         continue;
       }
-      if (O.Fused)
+      if (Original.Fused)
         continue;
+      Op O = Original;
+      O.BytesPerContext *= PerSequence;
       double Ctx = P.ContextCap ? std::min<double>(Context, P.ContextCap)
                                 : Context;
       OpTime T = opTime(O, A, Ctx);
@@ -111,52 +118,22 @@ double layerTime(const Program &P, Phase Ph, double Context) {
       One.Blocks.push_back(L);
       break;
     }
-  return phaseCost(One, Ph, Context).Time;
+  return phaseCost(One, P.Scenario.System, Ph, Context).Time;
 }
 
-double decodeSteps(const Program &P, double From, double To,
-                   double &First, double &Last) {
-  First = phaseCost(P, Phase::Decode, From).Time;
-  Last = phaseCost(P, Phase::Decode, To).Time;
-  double Mid = phaseCost(P, Phase::Decode, (From + To) / 2).Time;
+/// The mean of a per-token time over the contexts of the generation
+/// (Simpson's rule: the step time follows the context piecewise linearly).
+template <typename F>
+double meanOverContext(F TokenTime, double From, double To, double &First,
+                       double &Last) {
+  First = TokenTime(From);
+  Last = TokenTime(To);
+  double Mid = TokenTime((From + To) / 2);
   return (First + 4 * Mid + Last) / 6;
 }
 
-} // namespace
-
-ServingReport costServing(const Program &P) {
-  ServingReport R;
-  const ScenarioConfig &S = P.Scenario;
-  const MappingConfig &M = S.Mapping;
-  const AcceleratorConfig &A = S.System.Device;
-  R.Scenario = S.Name;
-  R.DevicesPerReplica = M.Tp * M.Pp * M.Cp;
-  R.Replicas = M.Dp;
-  double Batch = double(P.MicroBatch);
-  double Prompt = double(P.SeqLen);
-  double Output = double(S.OutputLen);
-
-  OpTables Tables(R.Ops, R.Collectives);
-  R.Prefill = phaseCost(P, Phase::Prefill, 0, &Tables);
-  R.Ttft = R.Prefill.Time;
-  double FirstCtx = Prompt + 1, LastCtx = Prompt + std::max(1.0, Output - 1);
-  if (Output > 1) {
-    R.Tpot = decodeSteps(P, FirstCtx, LastCtx, R.TpotFirst, R.TpotLast);
-    R.Decode = phaseCost(P, Phase::Decode, (FirstCtx + LastCtx) / 2, &Tables);
-  }
-  R.E2E = R.Ttft + std::max(0.0, Output - 1) * R.Tpot;
-  R.Throughput = R.E2E > 0 ? R.Replicas * Batch * Output / R.E2E : 0;
-  R.ThroughputPerDevice =
-      R.Throughput / double(R.Replicas * R.DevicesPerReplica);
-  if (R.ThroughputPerDevice > 0) {
-    R.EnergyPerToken = S.System.wallPower() / R.ThroughputPerDevice;
-    R.CostPerToken = S.System.costRate() / R.ThroughputPerDevice;
-  }
-  R.PrefillLayerTime = layerTime(P, Phase::Prefill, 0);
-  R.DecodeLayerTime = Output > 1 ? layerTime(P, Phase::Decode, LastCtx) : 0;
-
-  // Memory of the fullest stage.
-  const ModelConfig &Mo = S.Model;
+/// Parameters on the fullest pipeline stage and its layer count.
+std::pair<double, double> fullestStage(const Program &P) {
   double MostParams = 0, MostLayers = 0;
   for (const Stage &St : P.Stages) {
     double Params = P.stageParams(St);
@@ -165,9 +142,92 @@ ServingReport costServing(const Program &P) {
       MostLayers = double(St.DenseLayers + St.MoELayers);
     }
   }
+  return {MostParams, MostLayers};
+}
+
+/// KV-cache bytes per token of context on a device of the fullest stage.
+double kvBytesPerToken(const Program &P, double Layers) {
+  const ModelConfig &Mo = P.Scenario.Model;
+  const MappingConfig &M = P.Scenario.Mapping;
   double KvSplit = Mo.Mla ? 1.0 : double(std::min<int64_t>(M.Tp, Mo.KvHeads));
-  double KvPerSequence = (Prompt + Output) * kvElementsPerTokenPerLayer(Mo) *
-                         MostLayers * dtypeBytes(M.KVCache) / KvSplit;
+  return kvElementsPerTokenPerLayer(Mo) * Layers * dtypeBytes(M.KVCache) /
+         KvSplit;
+}
+
+} // namespace
+
+ServingReport costServing(const Program &P) {
+  ServingReport R;
+  const ScenarioConfig &S = P.Scenario;
+  const SystemConfig &Sys = S.System;
+  const MappingConfig &M = S.Mapping;
+  const AcceleratorConfig &A = Sys.Device;
+  R.Scenario = S.Name;
+  R.DevicesPerReplica = M.Tp * M.Pp * M.Cp;
+  R.Replicas = M.Dp;
+  double Batch = double(P.MicroBatch);
+  double Prompt = double(P.SeqLen);
+  double Output = double(S.OutputLen);
+  const SpeculativeConfig &Spec = S.Speculative;
+  bool Speculating = Spec.Enabled && P.Draft && P.Verify;
+  double K = double(Spec.K);
+
+  OpTables Tables(R.Ops, R.Collectives);
+  R.Prefill = phaseCost(P, Sys, Phase::Prefill, 0, &Tables);
+  R.Ttft = R.Prefill.Time;
+  // With speculation the draft must also read the prompt into its cache.
+  if (Speculating)
+    R.Ttft += phaseCost(*P.Draft, Sys, Phase::Prefill, 0).Time;
+  // Per output token at a context: one decode step, or a speculation
+  // round (k draft steps and the verification forward) over the tokens it
+  // yields on average.
+  auto DraftStep = [&](double Ctx) {
+    return phaseCost(*P.Draft, Sys, Phase::Decode, Ctx).Time;
+  };
+  auto VerifyStep = [&](double Ctx) {
+    return phaseCost(*P.Verify, Sys, Phase::Decode, Ctx, nullptr, 1 / (K + 1))
+        .Time;
+  };
+  auto TokenTime = [&](double Ctx) {
+    if (!Speculating)
+      return phaseCost(P, Sys, Phase::Decode, Ctx).Time;
+    return (K * DraftStep(Ctx) + VerifyStep(Ctx)) / Spec.tokensPerStep();
+  };
+  double FirstCtx = Prompt + 1, LastCtx = Prompt + std::max(1.0, Output - 1);
+  double MidCtx = (FirstCtx + LastCtx) / 2;
+  if (Output > 1) {
+    R.Tpot = meanOverContext(TokenTime, FirstCtx, LastCtx, R.TpotFirst,
+                             R.TpotLast);
+    R.Decode = Speculating ? phaseCost(*P.Verify, Sys, Phase::Decode, MidCtx,
+                                       &Tables, 1 / (K + 1))
+                           : phaseCost(P, Sys, Phase::Decode, MidCtx, &Tables);
+  }
+  if (Speculating) {
+    R.Speculation.TokensPerStep = Spec.tokensPerStep();
+    R.Speculation.DraftStep = DraftStep(MidCtx);
+    R.Speculation.VerifyStep = VerifyStep(MidCtx);
+  }
+  R.E2E = R.Ttft + std::max(0.0, Output - 1) * R.Tpot;
+  R.Throughput = R.E2E > 0 ? R.Replicas * Batch * Output / R.E2E : 0;
+  R.ThroughputPerDevice =
+      R.Throughput / double(R.Replicas * R.DevicesPerReplica);
+  if (R.ThroughputPerDevice > 0) {
+    R.EnergyPerToken = Sys.wallPower() / R.ThroughputPerDevice;
+    R.CostPerToken = Sys.costRate() / R.ThroughputPerDevice;
+  }
+  R.PrefillLayerTime = layerTime(P, Phase::Prefill, 0);
+  R.DecodeLayerTime = Output > 1 ? layerTime(P, Phase::Decode, LastCtx) : 0;
+
+  // Memory of the fullest stage (and the draft's, which lives beside it).
+  auto [MostParams, MostLayers] = fullestStage(P);
+  double Weights = MostParams * dtypeBytes(M.Weights);
+  double KvPerSequence = (Prompt + Output) * kvBytesPerToken(P, MostLayers);
+  if (Speculating) {
+    auto [DraftParams, DraftLayers] = fullestStage(*P.Draft);
+    Weights += DraftParams * dtypeBytes(M.Weights);
+    KvPerSequence +=
+        (Prompt + Output + K) * kvBytesPerToken(*P.Draft, DraftLayers);
+  }
   double Largest = 0;
   for (const Block &B : P.Blocks)
     for (const Op &O : B.Ops)
@@ -176,7 +236,7 @@ ServingReport costServing(const Program &P) {
   double ActPerSequence = 2 * Largest / std::max(1.0, Batch);
   R.Memory.Capacity = A.HbmCapacity;
   R.Memory.Reserved = A.ReservedMemory;
-  R.Memory.Weights = MostParams * dtypeBytes(M.Weights);
+  R.Memory.Weights = Weights;
   R.Memory.KVCache = Batch * KvPerSequence;
   R.Memory.Activations = Batch * ActPerSequence;
   double Free = A.HbmCapacity - R.Memory.Weights - R.Memory.Reserved;
@@ -213,8 +273,8 @@ void setDecodeCrossover(ServingReport &R, const Program &AtBatch1,
   const ScenarioConfig &S = AtBatch1.Scenario;
   const AcceleratorConfig &A = S.System.Device;
   double Ctx = double(AtBatch1.SeqLen) + 1;
-  PhaseRoofline One = phaseCost(AtBatch1, Phase::Decode, Ctx);
-  PhaseRoofline Two = phaseCost(AtBatch2, Phase::Decode, Ctx);
+  PhaseRoofline One = phaseCost(AtBatch1, S.System, Phase::Decode, Ctx);
+  PhaseRoofline Two = phaseCost(AtBatch2, S.System, Phase::Decode, Ctx);
   double F1 = Two.Flops - One.Flops, F0 = One.Flops - F1;
   double B1 = Two.Bytes - One.Bytes, B0 = One.Bytes - B1;
   DType Act = S.Mapping.Activations;

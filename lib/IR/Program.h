@@ -18,6 +18,7 @@
 #include "IR/Scenario.h"
 
 #include "llvm/Support/raw_ostream.h"
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -176,6 +177,10 @@ struct Program {
   /// Serving: attention reads at most this many tokens of context (sliding
   /// window), 0 for all.
   int64_t ContextCap = 0;
+  /// Speculative decoding (serving): the draft model's program, and the
+  /// target's program at batch x (k + 1) whose decode phase is the
+  /// verification forward. Shared, so copying a program is cheap.
+  std::shared_ptr<const Program> Draft, Verify;
 
   const Block *block(BlockKind K) const;
   Block *block(BlockKind K);

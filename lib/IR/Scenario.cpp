@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/ErrorHandling.h"
+#include <cmath>
 
 using namespace llvm;
 
@@ -225,6 +226,12 @@ SystemConfig systemFromSpec(const spec::Object &S) {
   return C;
 }
 
+double SpeculativeConfig::tokensPerStep() const {
+  if (Acceptance >= 1)
+    return double(K + 1);
+  return (1 - std::pow(Acceptance, double(K + 1))) / (1 - Acceptance);
+}
+
 ScenarioConfig scenarioFromSpec(const spec::Object &S) {
   ScenarioConfig C;
   C.Name = S.Name;
@@ -259,6 +266,12 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
       C.SloTpot = Slo->number("slo.tpot").value_or(0);
       C.SloE2E = Slo->number("slo.e2e").value_or(0);
       C.SloThroughput = Slo->number("slo.throughput").value_or(0);
+    }
+    if (const spec::Object *Draft = S.object("speculative.draft")) {
+      C.Speculative.Enabled = true;
+      C.Speculative.Draft = modelFromSpec(*Draft);
+      C.Speculative.K = integer(S, "speculative.k", 1);
+      C.Speculative.Acceptance = S.number("speculative.acceptance").value_or(0);
     }
   }
   return C;

@@ -137,6 +137,20 @@ struct SystemConfig {
   int64_t devices() const { return DevicesPerNode * Nodes; }
 };
 
+/// Speculative decoding of a serve scenario (Leviathan et al. 2023): a
+/// draft model proposes K tokens one at a time, the target verifies them
+/// in one forward of K + 1 tokens per sequence, and each proposed token is
+/// accepted with probability Acceptance.
+struct SpeculativeConfig {
+  bool Enabled = false;
+  ModelConfig Draft;
+  int64_t K = 1;
+  double Acceptance = 0;
+  /// Expected tokens a verification step yields: the accepted prefix plus
+  /// the target's own next token, (1 - a^(K+1)) / (1 - a).
+  double tokensPerStep() const;
+};
+
 /// A train or serve scenario, typed.
 struct ScenarioConfig {
   std::string Name;
@@ -152,6 +166,7 @@ struct ScenarioConfig {
   /// time per output token and end-to-end latency; a lower limit on output
   /// tokens per second for the system.
   double SloTtft = 0, SloTpot = 0, SloE2E = 0, SloThroughput = 0;
+  SpeculativeConfig Speculative; ///< serving
   llvm::SMRange Decl;
   llvm::SMRange MappingUse; ///< where the scenario names its mapping
 };

@@ -60,7 +60,26 @@ std::optional<ir::Program> buildProgram(const ir::ScenarioConfig &Scenario,
   std::vector<const PassInfo *> All;
   for (const PassInfo &P : Registry)
     All.push_back(&P);
-  return runPasses(Scenario, All, Ctx);
+  std::optional<ir::Program> P = runPasses(Scenario, All, Ctx);
+  const ir::SpeculativeConfig &Spec = Scenario.Speculative;
+  if (!P || Scenario.Training || !Spec.Enabled)
+    return P;
+  // Speculative decoding: the draft runs on the same devices with the same
+  // mapping; the verification is the target's decode of k + 1 tokens per
+  // sequence (the costs read its per-context bytes per sequence).
+  ir::ScenarioConfig Draft = Scenario;
+  Draft.Model = Spec.Draft;
+  Draft.Speculative = {};
+  ir::ScenarioConfig Verify = Scenario;
+  Verify.Speculative = {};
+  Verify.Batch = Scenario.Batch * (Spec.K + 1);
+  std::optional<ir::Program> D = runPasses(Draft, All, Ctx);
+  std::optional<ir::Program> V = D ? runPasses(Verify, All, Ctx) : std::nullopt;
+  if (!D || !V)
+    return std::nullopt;
+  P->Draft = std::make_shared<const ir::Program>(std::move(*D));
+  P->Verify = std::make_shared<const ir::Program>(std::move(*V));
+  return P;
 }
 
 } // namespace passes

@@ -148,6 +148,16 @@ Value servingJson(const Program &P, const cost::ServingReport &R) {
       {"prefill", roofline(R.Prefill)},
       {"decode", roofline(R.Decode)},
       {"decode_crossover_batch", R.DecodeCrossoverBatch},
+      {"speculative",
+       R.Speculation.TokensPerStep > 0
+           ? llvm::json::Value(Object{
+                 {"draft", P.Scenario.Speculative.Draft.Name},
+                 {"k", P.Scenario.Speculative.K},
+                 {"acceptance", P.Scenario.Speculative.Acceptance},
+                 {"tokens_per_step", R.Speculation.TokensPerStep},
+                 {"draft_step_s", R.Speculation.DraftStep},
+                 {"verify_step_s", R.Speculation.VerifyStep}})
+           : llvm::json::Value(nullptr)},
       {"memory", Object{{"weights_bytes", M.Weights},
                         {"kv_cache_bytes", M.KVCache},
                         {"activations_bytes", M.Activations},

@@ -31,9 +31,14 @@ static std::string cell(StringRef Key, const json::Value &V) {
   if (!D)
     return "";
   double X = *D;
-  if (Key.contains("tokens_per_s"))
+  // "..._per_s" at the end or before another suffix ("tokens_per_step"
+  // is a count).
+  auto Rate = [&](StringRef Unit) {
+    return Key.endswith(Unit) || Key.contains((Unit + "_").str());
+  };
+  if (Rate("tokens_per_s"))
     return si(X, "tokens/s");
-  if (Key.contains("flops_per_s"))
+  if (Rate("flops_per_s"))
     return si(X, "FLOP/s");
   if (Key.endswith("_bytes") || Key == "bytes")
     return si(X, "B");
@@ -134,7 +139,8 @@ void printMarkdown(const json::Value &Scenario, raw_ostream &OS) {
   OS << "| figure | value |\n| --- | ---: |\n";
   for (const std::string &K : Keys)
     OS << "| " << K << " | " << markdownCell(cell(K, *S->get(K))) << " |\n";
-  for (const char *Block : {"inputs", "breakdown", "memory", "prefill", "decode"})
+  for (const char *Block :
+       {"inputs", "breakdown", "memory", "prefill", "decode", "speculative"})
     if (const json::Object *O = S->getObject(Block))
       pairs(*O, Block, OS);
   for (const char *Table : {"slo", "operators", "collectives"})

@@ -40,6 +40,15 @@ void printServingText(const Program &P, const cost::ServingReport &R,
     line(OS, "time per token",
          fmt::format("{} (first step {}, last {})", duration(R.Tpot),
                      duration(R.TpotFirst), duration(R.TpotLast)));
+  if (R.Speculation.TokensPerStep > 0)
+    line(OS, "speculative",
+         fmt::format("draft {}, k {}, acceptance {:.3g}: {:.3g} tokens per "
+                     "verification; draft step {}, verification {} (mean "
+                     "context)",
+                     S.Speculative.Draft.Name, S.Speculative.K,
+                     S.Speculative.Acceptance, R.Speculation.TokensPerStep,
+                     duration(R.Speculation.DraftStep),
+                     duration(R.Speculation.VerifyStep)));
   line(OS, "end to end", duration(R.E2E));
   line(OS, "throughput",
        fmt::format("{} ({} per device, {} {} of {} device{})",
