@@ -140,7 +140,9 @@ TrainingReport costTraining(const ir::Program &P);
 struct PhaseRoofline {
   double Flops = 0, Bytes = 0, Time = 0;
   double ComputeTime = 0, MemoryTime = 0, CommTime = 0; ///< sums over ops
+  double HostTime = 0; ///< offloaded weights over the host link
   double intensity() const { return Bytes > 0 ? Flops / Bytes : 0; }
+  /// "host link" when streaming offloaded weights sets the time, else
   /// "compute", "memory bandwidth" or "interconnect": the largest term.
   const char *bound() const;
   double AchievedFlops = 0;     ///< fraction of the compute peak

@@ -15,6 +15,10 @@
 // linearly); e2e = TTFT + (output - 1) TPOT; throughput = replicas x batch
 // x output / e2e.
 //
+// Offloaded weights (mapping offload = weights) cross the host link for
+// every forward, layer by layer ahead of use: a forward lasts at least that
+// transfer, and the device holds two layers of them.
+//
 // Memory per device: weights of the fullest stage, the KV cache of batch x
 // (prompt + output) tokens (split over TP when the KV heads are, replicated
 // otherwise; the MLA latent is not split), the largest prefill
@@ -37,6 +41,8 @@ namespace cost {
 using namespace ir;
 
 const char *PhaseRoofline::bound() const {
+  if (HostTime > 0 && HostTime >= Time)
+    return "host link";
   if (CommTime > ComputeTime && CommTime > MemoryTime)
     return "interconnect";
   return MemoryTime > ComputeTime ? "memory bandwidth" : "compute";
@@ -172,8 +178,25 @@ ServingReport costServing(const Program &P) {
   bool Speculating = Spec.Enabled && P.Draft && P.Verify;
   double K = double(Spec.K);
 
+  // Weights offloaded to host memory cross the host link for every
+  // forward, layer by layer ahead of their use: a forward takes at least
+  // that transfer.
+  auto [MostParams, MostLayers] = fullestStage(P);
+  double HostTime = 0;
+  if (M.OffloadWeights && A.HostLinkBandwidth > 0)
+    HostTime = MostParams * dtypeBytes(M.Weights) / A.HostLinkBandwidth;
+  auto Streamed = [&](PhaseRoofline R) {
+    R.HostTime = HostTime;
+    if (HostTime > R.Time && R.Time > 0) {
+      R.AchievedFlops *= R.Time / HostTime;
+      R.AchievedBandwidth *= R.Time / HostTime;
+    }
+    R.Time = std::max(R.Time, HostTime);
+    return R;
+  };
+
   OpTables Tables(R.Ops, R.Collectives);
-  R.Prefill = phaseCost(P, Sys, Phase::Prefill, 0, &Tables);
+  R.Prefill = Streamed(phaseCost(P, Sys, Phase::Prefill, 0, &Tables));
   R.Ttft = R.Prefill.Time;
   // With speculation the draft must also read the prompt into its cache.
   if (Speculating)
@@ -185,12 +208,13 @@ ServingReport costServing(const Program &P) {
     return phaseCost(*P.Draft, Sys, Phase::Decode, Ctx).Time;
   };
   auto VerifyStep = [&](double Ctx) {
-    return phaseCost(*P.Verify, Sys, Phase::Decode, Ctx, nullptr, 1 / (K + 1))
-        .Time;
+    return std::max(HostTime, phaseCost(*P.Verify, Sys, Phase::Decode, Ctx,
+                                        nullptr, 1 / (K + 1))
+                                  .Time);
   };
   auto TokenTime = [&](double Ctx) {
     if (!Speculating)
-      return phaseCost(P, Sys, Phase::Decode, Ctx).Time;
+      return std::max(HostTime, phaseCost(P, Sys, Phase::Decode, Ctx).Time);
     return (K * DraftStep(Ctx) + VerifyStep(Ctx)) / Spec.tokensPerStep();
   };
   double FirstCtx = Prompt + 1, LastCtx = Prompt + std::max(1.0, Output - 1);
@@ -198,9 +222,10 @@ ServingReport costServing(const Program &P) {
   if (Output > 1) {
     R.Tpot = meanOverContext(TokenTime, FirstCtx, LastCtx, R.TpotFirst,
                              R.TpotLast);
-    R.Decode = Speculating ? phaseCost(*P.Verify, Sys, Phase::Decode, MidCtx,
-                                       &Tables, 1 / (K + 1))
-                           : phaseCost(P, Sys, Phase::Decode, MidCtx, &Tables);
+    R.Decode = Streamed(
+        Speculating ? phaseCost(*P.Verify, Sys, Phase::Decode, MidCtx,
+                                &Tables, 1 / (K + 1))
+                    : phaseCost(P, Sys, Phase::Decode, MidCtx, &Tables));
   }
   if (Speculating) {
     R.Speculation.TokensPerStep = Spec.tokensPerStep();
@@ -219,8 +244,16 @@ ServingReport costServing(const Program &P) {
   R.DecodeLayerTime = Output > 1 ? layerTime(P, Phase::Decode, LastCtx) : 0;
 
   // Memory of the fullest stage (and the draft's, which lives beside it).
-  auto [MostParams, MostLayers] = fullestStage(P);
+  // Offloaded weights keep two layers on the device: the one in use and
+  // the next arriving.
   double Weights = MostParams * dtypeBytes(M.Weights);
+  if (M.OffloadWeights) {
+    double Layer = 0;
+    for (const Block &B : P.Blocks)
+      if (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer)
+        Layer = std::max(Layer, B.Params);
+    Weights = std::min(Weights, 2 * Layer * dtypeBytes(M.Weights));
+  }
   double KvPerSequence = (Prompt + Output) * kvBytesPerToken(P, MostLayers);
   if (Speculating) {
     auto [DraftParams, DraftLayers] = fullestStage(*P.Draft);

@@ -125,6 +125,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     C.TpOverlap = F->V.Bool;
   if (const spec::Field *F = M.path("dp_overlap"))
     C.DpOverlap = F->V.Bool;
+  C.OffloadWeights = M.word("offload") == "weights";
+  C.OffloadOptimizer = M.word("offload") == "optimizer";
   C.Locs.Dp = loc(M, "dp");
   C.Locs.Tp = loc(M, "tp");
   C.Locs.Pp = loc(M, "pp");
@@ -134,6 +136,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Locs.GlobalBatch = loc(M, "global_batch");
   C.Locs.Schedule = loc(M, "schedule.kind");
   C.Locs.VirtualStages = loc(M, "schedule.virtual_stages");
+  C.Locs.Offload = loc(M, "offload");
   C.Locs.Decl = M.DeclRange;
   return C;
 }
@@ -179,6 +182,9 @@ static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.L2Capacity = A.number("l2.capacity").value_or(0);
   C.ComputeUnits = static_cast<int64_t>(A.number("compute_units").value_or(0));
   C.Tdp = A.number("tdp").value_or(0);
+  if (const spec::Object *Host = A.object("host_link"))
+    C.HostLinkBandwidth = Host->number("bandwidth").value_or(0) *
+                          Host->number("efficiency").value_or(1);
   C.Price = A.number("price").value_or(0);
   C.ComputeEfficiency = A.number("efficiency.compute").value_or(1);
   C.MemoryEfficiency = A.number("efficiency.memory").value_or(1);

@@ -43,7 +43,7 @@ struct FusionSet {
 /// Where each mapping field was written, for diagnostics at the field.
 struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
-      VirtualStages, Decl;
+      VirtualStages, Offload, Decl;
 };
 
 struct MappingConfig {
@@ -60,6 +60,9 @@ struct MappingConfig {
   FusionSet Fusion;
   bool TpOverlap = false;
   bool DpOverlap = false;
+  /// Host-memory offload: the weights (serving: streamed over the host
+  /// link for every forward) or the optimizer state.
+  bool OffloadWeights = false, OffloadOptimizer = false;
   MappingLocs Locs;
 
   int64_t devices() const { return Dp * Tp * Pp * Cp; }
@@ -92,6 +95,8 @@ struct AcceleratorConfig {
   double Sustained = 1;
   double KernelOverhead = 0;
   double ReservedMemory = 0;
+  /// The host link's achieved bandwidth per direction (0: none).
+  double HostLinkBandwidth = 0;
 
   /// The peak for a number format; formats without support run at the
   /// nearest wider format's rate (fp8 on an A100 runs as bf16).

@@ -520,7 +520,8 @@ Schema::Schema() {
                 "data-parallel gradient reduction overlapped with backward "
                 "(Megatron-LM --overlap-grad-reduce; off by default there)");
   B.withDefault(Mapping, "offload", B.enumOf(Offload), "none",
-                "host-memory offload");
+                "host-memory offload (serve: weights streamed over the host "
+                "link for every forward; training offload is not costed)");
 
   // train
   B.required(Train, "model", B.ref(Model), "the model");

@@ -83,6 +83,17 @@ private:
       error(S.System.Decl.Start.isValid() ? S.System.Decl : L.Decl,
             DiagID::err_no_peak, S.System.Device.Name,
             dtypeName(Map.Activations).str());
+    // Host-memory offload is costed for serving weights only.
+    if (Map.OffloadOptimizer || (Map.OffloadWeights && S.Training))
+      error(L.Offload, DiagID::err_offload_unsupported,
+            Map.OffloadWeights ? "weights" : "optimizer",
+            S.Training ? "train" : "serve",
+            S.Training ? "training offload (ZeRO-Offload, ZeRO-Infinity) is "
+                         "not costed yet"
+                       : "a serve scenario has no optimizer state");
+    else if (Map.OffloadWeights && S.System.Device.HostLinkBandwidth <= 0)
+      error(L.Offload, DiagID::err_offload_no_host_link,
+            S.System.Device.Name);
     divisible(M.Heads, "heads", Map.Tp, "tp", L.Tp);
     if (!M.Mla && M.KvHeads % Map.Tp != 0 && Map.Tp % M.KvHeads != 0)
       error(L.Tp, DiagID::err_mapping_divisible, "kv_heads", M.KvHeads, "tp",
