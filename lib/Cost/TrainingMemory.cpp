@@ -6,7 +6,8 @@
 //   gradients   fp32 main gradients, 4 bytes a parameter (Megatron-LM),
 //               /dp with ZeRO-2 and above
 //   optimizer   Adam's fp32 master weights, first and second moments: 12
-//               bytes a parameter (Rajbhandari et al. 2020 §3.1, K = 12),
+//               bytes a parameter (Rajbhandari et al. 2020 §3.1, K = 12;
+//               SGD with momentum: 8),
 //               /dp with ZeRO-1 and above or the distributed optimizer
 //   activations what each layer keeps for backward (after `recompute` and
 //               `partition`: Korthikanti et al. 2022) times the layers of
@@ -79,8 +80,8 @@ MemoryBreakdown trainingMemory(const Program &P) {
     B.Reserved = A.ReservedMemory;
     B.Weights = Params * dtypeBytes(M.Weights) / (M.Zero >= 3 ? D : 1);
     B.Gradients = Params * 4 / (M.Zero >= 2 ? D : 1);
-    B.Optimizer =
-        Params * 12 / (M.Zero >= 1 || M.DistributedOptimizer ? D : 1);
+    B.Optimizer = Params * P.Scenario.optimizerStateBytes() /
+                  (M.Zero >= 1 || M.DistributedOptimizer ? D : 1);
     // Micro-batches in flight on stage I.
     double InFlight;
     if (M.Schedule == ScheduleKind::GPipe)

@@ -254,6 +254,7 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
   if (C.Training) {
     C.SeqLen = integer(S, "seq_len", C.Model.MaxSeq);
     C.Tokens = S.number("tokens").value_or(0);
+    C.Sgd = S.word("optimizer") == "sgd";
   } else {
     // The scenario's own values, else its workload's.
     const spec::Object *W = S.object("workload");

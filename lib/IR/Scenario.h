@@ -167,6 +167,13 @@ struct ScenarioConfig {
   int64_t OutputLen = 0;   ///< serving: generated tokens
   int64_t Batch = 0;       ///< serving: concurrent sequences
   double Tokens = 0;       ///< training: tokens to train on
+  /// Training optimizer, mixed precision with fp32 master weights: Adam
+  /// (first and second moments) or SGD with momentum.
+  bool Sgd = false;
+  /// Optimizer state per parameter: fp32 master weights plus the moments
+  /// (Adam 4 + 4 + 4 bytes, Rajbhandari et al. 2020 K = 12; SGD with
+  /// momentum 4 + 4).
+  double optimizerStateBytes() const { return Sgd ? 8 : 12; }
   /// Serving objectives (0: none): upper limits on time to first token,
   /// time per output token and end-to-end latency; a lower limit on output
   /// tokens per second for the system.

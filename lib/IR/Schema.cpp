@@ -530,7 +530,9 @@ Schema::Schema() {
   B.optional(Train, "tokens", B.qty(tokens()), "tokens to train on");
   B.withDefault(Train, "seq_len", B.integer(), "model.max_seq",
                 "training sequence length");
-  B.withDefault(Train, "optimizer", B.enumOf(Optimizer), "adam", "optimizer");
+  B.withDefault(Train, "optimizer", B.enumOf(Optimizer), "adam",
+                "mixed-precision optimizer (adam: 12 bytes of state a "
+                "parameter; sgd, with momentum: 8)");
   B.figure(Train, "step_time", B.qty(time()), "time of one optimizer step");
   B.figure(Train, "throughput", B.qty(tokenRate()), "tokens per second, system");
   B.figure(Train, "mfu", B.number(), "model FLOPs utilisation");

@@ -323,11 +323,13 @@ std::vector<Op> backward(const std::vector<Op> &Forward) {
 }
 
 double optimizerBytesPerParam(const ScenarioConfig &S) {
-  // Mixed-precision Adam with fp32 master weights and fp32 main gradients
-  // (Megatron-LM): read master, m, v and the gradient (4 bytes each), write
-  // master, m, v (4 each) and the working copy of the weights.
+  // Mixed precision with fp32 master weights and fp32 main gradients
+  // (Megatron-LM): read the state (master and moments) and the gradient (4
+  // bytes), write the state and the working copy of the weights. Adam: 16
+  // read, 12 + w written; SGD with momentum: 12 read, 8 + w written.
   double Weights = dtypeBytes(S.Mapping.Weights);
-  return 16 + 12 + Weights;
+  double State = S.optimizerStateBytes();
+  return (State + 4) + State + Weights;
 }
 
 } // namespace
@@ -428,9 +430,12 @@ bool expandLayers(Program &P, PassContext &) {
     Opt.Kind = BlockKind::Optimizer;
     Opt.Params = 0;
     double PerParam = optimizerBytesPerParam(S);
+    // FLOPs per parameter: Adam about 12 (moments, bias correction,
+    // square root, division), SGD with momentum about 4.
+    double Read = S.optimizerStateBytes() + 4;
     Op Update = pointwise("optimizer.update", Phase::Optimizer,
-                          OpCategory::Memory, DType::FP32, 1, Params.Total, 12,
-                          16, PerParam - 16);
+                          OpCategory::Memory, DType::FP32, 1, Params.Total,
+                          S.Sgd ? 4 : 12, Read, PerParam - Read);
     Opt.Ops.push_back(Update);
     P.Blocks.push_back(Opt);
     return true;
