@@ -330,31 +330,28 @@ Schema::Schema() {
   // Defaults are the ideal roofline and a conventional 128 x 128 x 32 GEMM
   // tile (CUTLASS's default threadblock tile); stdlib accelerators set
   // measured or estimated values with their sources.
-  within(B.withDefault(Efficiency, "compute", B.number(), "1",
-                       "largest achieved fraction of the compute peak "
-                       "(large GEMMs)"),
-         0.001, 1);
-  within(B.withDefault(Efficiency, "memory", B.number(), "1",
-                       "largest achieved fraction of memory bandwidth"),
-         0.001, 1);
-  within(B.withDefault(Efficiency, "elementwise", B.number(), "memory",
-                       "achieved fraction of memory bandwidth of "
-                       "normalisation and element-wise kernels (the rest "
-                       "of the memory-bound work streams at 'memory')"),
-         0.001, 1);
-  within(B.withDefault(Efficiency, "sustained", B.number(), "1",
-                       "fraction of the short-run compute rate a device "
-                       "sustains through a long run (power and clock "
-                       "limits), applied to every scenario"),
-         0.001, 1);
+  // A fraction above 0: an efficiency of 0 would make the device
+  // infinitely slow (or, divided out, infinitely fast).
+  auto Fraction = [&](const char *Name, const char *Default, const char *Doc) {
+    within(B.withDefault(Efficiency, Name, B.number(), Default, Doc), 0.001, 1);
+  };
+  Fraction("compute", "1",
+           "largest achieved fraction of the compute peak (large GEMMs)");
+  Fraction("memory", "1", "largest achieved fraction of memory bandwidth");
+  Fraction("elementwise", "memory",
+           "achieved fraction of memory bandwidth of normalisation and "
+           "element-wise kernels (the rest of the memory-bound work streams "
+           "at 'memory')");
+  Fraction("sustained", "1",
+           "fraction of the short-run compute rate a device sustains "
+           "through a long run (power and clock limits), applied to every "
+           "scenario");
   B.withDefault(Efficiency, "tile_m", B.integer(), "128", "GEMM tile rows");
   B.withDefault(Efficiency, "tile_n", B.integer(), "128", "GEMM tile columns");
   B.withDefault(Efficiency, "tile_k", B.integer(), "32", "GEMM tile depth");
-  within(B.withDefault(Efficiency, "narrow", B.number(), "1",
-                       "achieved fraction of the 8- and 4-bit peaks "
-                       "relative to the 16-bit one's (their efficiency is "
-                       "compute x narrow)"),
-         0.001, 1);
+  Fraction("narrow", "1",
+           "achieved fraction of the 8- and 4-bit peaks relative to the "
+           "16-bit one's (their efficiency is compute x narrow)");
   within(B.withDefault(Efficiency, "small_tile", B.number(), "0",
                        "efficiency of half-size tiles (tile_m / 2 or "
                        "tile_n / 2) relative to the full tile, chosen per "
