@@ -254,7 +254,9 @@ ServingReport costServing(const Program &P) {
         Layer = std::max(Layer, B.Params);
     Weights = std::min(Weights, 2 * Layer * dtypeBytes(M.Weights));
   }
-  double KvPerSequence = (Prompt + Output) * kvBytesPerToken(P, MostLayers);
+  double KvPerSequence = S.Model.Encoder
+                             ? 0
+                             : (Prompt + Output) * kvBytesPerToken(P, MostLayers);
   if (Speculating) {
     auto [DraftParams, DraftLayers] = fullestStage(*P.Draft);
     Weights += DraftParams * dtypeBytes(M.Weights);

@@ -463,10 +463,14 @@ bool expandLayers(Program &P, PassContext &) {
       return;
     Block L = LayerBlock(Kind, Count, Moe);
     L.Ops = Pre.layer(Moe);
-    Op Write = pointwise("kv.write", Phase::Prefill, OpCategory::Memory,
-                         S.Mapping.KVCache, KVB, double(Prompt) * KvPerToken,
-                         0, 1, 1);
-    L.Ops.push_back(Write);
+    // A decoder keeps the prompt's keys and values for its decode steps;
+    // an encoder generates nothing and keeps none.
+    if (!M.Encoder) {
+      Op Write = pointwise("kv.write", Phase::Prefill, OpCategory::Memory,
+                           S.Mapping.KVCache, KVB, double(Prompt) * KvPerToken,
+                           0, 1, 1);
+      L.Ops.push_back(Write);
+    }
 
     // Decode: the layer for one token per sequence; attention reads the
     // cache, so its cost is per token of context.
