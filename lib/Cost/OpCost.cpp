@@ -79,17 +79,19 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
   double Peak = A.peak(O.Type);
   // Decode attention's shape is per token of context (a GEMV over the
   // cache, run by split-K "flash-decoding" kernels): no tile quantisation.
-  // So do the products of a fused attention kernel (FlashAttention tiles
-  // the sequence; the head dimension is its short inner loop).
-  double Efficiency = O.Category == OpCategory::Contraction &&
-                              O.FlopsPerContext == 0 && !O.InFusedAttention
+  // The products of a fused attention kernel run at the kernel's own
+  // achieved fraction (FlashAttention tiles the sequence; the head
+  // dimension is its short inner loop).
+  double Efficiency = O.InFusedAttention ? A.AttentionEfficiency
+                      : O.Category == OpCategory::Contraction &&
+                              O.FlopsPerContext == 0
                           ? gemmEfficiency(O, A)
                           : A.ComputeEfficiency;
   if (O.Category == OpCategory::Contraction)
     Efficiency *= A.formatEfficiency(O.Type); // 8- and 4-bit tensor cores
   T.Efficiency = Efficiency;
   if (Flops > 0 && Peak > 0 && Efficiency > 0 && A.Sustained > 0)
-    T.Compute = Flops / (Peak * Efficiency * A.Sustained);
+    T.Compute = Flops * O.Executed / (Peak * Efficiency * A.Sustained);
   bool Streaming = O.Category != OpCategory::Normalization &&
                    O.Category != OpCategory::Elementwise;
   double Bandwidth = A.HbmBandwidth * (Streaming ? A.MemoryEfficiency

@@ -144,6 +144,8 @@ static void printOp(const Op &O, raw_ostream &OS) {
       OS << " x" << O.Batch;
     if (O.InFusedAttention)
       OS << " in-fused-attention";
+    if (O.Executed != 1)
+      OS << " executed " << num(O.Executed);
     OS << ' ';
   }
   OS << dtypeName(O.Type) << " flops " << num(O.Flops) << " read "

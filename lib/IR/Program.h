@@ -104,6 +104,11 @@ struct Op {
   /// tiles run over the sequence, so it is costed at the device's achieved
   /// fraction without GEMM tile, wave or K-loop quantisation.
   bool InFusedAttention = false;
+  /// Fraction of the op's FLOPs the kernel performs: a causal fused
+  /// attention kernel skips the key blocks after each query block. Scales
+  /// the op's compute time, not its FLOP counts (MFU counts the full
+  /// product, as Megatron-LM does).
+  double Executed = 1;
   /// Counted in model FLOPs (MFU). False for recomputation and for the
   /// softmax-recompute inside fused attention backward.
   bool ModelWork = true;

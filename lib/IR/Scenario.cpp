@@ -187,6 +187,8 @@ static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
                           Host->number("efficiency").value_or(1);
   C.Price = A.number("price").value_or(0);
   C.ComputeEfficiency = A.number("efficiency.compute").value_or(1);
+  C.AttentionEfficiency =
+      A.number("efficiency.attention").value_or(C.ComputeEfficiency);
   C.MemoryEfficiency = A.number("efficiency.memory").value_or(1);
   C.ElementwiseEfficiency =
       A.number("efficiency.elementwise").value_or(C.MemoryEfficiency);

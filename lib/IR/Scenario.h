@@ -81,6 +81,8 @@ struct AcceleratorConfig {
   double ComputeEfficiency = 1, MemoryEfficiency = 1;
   /// Bandwidth fraction of normalisation and element-wise kernels.
   double ElementwiseEfficiency = 1;
+  /// Achieved fraction of the peak of fused attention kernels.
+  double AttentionEfficiency = 1;
   int64_t TileM = 128, TileN = 128, TileK = 32;
   /// A GEMM tile's fixed cost (prologue, pipeline fill, epilogue) in
   /// elements of its K loop.

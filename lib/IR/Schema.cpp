@@ -337,6 +337,9 @@ Schema::Schema() {
   };
   Fraction("compute", "1",
            "largest achieved fraction of the compute peak (large GEMMs)");
+  Fraction("attention", "compute",
+           "achieved fraction of the compute peak of a fused attention "
+           "kernel (FlashAttention), counting the products it performs");
   Fraction("memory", "1", "largest achieved fraction of memory bandwidth");
   Fraction("elementwise", "memory",
            "achieved fraction of memory bandwidth of normalisation and "
