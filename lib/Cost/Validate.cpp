@@ -1,4 +1,4 @@
-//===- Validate.cpp - predictions against published measurements -----------===//
+//===- Validate.cpp - predictions against published measurements ----------===//
 
 #include "Cost/Validate.h"
 #include "Cost/Evaluate.h"

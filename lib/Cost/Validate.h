@@ -23,7 +23,7 @@ struct ValidationCase {
   std::string Source; ///< group id, e.g. "korthikanti2022"
   std::string Case;   ///< row id (or the measurement's name)
   std::string Figure;
-  std::string Unit;   ///< base unit of the figure ("s", "FLOP/s", ...)
+  std::string Unit; ///< base unit of the figure ("s", "FLOP/s", ...)
   bool Training = true;
   double Predicted = 0, Measured = 0;
   double error() const { return (Predicted - Measured) / Measured; }

@@ -217,5 +217,44 @@ std::vector<std::string> crossed(const DiffResult &D,
   return Out;
 }
 
+const spec::Object *topScenario(const spec::Spec &S, StringRef Name) {
+  for (const spec::Object *O : S.Scenarios)
+    if (O->Name == Name && S.isTopLevel(*O))
+      return O;
+  return nullptr;
+}
+
+std::vector<ScenarioPair> pairScenarios(const spec::Spec &A, StringRef NameA,
+                                        const spec::Spec &B, StringRef NameB) {
+  auto Scenarios = [](const spec::Spec &S) {
+    std::vector<const spec::Object *> Out;
+    for (const spec::Object *O : S.Scenarios)
+      if (S.isTopLevel(*O))
+        Out.push_back(O);
+    return Out;
+  };
+  std::vector<const spec::Object *> InA = Scenarios(A), InB = Scenarios(B);
+  std::vector<ScenarioPair> Pairs;
+  if (!NameA.empty() || !NameB.empty()) {
+    const spec::Object *X = !NameA.empty() ? topScenario(A, NameA)
+                            : InA.size() == 1 ? InA[0] : nullptr;
+    const spec::Object *Y = !NameB.empty() ? topScenario(B, NameB)
+                            : InB.size() == 1 ? InB[0] : nullptr;
+    if (X && !Y && NameB.empty())
+      Y = topScenario(B, X->Name);
+    if (Y && !X && NameA.empty())
+      X = topScenario(A, Y->Name);
+    if (X && Y)
+      Pairs.push_back({X, Y});
+    return Pairs;
+  }
+  for (const spec::Object *X : InA)
+    if (const spec::Object *Y = topScenario(B, X->Name))
+      Pairs.push_back({X, Y});
+  if (Pairs.empty() && InA.size() == 1 && InB.size() == 1)
+    Pairs.push_back({InA[0], InB[0]});
+  return Pairs;
+}
+
 } // namespace report
 } // namespace llmsys

@@ -42,6 +42,18 @@ struct DiffResult {
   std::vector<FigureChange> Figures; ///< largest |log ratio| first
 };
 
+/// A top-level scenario of a spec by name, or null.
+const spec::Object *topScenario(const spec::Spec &S, llvm::StringRef Name);
+
+/// The scenarios `llmsys diff` compares: the named ones (a side without a
+/// name takes its only scenario, or the other side's name); with no names,
+/// the scenarios of the same name in both, else the only scenario of each.
+using ScenarioPair = std::pair<const spec::Object *, const spec::Object *>;
+std::vector<ScenarioPair> pairScenarios(const spec::Spec &A,
+                                        llvm::StringRef NameA,
+                                        const spec::Spec &B,
+                                        llvm::StringRef NameB);
+
 DiffResult diff(const spec::Object &A, const cost::Evaluation &EA,
                 const spec::Object &B, const cost::Evaluation &EB);
 

@@ -4,11 +4,14 @@
 #define LLMSYS_REPORT_REPORT_H
 
 #include "Cost/Cost.h"
+#include "Cost/Evaluate.h"
 #include "Cost/Require.h"
 #include "Cost/Validate.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
+#include <optional>
 
 namespace llmsys {
 namespace report {
@@ -47,6 +50,13 @@ void printValidationMarkdown(const cost::ValidationResult &R,
                              llvm::raw_ostream &OS);
 void printValidationCsv(const cost::ValidationResult &R, llvm::raw_ostream &OS);
 llvm::json::Value validationJson(const cost::ValidationResult &R);
+
+/// Evaluates the `expect` statements of a spec (evaluating the scenarios
+/// not in Done yet, and adding them). Failures are diagnostics at the
+/// expectation; false if any failed.
+bool checkExpectations(
+    const spec::Spec &S, DiagnosticEngine &Diags,
+    std::map<const spec::Object *, std::optional<cost::Evaluation>> &Done);
 
 /// A scenario's JSON report (trainingJson / servingJson) as Markdown.
 void printMarkdown(const llvm::json::Value &Scenario, llvm::raw_ostream &OS);

@@ -1,16 +1,16 @@
-//===- ValidationReport.cpp - llmsys validate output ------------------------===//
+//===- ValidationReport.cpp - llmsys validate output ----------------------===//
 //
 // Text: one line per case, then one per source group, per kind of scenario
 // and the total (the lines CI logs and docs/validation.md quote). Markdown:
 // the same as two tables, embedded in docs/validation.md by
-// tools/gen-doc-outputs.py. CSV and JSON: every case (and in JSON the summaries) in base
-// units.
+// tools/gen-doc-outputs.py. CSV and JSON: every case (and in JSON the
+// summaries) in base units.
 //
 //===----------------------------------------------------------------------===//
 
+#include "IR/Spec.h"
 #include "Report/Format.h"
 #include "Report/Report.h"
-#include "IR/Spec.h"
 
 #include <fmt/format.h>
 
@@ -71,8 +71,8 @@ void printValidationCsv(const ValidationResult &R, llvm::raw_ostream &OS) {
     OS << C.Source << ',' << C.Case << ',' << C.Figure << ','
        << (C.Training ? "train" : "serve") << ',' << C.Unit << ','
        << spec::formatNumber(C.Predicted) << ','
-       << spec::formatNumber(C.Measured) << ','
-       << spec::formatNumber(C.error()) << '\n';
+       << spec::formatNumber(C.Measured) << ',' << spec::formatNumber(C.error())
+       << '\n';
 }
 
 llvm::json::Value validationJson(const ValidationResult &R) {

@@ -1,0 +1,66 @@
+//===- Expectations.cpp - `expect` statements against evaluations ---------===//
+//
+// `llmsys eval` and `llmsys check` evaluate the files' expectations: each
+// figure of a scenario against its bound or range, a failure diagnosed at
+// the `expect` with the value found (docs/language.md#expectations).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Report/Report.h"
+#include "Report/SweepReport.h"
+
+namespace llmsys {
+namespace report {
+
+bool checkExpectations(
+    const spec::Spec &S, DiagnosticEngine &Diags,
+    std::map<const spec::Object *, std::optional<cost::Evaluation>> &Done) {
+  passes::PassContext Ctx;
+  Ctx.Diags = &Diags;
+  bool Ok = true;
+  for (const spec::Expectation &X : S.Expectations) {
+    auto It = Done.find(X.Scenario);
+    if (It == Done.end())
+      It = Done.emplace(X.Scenario,
+                        cost::evaluate(ir::scenarioFromSpec(*X.Scenario), Ctx))
+               .first;
+    if (!It->second) {
+      Ok = false;
+      continue;
+    }
+    std::optional<double> V = It->second->figure(X.Figure->Name);
+    if (!V) {
+      Diags.report(DiagID::err_expect_unavailable, X.Range, X.Scenario->Name,
+                   X.Figure->Name);
+      Ok = false;
+      continue;
+    }
+    double Lo =
+        X.Lo.Kind == spec::ValueKind::Bool ? double(X.Lo.Bool) : X.Lo.Num;
+    double Hi = X.Hi.Num;
+    bool Holds;
+    std::string Want;
+    if (X.Op == "in") {
+      Holds = *V >= Lo && *V <= Hi;
+      Want = "in " + showFigure(Lo, X.Figure->Type) + " .. " +
+             showFigure(Hi, X.Figure->Type);
+    } else {
+      Holds = X.Op == "<"    ? *V < Lo
+              : X.Op == "<=" ? *V <= Lo
+              : X.Op == ">"  ? *V > Lo
+              : X.Op == ">=" ? *V >= Lo
+              : X.Op == "==" ? *V == Lo
+                             : *V != Lo;
+      Want = X.Op + " " + showFigure(Lo, X.Figure->Type);
+    }
+    if (!Holds) {
+      Diags.report(DiagID::err_expect_failed, X.Range, X.Scenario->Name,
+                   X.Figure->Name, showFigure(*V, X.Figure->Type), Want);
+      Ok = false;
+    }
+  }
+  return Ok;
+}
+
+} // namespace report
+} // namespace llmsys

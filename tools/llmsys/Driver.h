@@ -1,0 +1,66 @@
+//===- Driver.h - what the llmsys subcommands share -------------*- C++ -*-===//
+//
+// The command line (Options.cpp), where reports go (Output.cpp), and one
+// entry point per subcommand, each in its own file (docs/cli.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_TOOLS_LLMSYS_DRIVER_H
+#define LLMSYS_TOOLS_LLMSYS_DRIVER_H
+
+#include "Report/SweepReport.h"
+#include "Sema/Compilation.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+#include <functional>
+#include <string>
+
+namespace llmsys {
+namespace driver {
+
+namespace cl = llvm::cl;
+
+enum class Format { Text, Md, Csv, Json };
+
+extern cl::OptionCategory LLMSysCat;
+extern cl::SubCommand EvalCmd, CheckCmd, ListCmd, ValidateCmd, SweepCmd,
+    RequireCmd, DiffCmd, SchemaCmd;
+extern cl::list<std::string> Inputs, DiffSides, FailIf, ValidateDirs,
+    IncludeDirs;
+extern cl::opt<std::string> StdlibDir, ScenarioFilter, SweepFilter, OutputFile,
+    PlotDir;
+extern cl::opt<unsigned> ErrorLimit, TopOps, SweepThreads;
+extern cl::opt<Format> OutputFormat;
+extern cl::opt<report::SweepFormat> SweepOutputFormat;
+extern cl::opt<uint64_t> MaxPoints;
+extern cl::opt<cl::boolOrDefault> Progress;
+
+/// Where reports go: stdout, or the -o file being written.
+llvm::raw_ostream &out();
+/// Runs a command, its report to stdout or to -o. The file is replaced
+/// only when the command exits 0.
+int withOutput(const std::function<int()> &Run);
+/// Writes one figure under --plot, whole. False after an error message.
+bool writePlot(llvm::StringRef Name, const std::string &Svg);
+/// The end of a command: the report flushed, then the diagnostics; 1 if the
+/// command failed, else the diagnostics' status.
+int finish(Compilation &C, bool Failed);
+/// The end of a command that found nothing to do: the diagnostics, then
+/// the error Message; 1.
+int nothingFound(Compilation &C, const std::string &Message);
+/// The compilation options of the command line's files.
+CompileOptions compileOptions(const char *Argv0);
+
+int runEval(Compilation &C);
+int runCheck(Compilation &C);
+int runList(Compilation &C);
+int runSweep(Compilation &C);
+int runRequire(Compilation &C);
+int runDiff(const char *Argv0);
+int runValidate(const char *Argv0);
+
+} // namespace driver
+} // namespace llmsys
+
+#endif

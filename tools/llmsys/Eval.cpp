@@ -1,0 +1,114 @@
+//===- Eval.cpp - llmsys eval and llmsys check ----------------------------===//
+//
+// eval: each scenario's report (text, Markdown, CSV or JSON, with figures
+// under --plot), then the expectations; check: the files and their
+// expectations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Cost/Evaluate.h"
+#include "Driver.h"
+#include "Report/Csv.h"
+#include "Report/Report.h"
+#include "Report/Svg.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/WithColor.h"
+#include <map>
+
+using namespace llvm;
+
+namespace llmsys {
+namespace driver {
+
+int runEval(Compilation &C) {
+  bool Ok = C.run();
+  if (!Ok)
+    return C.finish(errs());
+  unsigned Shown = 0;
+  bool Failed = false;
+  passes::PassContext Ctx;
+  Ctx.Diags = &C.Diags;
+  bool Json = OutputFormat == Format::Json;
+  bool Md = OutputFormat == Format::Md;
+  bool Csv = OutputFormat == Format::Csv;
+  unsigned Rows = TopOps ? unsigned(TopOps) : ~0u;
+  if (Csv)
+    report::printScenarioCsvHeader(out());
+  json::Array Scenarios;
+  std::map<const spec::Object *, std::optional<cost::Evaluation>> Done;
+  for (const spec::Object *S : C.Spec.Scenarios) {
+    if (!ScenarioFilter.empty() && S->Name != ScenarioFilter)
+      continue;
+    if (Shown++ && !Json && !Csv)
+      out() << '\n';
+    std::optional<cost::Evaluation> &E = Done[S] =
+        cost::evaluate(ir::scenarioFromSpec(*S), Ctx);
+    if (!E) {
+      Failed = true;
+      continue;
+    }
+    // The JSON report feeds the figures and the Markdown tables.
+    std::optional<json::Value> J;
+    if (!PlotDir.empty() || Md)
+      J = E->Training ? report::trainingJson(E->Program, E->Train)
+                      : report::servingJson(E->Program, E->Serve);
+    if (!PlotDir.empty() &&
+        (!writePlot(S->Name + ".roofline.svg",
+                    report::plotRoofline(E->Program, *J)) ||
+         !writePlot(S->Name + ".time.svg", report::plotTime(*J)) ||
+         !writePlot(S->Name + ".memory.svg", report::plotMemory(*J))))
+      Failed = true;
+    if (Csv) {
+      report::printScenarioCsvRow(*S, *E, out());
+      continue;
+    }
+    if (Md) {
+      if (json::Object *O = J->getAsObject()) {
+        // The tables hold the first --ops rows, as the text report does.
+        for (const char *T : {"operators", "collectives"})
+          if (json::Array *A = O->getArray(T))
+            while (A->size() > Rows)
+              A->pop_back();
+      }
+      report::printMarkdown(*J, out());
+      continue;
+    }
+    if (E->Training) {
+      if (Json)
+        Scenarios.push_back(report::trainingJson(E->Program, E->Train));
+      else
+        report::printTrainingText(E->Program, E->Train, out(), Rows);
+    } else {
+      if (Json)
+        Scenarios.push_back(report::servingJson(E->Program, E->Serve));
+      else
+        report::printServingText(E->Program, E->Serve, out(), Rows);
+    }
+  }
+  if (Json)
+    out() << formatv("{0:2}", json::Value(json::Object{
+                                  {"scenarios", std::move(Scenarios)}}))
+          << '\n';
+  if (!ScenarioFilter.empty() && Shown == 0)
+    return nothingFound(C, "no scenario named '" + ScenarioFilter + "'");
+  // The reports first, then the diagnostics of the expectations.
+  out().flush();
+  if (!report::checkExpectations(C.Spec, C.Diags, Done))
+    Failed = true;
+  return finish(C, Failed);
+}
+
+int runCheck(Compilation &C) {
+  // Checks the files, then evaluates their expectations (costing only the
+  // scenarios they name).
+  if (C.run()) {
+    std::map<const spec::Object *, std::optional<cost::Evaluation>> Done;
+    report::checkExpectations(C.Spec, C.Diags, Done);
+  }
+  return C.finish(errs());
+}
+
+} // namespace driver
+} // namespace llmsys

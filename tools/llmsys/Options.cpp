@@ -1,0 +1,140 @@
+//===- Options.cpp - the command line -------------------------------------===//
+//
+// Subcommands and options of llmsys; each option lists the subcommands
+// that take it (docs/cli.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+
+using namespace llvm;
+
+namespace llmsys {
+namespace driver {
+
+cl::OptionCategory LLMSysCat("llmsys options");
+
+cl::SubCommand EvalCmd("eval", "Check files, then evaluate their "
+                               "train and serve scenarios");
+cl::SubCommand CheckCmd("check", "Check files: syntax, names, units, "
+                                 "types, expectations");
+cl::SubCommand ListCmd("list", "List the entities that the files and "
+                               "their imports make available");
+cl::SubCommand
+    ValidateCmd("validate",
+                "Compare predictions with the measurements of a folder of "
+                "validation cases");
+cl::SubCommand SweepCmd("sweep", "Check files, then evaluate their "
+                                 "sweeps");
+cl::SubCommand
+    RequireCmd("require",
+               "For serve scenarios with SLOs: the least compute, memory "
+               "bandwidth, capacity and interconnect that meet them");
+cl::SubCommand
+    DiffCmd("diff",
+            "Two scenarios side by side: the inputs that differ and every "
+            "figure with the ratio");
+cl::SubCommand SchemaCmd("schema", "Print every entity kind with its "
+                                   "fields, as Markdown");
+
+cl::list<std::string> Inputs(cl::Positional, cl::desc("<file.llmsys>..."),
+                             cl::sub(EvalCmd), cl::sub(CheckCmd),
+                             cl::sub(ListCmd), cl::sub(SweepCmd),
+                             cl::sub(RequireCmd), cl::cat(LLMSysCat));
+cl::list<std::string>
+    DiffSides(cl::Positional,
+              cl::desc("<file.llmsys[:scenario]> <file.llmsys[:scenario]>"),
+              cl::OneOrMore, cl::sub(DiffCmd), cl::cat(LLMSysCat));
+cl::list<std::string>
+    FailIf("fail-if",
+           cl::desc("Exit 1 when a figure's ratio (second / first) crosses a "
+                    "threshold, e.g. 'step_time_s > 1.05x' (repeatable)"),
+           cl::value_desc("threshold"), cl::sub(DiffCmd), cl::cat(LLMSysCat));
+cl::list<std::string> ValidateDirs(cl::Positional, cl::desc("<dir>..."),
+                                   cl::OneOrMore, cl::sub(ValidateCmd),
+                                   cl::cat(LLMSysCat));
+cl::list<std::string>
+    IncludeDirs("I", cl::desc("Add <dir> to the search path of quoted imports"),
+                cl::value_desc("dir"), cl::Prefix, cl::sub(EvalCmd),
+                cl::sub(CheckCmd), cl::sub(ListCmd), cl::sub(ValidateCmd),
+                cl::sub(SweepCmd), cl::sub(RequireCmd), cl::sub(DiffCmd),
+                cl::cat(LLMSysCat));
+cl::opt<std::string> StdlibDir("stdlib",
+                               cl::desc("Directory of the standard library "
+                                        "(default: the installed one)"),
+                               cl::value_desc("dir"), cl::sub(EvalCmd),
+                               cl::sub(CheckCmd), cl::sub(ListCmd),
+                               cl::sub(ValidateCmd), cl::sub(SweepCmd),
+                               cl::sub(RequireCmd), cl::sub(DiffCmd),
+                               cl::cat(LLMSysCat));
+cl::opt<unsigned> ErrorLimit(
+    "error-limit", cl::desc("Stop printing errors after <n> (0: no limit)"),
+    cl::init(20), cl::value_desc("n"), cl::sub(EvalCmd), cl::sub(CheckCmd),
+    cl::sub(ListCmd), cl::sub(ValidateCmd), cl::sub(SweepCmd),
+    cl::sub(RequireCmd), cl::sub(DiffCmd), cl::cat(LLMSysCat));
+cl::opt<unsigned> TopOps("ops", cl::desc("Rows of the operator table (0: all)"),
+                         cl::init(12), cl::value_desc("n"), cl::sub(EvalCmd),
+                         cl::cat(LLMSysCat));
+cl::opt<Format> OutputFormat(
+    "format", cl::desc("Report format"), cl::init(Format::Text),
+    cl::values(clEnumValN(Format::Text, "text", "aligned text (default)"),
+               clEnumValN(Format::Md, "md",
+                          "Markdown tables (eval, diff, validate)"),
+               clEnumValN(Format::Csv, "csv",
+                          "one table, base SI units (eval: a row per "
+                          "scenario; diff: a row per figure)"),
+               clEnumValN(Format::Json, "json",
+                          "one JSON document, base SI units "
+                          "(docs/report-format.md)")),
+    cl::sub(EvalCmd), cl::sub(RequireCmd), cl::sub(DiffCmd),
+    cl::sub(ValidateCmd), cl::cat(LLMSysCat));
+cl::opt<std::string>
+    ScenarioFilter("scenario", cl::desc("Evaluate only the scenario <name>"),
+                   cl::value_desc("name"), cl::sub(EvalCmd),
+                   cl::sub(RequireCmd), cl::cat(LLMSysCat));
+
+cl::opt<report::SweepFormat> SweepOutputFormat(
+    "format", cl::desc("Sweep output format"),
+    cl::init(report::SweepFormat::Text),
+    cl::values(clEnumValN(report::SweepFormat::Text, "text",
+                          "aligned table (default)"),
+               clEnumValN(report::SweepFormat::Csv, "csv",
+                          "one row per point, base SI units"),
+               clEnumValN(report::SweepFormat::Json, "json",
+                          "one JSON document, base SI units")),
+    cl::sub(SweepCmd), cl::cat(LLMSysCat));
+cl::opt<std::string> SweepFilter("sweep", cl::desc("Run only the sweep <name>"),
+                                 cl::value_desc("name"), cl::sub(SweepCmd),
+                                 cl::cat(LLMSysCat));
+cl::opt<unsigned> SweepThreads("threads",
+                               cl::desc("Threads (default: one per core); the "
+                                        "output does not depend on it"),
+                               cl::init(0), cl::value_desc("n"),
+                               cl::sub(SweepCmd), cl::cat(LLMSysCat));
+cl::opt<uint64_t> MaxPoints(
+    "max-points",
+    cl::desc("Refuse sweeps of more than <n> points (default 1000000)"),
+    cl::init(1000000), cl::value_desc("n"), cl::sub(SweepCmd),
+    cl::cat(LLMSysCat));
+cl::opt<cl::boolOrDefault>
+    Progress("progress",
+             cl::desc("A progress line on stderr (default: on a terminal)"),
+             cl::sub(SweepCmd), cl::cat(LLMSysCat));
+
+cl::opt<std::string> OutputFile(
+    "o",
+    cl::desc("Write the report to <file>: whole, and only when the command "
+             "succeeds (a temporary file renamed into place)"),
+    cl::value_desc("file"), cl::sub(EvalCmd), cl::sub(SweepCmd),
+    cl::sub(RequireCmd), cl::sub(DiffCmd), cl::sub(ValidateCmd),
+    cl::cat(LLMSysCat));
+
+cl::opt<std::string> PlotDir(
+    "plot",
+    cl::desc("Write SVG figures to <dir>: per scenario its roofline, time "
+             "and memory; per pareto sweep its front"),
+    cl::value_desc("dir"), cl::sub(EvalCmd), cl::sub(SweepCmd),
+    cl::cat(LLMSysCat));
+
+} // namespace driver
+} // namespace llmsys

@@ -1,0 +1,94 @@
+//===- Output.cpp - where reports and figures go --------------------------===//
+//
+// stdout or -o FILE (written whole, only when the command succeeds), SVG
+// figures under --plot, and the compilation options.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+namespace llmsys {
+namespace driver {
+
+// A temporary file renamed into place.
+bool writePlot(StringRef Name, const std::string &Svg) {
+  if (std::error_code EC = sys::fs::create_directories(PlotDir)) {
+    WithColor::error(errs(), "llmsys")
+        << "cannot create '" << PlotDir << "': " << EC.message() << '\n';
+    return false;
+  }
+  SmallString<128> Path(PlotDir.getValue());
+  sys::path::append(Path, Name);
+  if (Error E = writeToOutput(Path, [&](raw_ostream &OS) {
+        OS << Svg;
+        return Error::success();
+      })) {
+    WithColor::error(errs(), "llmsys")
+        << "cannot write '" << Path << "': " << toString(std::move(E)) << '\n';
+    return false;
+  }
+  return true;
+}
+
+static raw_ostream *ReportStream = nullptr;
+raw_ostream &out() { return ReportStream ? *ReportStream : outs(); }
+
+int withOutput(const std::function<int()> &Run) {
+  if (OutputFile.empty())
+    return Run();
+  int Status = 0;
+  Error E = writeToOutput(OutputFile, [&](raw_ostream &OS) -> Error {
+    ReportStream = &OS;
+    Status = Run();
+    ReportStream = nullptr;
+    if (Status != 0)
+      return createStringError(inconvertibleErrorCode(), "not written");
+    return Error::success();
+  });
+  if (Status != 0) {
+    consumeError(std::move(E));
+    WithColor::note(errs(), "llmsys")
+        << "'" << OutputFile << "' not written: the command failed\n";
+    return Status;
+  }
+  if (E) {
+    WithColor::error(errs(), "llmsys")
+        << "cannot write '" << OutputFile << "': " << toString(std::move(E))
+        << '\n';
+    return 1;
+  }
+  return 0;
+}
+
+int finish(Compilation &C, bool Failed) {
+  out().flush();
+  int Status = C.finish(errs());
+  return Failed ? 1 : Status;
+}
+
+int nothingFound(Compilation &C, const std::string &Message) {
+  C.finish(errs());
+  WithColor::error(errs(), "llmsys") << Message << '\n';
+  return 1;
+}
+
+CompileOptions compileOptions(const char *Argv0) {
+  CompileOptions O;
+  O.Files.assign(Inputs.begin(), Inputs.end());
+  O.IncludeDirs.assign(IncludeDirs.begin(), IncludeDirs.end());
+  O.StdlibDir =
+      StdlibDir.empty()
+          ? findStdlibDir(Argv0, reinterpret_cast<void *>(&compileOptions))
+          : StdlibDir.getValue();
+  O.ErrorLimit = ErrorLimit;
+  O.Colors = WithColor(errs()).colorsEnabled();
+  return O;
+}
+
+} // namespace driver
+} // namespace llmsys

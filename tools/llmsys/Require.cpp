@@ -1,0 +1,74 @@
+//===- Require.cpp - llmsys require ---------------------------------------===//
+//
+// For each serve scenario with SLOs, the least hardware that meets them
+// (lib/Cost/Require.cpp), as text or JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Cost/Require.h"
+#include "Driver.h"
+#include "Passes/Passes.h"
+#include "Report/Report.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+namespace llmsys {
+namespace driver {
+
+int runRequire(Compilation &C) {
+  if (OutputFormat == Format::Md || OutputFormat == Format::Csv) {
+    WithColor::error(errs(), "llmsys") << "require prints text or json\n";
+    return 1;
+  }
+  if (!C.run())
+    return C.finish(errs());
+  passes::PassContext Ctx;
+  Ctx.Diags = &C.Diags;
+  bool Json = OutputFormat == Format::Json;
+  bool Failed = false;
+  unsigned Shown = 0;
+  json::Array Out;
+  for (const spec::Object *S : C.Spec.Scenarios) {
+    if (S->Type->Name != "serve" ||
+        (!ScenarioFilter.empty() && S->Name != ScenarioFilter))
+      continue;
+    ir::ScenarioConfig Config = ir::scenarioFromSpec(*S);
+    if (!Config.SloTtft && !Config.SloTpot && !Config.SloE2E &&
+        !Config.SloThroughput) {
+      C.Diags.report(DiagID::err_require_no_slo, S->DeclRange, S->Name);
+      Failed = true;
+      continue;
+    }
+    std::optional<ir::Program> P = passes::buildProgram(Config, Ctx);
+    if (!P) {
+      Failed = true;
+      continue;
+    }
+    cost::RequireReport R = cost::require(*P);
+    if (Json) {
+      Out.push_back(report::requireJson(*P, R));
+    } else {
+      if (Shown)
+        out() << '\n';
+      report::printRequireText(*P, R, out());
+    }
+    ++Shown;
+  }
+  if (Json)
+    out() << formatv("{0:2}", json::Value(json::Object{
+                                  {"requirements", std::move(Out)}}))
+          << '\n';
+  if (Shown == 0 && !Failed)
+    return nothingFound(C, ScenarioFilter.empty()
+                               ? std::string("no serve scenario in the files")
+                               : "no serve scenario named '" + ScenarioFilter +
+                                     "'");
+  return finish(C, Failed);
+}
+
+} // namespace driver
+} // namespace llmsys

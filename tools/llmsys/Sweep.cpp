@@ -1,0 +1,66 @@
+//===- Sweep.cpp - llmsys sweep -------------------------------------------===//
+//
+// Each top-level sweep of the files (or --sweep NAME): its points, kept or
+// streamed, as text, CSV or JSON, and the Pareto figure under --plot.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Sweep/Sweep.h"
+#include "Driver.h"
+#include "Report/Svg.h"
+
+#include "llvm/Support/Process.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+namespace llmsys {
+namespace driver {
+
+int runSweep(Compilation &C) {
+  if (!C.run())
+    return C.finish(errs());
+  bool Any = false, Failed = false;
+  for (const spec::Sweep &W : C.Spec.Sweeps) {
+    if (!C.Spec.isTopLevel(*W.Decl) ||
+        (!SweepFilter.empty() && W.Decl->Name != SweepFilter))
+      continue;
+    if (W.points() > MaxPoints) {
+      C.Diags.report(DiagID::err_sweep_too_large, W.Decl->DeclRange,
+                     W.Decl->Name, W.points(), uint64_t(MaxPoints));
+      Failed = true;
+      continue;
+    }
+    if (Any && SweepOutputFormat != report::SweepFormat::Text) {
+      C.Diags.report(DiagID::err_sweep_one_per_document, W.Decl->DeclRange,
+                     W.Decl->Name);
+      Failed = true;
+      break;
+    }
+    if (Any)
+      out() << '\n';
+    Any = true;
+    std::vector<std::string> Cols = sweep::columns(W);
+    report::SweepPrinter Printer(W, Cols, SweepOutputFormat, out());
+    Printer.begin();
+    sweep::Options Opts;
+    Opts.Threads = SweepThreads;
+    Opts.Progress = Progress == cl::BOU_UNSET
+                        ? sys::Process::StandardErrIsDisplayed()
+                        : Progress == cl::BOU_TRUE;
+    Opts.Stream = [&](const sweep::Point &P) { Printer.row(P); };
+    sweep::Result R = sweep::run(W, Opts);
+    for (size_t I = 0; I < R.Kept.size(); ++I)
+      Printer.row(R.Kept[I], I + 1);
+    Printer.end(R);
+    if (!PlotDir.empty() && W.Pareto &&
+        !writePlot(W.Decl->Name + ".pareto.svg", report::plotPareto(W, R)))
+      Failed = true;
+  }
+  if (!SweepFilter.empty() && !Any && !Failed)
+    return nothingFound(C, "no sweep named '" + SweepFilter + "'");
+  return finish(C, Failed);
+}
+
+} // namespace driver
+} // namespace llmsys
