@@ -41,7 +41,27 @@ std::string si(double Value, llvm::StringRef Unit, int Digits) {
   return Text + Sep + Prefixes[Exp3 + 4] + Unit.str();
 }
 
+std::string money(double Amount, llvm::StringRef Currency, int Digits) {
+  if (!std::isfinite(Amount) || std::fabs(Amount) < 1000)
+    return significant(Amount, Digits) + " " + Currency.str();
+  // Round to the significant digits, then group the integer's thousands.
+  double Scale = std::pow(10.0, std::floor(std::log10(std::fabs(Amount))) -
+                                    (Digits - 1));
+  std::string Digits10 =
+      fmt::format("{:.0f}", std::round(std::fabs(Amount) / Scale) * Scale);
+  std::string Grouped;
+  for (size_t I = 0; I < Digits10.size(); ++I) {
+    if (I && (Digits10.size() - I) % 3 == 0)
+      Grouped += ',';
+    Grouped += Digits10[I];
+  }
+  return (Amount < 0 ? "-" : "") + Grouped + " " + Currency.str();
+}
+
 std::string duration(double Seconds, int Digits) {
+  constexpr double Year = 365.25 * 86400; // Julian year, as the unit
+  if (Seconds >= 2 * Year)
+    return significant(Seconds / Year, Digits) + " years";
   if (Seconds >= 2 * 86400)
     return significant(Seconds / 86400, Digits) + " days";
   if (Seconds >= 2 * 3600)

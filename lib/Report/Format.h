@@ -19,6 +19,11 @@ namespace report {
 /// digits, an SI prefix from p to E.
 std::string si(double Value, llvm::StringRef Unit, int Digits = 3);
 
+/// An amount of money, to Digits significant digits with the thousands
+/// grouped: "208,300 USD" (amounts under 1000 as "0.1828 USD").
+std::string money(double Amount, llvm::StringRef Currency = "USD",
+                  int Digits = 4);
+
 /// Times: "812 us", "1.42 s", "2.31 h", "13.6 days".
 std::string duration(double Seconds, int Digits = 3);
 

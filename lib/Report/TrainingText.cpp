@@ -76,10 +76,11 @@ void printTrainingText(const Program &P, const cost::TrainingReport &R,
   if (R.EnergyPerToken > 0)
     line(OS, "energy per token",
          si(R.EnergyPerToken, "J") +
-             (R.Cost > 0 ? fmt::format("; cost to train {:.4g} USD "
+             (R.Cost > 0 ? fmt::format("; cost to train {} "
                                        "(devices amortised over {}, energy "
                                        "at {:.3g} USD/kWh)",
-                                       R.Cost, duration(S.System.Lifetime),
+                                       money(R.Cost),
+                                       duration(S.System.Lifetime),
                                        S.System.EnergyPrice * 3.6e6)
                          : std::string()));
   const cost::MemoryBreakdown &Mem = R.Memory;
