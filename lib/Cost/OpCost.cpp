@@ -64,7 +64,9 @@ double gemmEfficiency(const Op &O, const AcceleratorConfig &A) {
   // A library picks the tile per shape: halving a side fills more compute
   // units when the full tile leaves a wave mostly empty, at a cost in
   // data reuse (efficiency.small_tile; 0: one tile size only).
-  if (A.SmallTile > 0)
+  // (A half tile reaches at most small_tile: no need to try when the full
+  // tile does as well.)
+  if (A.SmallTile > Best)
     for (auto [M, N] : {std::pair{Tm, Tn / 2}, {Tm / 2, Tn}, {Tm / 2, Tn / 2}})
       Best = std::max(Best, A.SmallTile * tiledEfficiency(O, A, M, N));
   return A.ComputeEfficiency * Best;
