@@ -124,6 +124,7 @@ struct TrainingReport {
   double Energy = 0;       ///< devices x TDP x PUE x time (an upper bound)
   double EnergyPerToken = 0; ///< J per trained token (0: no TDP)
   double Cost = 0;         ///< to train the tokens (0: not computable)
+  double CostPerToken = 0; ///< per trained token (0: not computable)
   // Breakdown of the step (sums to StepTime).
   double ComputeBound = 0, MemoryBoundTime = 0, Bubble = 0, Optimizer = 0;
   double ExposedComm[5] = {}; ///< by CommKind

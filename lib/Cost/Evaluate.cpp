@@ -60,6 +60,8 @@ std::optional<double> Evaluation::figure(llvm::StringRef Name) const {
       return R.EnergyPerToken;
     if (Name == "cost" && R.Cost > 0)
       return R.Cost;
+    if (Name == "cost_per_token" && R.CostPerToken > 0)
+      return R.CostPerToken;
     return std::nullopt;
   }
   const ServingReport &R = Serve;

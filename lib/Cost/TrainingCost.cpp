@@ -196,6 +196,7 @@ TrainingReport costTraining(const Program &P) {
   R.Mfu = Peak > 0 ? R.ModelFlopsRate / Peak : 0;
   R.Hfu = Peak > 0 ? R.HardwareFlopsRate / Peak : 0;
   R.EnergyPerToken = R.Devices * S.System.wallPower() / R.TokensPerSecond;
+  R.CostPerToken = R.Devices * S.System.costRate() / R.TokensPerSecond;
   if (S.Tokens > 0) {
     R.TimeToTrain = S.Tokens / R.TokensPerSecond;
     R.DeviceHours = R.TimeToTrain * R.Devices / 3600;

@@ -549,6 +549,9 @@ Schema::Schema() {
   B.figure(Train, "cost", B.qty(currency()),
            "cost to train `tokens`: device prices amortised over the "
            "system's lifetime for the time to train, plus energy x price");
+  B.figure(Train, "cost_per_token", B.qty(currency() / tokens()),
+           "cost per trained token (devices' amortised price and energy "
+           "per second / throughput)");
   B.figure(Train, "peak_memory", B.qty(bytes()), "memory per device");
   B.figure(Train, "fits", B.boolean(), "peak memory within capacity");
 

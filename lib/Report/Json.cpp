@@ -97,6 +97,7 @@ Value trainingJson(const Program &P, const cost::TrainingReport &R) {
       {"energy_j", R.Energy},
       {"energy_per_token_j", R.EnergyPerToken},
       {"cost_usd", R.Cost},
+      {"cost_per_million_tokens_usd", R.CostPerToken * 1e6},
       {"breakdown", std::move(Breakdown)},
       {"memory", Object{{"weights_bytes", M.Weights},
                         {"gradients_bytes", M.Gradients},

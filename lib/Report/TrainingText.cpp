@@ -73,16 +73,18 @@ void printTrainingText(const Program &P, const cost::TrainingReport &R,
                      S.System.Pue != 1
                          ? fmt::format(" x PUE {:g}", S.System.Pue)
                          : std::string()));
-  if (R.EnergyPerToken > 0)
-    line(OS, "energy per token",
-         si(R.EnergyPerToken, "J") +
-             (R.Cost > 0 ? fmt::format("; cost to train {} "
-                                       "(devices amortised over {}, energy "
-                                       "at {:.3g} USD/kWh)",
-                                       money(R.Cost),
-                                       duration(S.System.Lifetime),
-                                       S.System.EnergyPrice * 3.6e6)
-                         : std::string()));
+  if (R.EnergyPerToken > 0) {
+    std::string Money;
+    if (R.CostPerToken > 0)
+      Money = fmt::format("; {} per million tokens{} (devices amortised over "
+                          "{}, energy at {:.3g} USD/kWh)",
+                          money(R.CostPerToken * 1e6),
+                          R.Cost > 0 ? ", " + money(R.Cost) + " to train"
+                                     : std::string(),
+                          duration(S.System.Lifetime),
+                          S.System.EnergyPrice * 3.6e6);
+    line(OS, "energy per token", si(R.EnergyPerToken, "J") + Money);
+  }
   const cost::MemoryBreakdown &Mem = R.Memory;
   line(OS, "memory per device",
        fmt::format("{} of {} (stage {}): {}; largest: {}", si(Mem.total(), "B"),
