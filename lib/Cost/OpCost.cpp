@@ -94,10 +94,15 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
   T.Efficiency = Efficiency;
   if (Flops > 0 && Peak > 0 && Efficiency > 0 && A.Sustained > 0)
     T.Compute = Flops * O.Executed / (Peak * Efficiency * A.Sustained);
-  bool Streaming = O.Category != OpCategory::Normalization &&
-                   O.Category != OpCategory::Elementwise;
-  double Bandwidth = A.HbmBandwidth * (Streaming ? A.MemoryEfficiency
-                                                 : A.ElementwiseEfficiency);
+  // Bandwidth: decode attention reading the KV cache (scattered per
+  // sequence and head), normalisation and element-wise kernels, and the
+  // rest (GEMM operands, weights, the optimizer) each at its own fraction.
+  double Fraction = O.BytesPerContext > 0 ? A.KvCacheEfficiency
+                    : O.Category == OpCategory::Normalization ||
+                            O.Category == OpCategory::Elementwise
+                        ? A.ElementwiseEfficiency
+                        : A.MemoryEfficiency;
+  double Bandwidth = A.HbmBandwidth * Fraction;
   if (Bytes > 0 && Bandwidth > 0)
     T.Memory = Bytes / Bandwidth;
   T.MemoryBound = T.Memory > T.Compute;

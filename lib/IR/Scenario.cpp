@@ -107,6 +107,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Recomp = R == "full"        ? Recompute::Full
              : R == "selective" ? Recompute::Selective
                                 : Recompute::None;
+  C.Precision = dtypeFromWord(M.word("precision"));
   C.Weights = dtypeFromWord(M.word("weights"));
   C.Activations = dtypeFromWord(M.word("activations"));
   C.KVCache = dtypeFromWord(M.word("kv_cache"));
@@ -192,6 +193,8 @@ static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.MemoryEfficiency = A.number("efficiency.memory").value_or(1);
   C.ElementwiseEfficiency =
       A.number("efficiency.elementwise").value_or(C.MemoryEfficiency);
+  C.KvCacheEfficiency =
+      A.number("efficiency.kv_cache").value_or(C.MemoryEfficiency);
   C.TileM = static_cast<int64_t>(A.number("efficiency.tile_m").value_or(128));
   C.TileN = static_cast<int64_t>(A.number("efficiency.tile_n").value_or(128));
   C.TileK = static_cast<int64_t>(A.number("efficiency.tile_k").value_or(32));

@@ -56,6 +56,10 @@ struct MappingConfig {
   ScheduleKind Schedule = ScheduleKind::OneFOneB;
   int64_t VirtualStages = 1;
   Recompute Recomp = Recompute::None;
+  /// The base format (`precision`): the residual stream, its norms and the
+  /// collectives that carry it; weights, GEMM inputs (`activations`) and
+  /// the KV cache may be narrower.
+  DType Precision = DType::BF16;
   DType Weights = DType::BF16, Activations = DType::BF16, KVCache = DType::BF16;
   FusionSet Fusion;
   bool TpOverlap = false;
@@ -81,6 +85,8 @@ struct AcceleratorConfig {
   double ComputeEfficiency = 1, MemoryEfficiency = 1;
   /// Bandwidth fraction of normalisation and element-wise kernels.
   double ElementwiseEfficiency = 1;
+  /// Bandwidth fraction of decode attention reading the KV cache.
+  double KvCacheEfficiency = 1;
   /// Achieved fraction of the peak of fused attention kernels.
   double AttentionEfficiency = 1;
   int64_t TileM = 128, TileN = 128, TileK = 32;

@@ -345,6 +345,9 @@ Schema::Schema() {
            "achieved fraction of memory bandwidth of normalisation and "
            "element-wise kernels (the rest of the memory-bound work streams "
            "at 'memory')");
+  Fraction("kv_cache", "memory",
+           "achieved fraction of memory bandwidth of decode attention "
+           "reading the KV cache");
   Fraction("sustained", "1",
            "fraction of the short-run compute rate a device sustains "
            "through a long run (power and clock limits), applied to every "
@@ -505,11 +508,14 @@ Schema::Schema() {
   B.withDefault(Mapping, "recompute", B.enumOf(Recompute), "none",
                 "activation recomputation");
   B.withDefault(Mapping, "precision", B.enumOf(Precision), "bf16",
-                "default number format");
+                "base number format: the residual stream, its norms and "
+                "residual adds, and the collectives that carry it; the "
+                "default of the three below");
   B.withDefault(Mapping, "weights", B.enumOf(Precision), "precision",
                 "number format of weights");
   B.withDefault(Mapping, "activations", B.enumOf(Precision), "precision",
-                "number format of activations");
+                "number format of GEMM and attention inputs (the compute "
+                "peak used) and the tensors between them");
   B.withDefault(Mapping, "kv_cache", B.enumOf(Precision), "precision",
                 "number format of the KV cache");
   B.withDefault(Mapping, "fusion", B.listOf(B.enumOf(Fusion)), "[]",

@@ -41,6 +41,7 @@ public:
       : S(S), M(S.Model), Fwd(Fwd), B(Sequences), Seq(SeqLen),
         T(Sequences * SeqLen), Act(S.Mapping.Activations),
         AB(dtypeBytes(S.Mapping.Activations)),
+        PB(dtypeBytes(S.Mapping.Precision)),
         WB(dtypeBytes(S.Mapping.Weights)),
         Training(Fwd == Phase::Forward),
         Dropout(Training && M.Dropout > 0) {}
@@ -54,13 +55,15 @@ public:
     double Elements = double(T) * M.Hidden;
     // Unfused (framework ops): statistics, normalise, scale and shift read
     // the input three times and write twice; `fuse` makes it one pass.
-    Op O = pointwise(Name, Fwd, OpCategory::Normalization, Act, AB, Elements,
+    // The residual stream it reads is in the base format (`precision`),
+    // even when GEMM inputs are narrower.
+    Op O = pointwise(Name, Fwd, OpCategory::Normalization, Act, PB, Elements,
                      M.RmsNorm ? 4 : 8, 3, 2);
     O.BytesRead += (M.RmsNorm ? 1 : 2) * double(M.Hidden) * WB;
     O.SequenceRegion = true;
     O.SavedInSequenceRegion = true;
     if (Training)
-      O.SavedBytes = Elements * AB; // its input
+      O.SavedBytes = Elements * PB; // its input
     Ops.push_back(O);
   }
 
@@ -84,7 +87,7 @@ public:
     double Elements = double(T) * M.Hidden;
     // Unfused: bias add, dropout and residual add are three passes over
     // memory (read 4, write 3 values); `fuse` makes them one.
-    Op O = pointwise(Name, Fwd, OpCategory::Elementwise, Act, AB, Elements,
+    Op O = pointwise(Name, Fwd, OpCategory::Elementwise, Act, PB, Elements,
                      Dropout ? 3 : 2, 4, 3);
     O.SequenceRegion = true;
     O.SavedInSequenceRegion = true;
@@ -251,7 +254,7 @@ public:
   Phase Fwd;
   int64_t B, Seq, T;
   DType Act;
-  double AB, WB;
+  double AB, PB, WB;
   bool Training, Dropout;
 };
 

@@ -232,7 +232,8 @@ private:
   double streamBytes(Phase Ph) const {
     int64_t Tokens = Ph == Phase::Decode ? P.MicroBatch
                                          : P.MicroBatch * P.SeqLen / Map.Cp;
-    return double(Tokens) * M.Hidden * dtypeBytes(Map.Activations);
+    // The residual stream, in the base format (`precision`).
+    return double(Tokens) * M.Hidden * dtypeBytes(Map.Precision);
   }
 
   void insertTensorParallel() {
