@@ -124,6 +124,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     }
   if (const spec::Field *F = M.path("tp_overlap"))
     C.TpOverlap = F->V.Bool;
+  if (const spec::Field *F = M.path("tp_grad_overlap"))
+    C.TpGradOverlap = F->V.Bool;
   if (const spec::Field *F = M.path("dp_overlap"))
     C.DpOverlap = F->V.Bool;
   C.OffloadWeights = M.word("offload") == "weights";

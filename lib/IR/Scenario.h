@@ -63,6 +63,9 @@ struct MappingConfig {
   DType Weights = DType::BF16, Activations = DType::BF16, KVCache = DType::BF16;
   FusionSet Fusion;
   bool TpOverlap = false;
+  /// Column-parallel layers' input-gradient collective hides behind their
+  /// weight-gradient GEMMs.
+  bool TpGradOverlap = false;
   bool DpOverlap = false;
   /// Host-memory offload: the weights (serving: streamed over the host
   /// link for every forward) or the optimizer state.

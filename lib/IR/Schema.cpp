@@ -522,6 +522,11 @@ Schema::Schema() {
                 "fused kernels in use");
   B.withDefault(Mapping, "tp_overlap", B.boolean(), "false",
                 "tensor-parallel communication overlapped with compute");
+  B.withDefault(Mapping, "tp_grad_overlap", B.boolean(), "false",
+                "the input-gradient all-reduce (reduce-scatter with SP) of "
+                "column-parallel layers runs during their weight-gradient "
+                "GEMMs (Megatron-LM's asynchronous tensor-parallel "
+                "all-reduce)");
   B.withDefault(Mapping, "dp_overlap", B.boolean(), "false",
                 "data-parallel gradient reduction overlapped with backward "
                 "(Megatron-LM --overlap-grad-reduce; off by default there)");

@@ -278,10 +278,13 @@ private:
                                             named(O, "lm.head")))
           Reduce = true;
         if (Reduce) {
+          // A column-parallel layer's input gradient may be reduced while
+          // its weight gradient is computed (tp_grad_overlap).
+          bool Async = Map.TpGradOverlap && O.Ph == Phase::BackwardData;
           if (SP)
-            Add("tp.reducescatter", CollectiveKind::ReduceScatter);
+            Add("tp.reducescatter", CollectiveKind::ReduceScatter, Async);
           else
-            Add("tp.allreduce", CollectiveKind::AllReduce);
+            Add("tp.allreduce", CollectiveKind::AllReduce, Async);
         }
         if (Fwd && named(O, "lm.head") && O.Ph != Phase::Decode &&
             O.Ph != Phase::Prefill) {
