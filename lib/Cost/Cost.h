@@ -135,7 +135,9 @@ struct TrainingReport {
   std::vector<CollectiveRow> Collectives;
 };
 
-TrainingReport costTraining(const ir::Program &P);
+/// Tables: also fill the per-operator and per-collective tables (a sweep,
+/// which reads figures only, leaves them out).
+TrainingReport costTraining(const ir::Program &P, bool Tables = true);
 
 /// Where a serving phase sits on the roofline.
 struct PhaseRoofline {
@@ -193,7 +195,7 @@ struct ServingReport {
 /// The cost of serving: the prefill of the batch's prompts, then output - 1
 /// decode steps against a growing KV cache. Crossover needs programs of
 /// the scenario at batches 1 and 2 (built by the caller).
-ServingReport costServing(const ir::Program &P);
+ServingReport costServing(const ir::Program &P, bool Tables = true);
 void setDecodeCrossover(ServingReport &R, const ir::Program &AtBatch1,
                         const ir::Program &AtBatch2);
 

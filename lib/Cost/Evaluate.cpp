@@ -7,7 +7,7 @@ namespace cost {
 
 std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
                                    passes::PassContext &Ctx,
-                                   bool Crossover) {
+                                   bool Detail) {
   std::optional<ir::Program> P = passes::buildProgram(S, Ctx);
   if (!P)
     return std::nullopt;
@@ -15,11 +15,11 @@ std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
   E.Program = std::move(*P);
   E.Training = S.Training;
   if (S.Training) {
-    E.Train = costTraining(E.Program);
+    E.Train = costTraining(E.Program, Detail);
     return E;
   }
-  E.Serve = costServing(E.Program);
-  if (!Crossover)
+  E.Serve = costServing(E.Program, Detail);
+  if (!Detail)
     return E;
   // The decode crossover compares the decode step at batches 1 and 2.
   ir::ScenarioConfig One = S, Two = S;

@@ -29,11 +29,12 @@ struct Evaluation {
 };
 
 /// Runs the passes and the cost. Failures are diagnosed through Ctx.
-/// Crossover: for serving, also find the decode crossover batch (two more
-/// decode programs; sweeps leave it out).
+/// Detail: the per-operator and per-collective tables and, for serving,
+/// the decode crossover batch (two more decode programs); a sweep, which
+/// reads figures only, leaves them out.
 std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
                                    passes::PassContext &Ctx,
-                                   bool Crossover = true);
+                                   bool Detail = true);
 
 } // namespace cost
 } // namespace llmsys

@@ -162,7 +162,7 @@ double kvBytesPerToken(const Program &P, double Layers) {
 
 } // namespace
 
-ServingReport costServing(const Program &P) {
+ServingReport costServing(const Program &P, bool WithTables) {
   ServingReport R;
   const ScenarioConfig &S = P.Scenario;
   const SystemConfig &Sys = S.System;
@@ -195,8 +195,9 @@ ServingReport costServing(const Program &P) {
     return R;
   };
 
-  OpTables Tables(R.Ops, R.Collectives);
-  R.Prefill = Streamed(phaseCost(P, Sys, Phase::Prefill, 0, &Tables));
+  OpTables Store(R.Ops, R.Collectives);
+  OpTables *Tables = WithTables ? &Store : nullptr;
+  R.Prefill = Streamed(phaseCost(P, Sys, Phase::Prefill, 0, Tables));
   R.Ttft = R.Prefill.Time;
   // With speculation the draft must also read the prompt into its cache.
   if (Speculating)
@@ -223,9 +224,9 @@ ServingReport costServing(const Program &P) {
     R.Tpot = meanOverContext(TokenTime, FirstCtx, LastCtx, R.TpotFirst,
                              R.TpotLast);
     R.Decode = Streamed(
-        Speculating ? phaseCost(*P.Verify, Sys, Phase::Decode, MidCtx,
-                                &Tables, 1 / (K + 1))
-                    : phaseCost(P, Sys, Phase::Decode, MidCtx, &Tables));
+        Speculating ? phaseCost(*P.Verify, Sys, Phase::Decode, MidCtx, Tables,
+                                1 / (K + 1))
+                    : phaseCost(P, Sys, Phase::Decode, MidCtx, Tables));
   }
   if (Speculating) {
     R.Speculation.TokensPerStep = Spec.tokensPerStep();

@@ -90,7 +90,7 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
 
 } // namespace
 
-TrainingReport costTraining(const Program &P) {
+TrainingReport costTraining(const Program &P, bool WithTables) {
   TrainingReport R;
   const ScenarioConfig &S = P.Scenario;
   const MappingConfig &M = S.Mapping;
@@ -204,6 +204,10 @@ TrainingReport costTraining(const Program &P) {
     R.Cost = R.TimeToTrain * R.Devices * S.System.costRate();
   }
 
+  R.Memory = trainingMemory(P);
+  if (!WithTables)
+    return R;
+
   // Tables: the slowest stage's ops over a step.
   OpTables Tables(R.Ops, R.Collectives);
   auto Repeats = [&](const Block &B) -> double {
@@ -250,7 +254,6 @@ TrainingReport costTraining(const Program &P) {
   }
   sortByTime(R.Ops);
   sortByTime(R.Collectives);
-  R.Memory = trainingMemory(P);
   return R;
 }
 

@@ -70,10 +70,19 @@ MemoryBreakdown trainingMemory(const Program &P) {
   const double SavedDense = savedPerRepeat(Dense), SavedMoe = savedPerRepeat(Moe),
                SavedEmb = savedPerRepeat(Emb), SavedHead = savedPerRepeat(Head);
 
+  // Parameters per repeat of each block (Program::stageParams, without its
+  // block look-ups once per stage).
+  const double DenseParams = Dense ? Dense->Params : 0,
+               MoeParams = Moe ? Moe->Params : 0,
+               EmbParams = Emb ? Emb->Params : 0,
+               HeadParams = Head ? Head->Params : 0;
+
   MemoryBreakdown Best;
   for (int64_t I = 0; I < Pp; ++I) {
     const Stage &St = P.Stages[I];
-    double Params = P.stageParams(St);
+    double LayerParams = St.DenseLayers * DenseParams + St.MoELayers * MoeParams;
+    double Params = LayerParams + (St.HasEmbedding ? EmbParams : 0) +
+                    (St.HasHead ? HeadParams : 0);
     MemoryBreakdown B;
     B.Stage = static_cast<int>(I);
     B.Capacity = A.HbmCapacity;
@@ -98,7 +107,6 @@ MemoryBreakdown trainingMemory(const Program &P) {
     B.LayerActivations =
         (St.DenseLayers * SavedDense + St.MoELayers * SavedMoe) * InFlight;
     B.InFlight = InFlight;
-    double LayerParams = P.stageParams(St, /*LayersOnly=*/true);
     B.LayerStateShare = Params > 0 ? LayerParams / Params : 1;
     if (I == 0 || B.total() > Best.total())
       Best = B;

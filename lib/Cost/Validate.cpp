@@ -35,7 +35,7 @@ ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
     C.Training = Config.Training;
     C.Measured = M->Measured.Num;
     std::optional<double> Value;
-    if (std::optional<Evaluation> E = evaluate(Config, Ctx))
+    if (std::optional<Evaluation> E = evaluate(Config, Ctx, /*Detail=*/false))
       Value = E->figure(C.Figure);
     if (!Value) {
       R.Failures.push_back("case " + C.Case + ": cannot predict " +

@@ -209,7 +209,7 @@ void Runner::evaluate(Instance &I, Chunk &C) {
       continue;
     }
     std::optional<cost::Evaluation> E =
-        cost::evaluate(I.config(), Quiet, /*Crossover=*/false);
+        cost::evaluate(I.config(), Quiet, /*Detail=*/false);
     if (!E) {
       ++C.Invalid;
       continue;
