@@ -2,6 +2,8 @@
 
 #include "Cost/Evaluate.h"
 
+using llvm::StringRef;
+
 namespace llmsys {
 namespace cost {
 
@@ -90,6 +92,19 @@ std::optional<double> Evaluation::figure(llvm::StringRef Name) const {
   if (Name == "cost_per_token" && R.CostPerToken > 0)
     return R.CostPerToken;
   return std::nullopt;
+}
+
+const char *Evaluation::missingReason(StringRef Name) {
+  if (Name.startswith("energy"))
+    return "energy needs the accelerator's tdp";
+  if (Name.startswith("cost"))
+    return "cost needs the accelerator's price and the system's lifetime "
+           "and energy_price";
+  if (Name == "time_to_train")
+    return "time to train needs the scenario's tokens";
+  if (Name == "tpot" || Name == "decode_layer_time")
+    return "the decode needs output > 1";
+  return "this version does not compute it";
 }
 
 } // namespace cost

@@ -26,6 +26,8 @@ struct Evaluation {
   /// The value of a figure in base units (booleans as 0 or 1), or nullopt
   /// when this version does not compute it.
   std::optional<double> figure(llvm::StringRef Name) const;
+  /// Why figure(Name) has no value: the inputs it needs.
+  static const char *missingReason(llvm::StringRef Name);
 };
 
 /// Runs the passes and the cost. Failures are diagnosed through Ctx.

@@ -181,10 +181,13 @@ ServingReport costServing(const Program &P, bool WithTables) {
   // Weights offloaded to host memory cross the host link for every
   // forward, layer by layer ahead of their use: a forward takes at least
   // that transfer.
+  // With pipeline stages a request passes them in turn, each streaming its
+  // own layers over its own link: the stages' transfers add up.
   auto [MostParams, MostLayers] = fullestStage(P);
   double HostTime = 0;
   if (M.OffloadWeights && A.HostLinkBandwidth > 0)
-    HostTime = MostParams * dtypeBytes(M.Weights) / A.HostLinkBandwidth;
+    for (const Stage &St : P.Stages)
+      HostTime += P.stageParams(St) * dtypeBytes(M.Weights) / A.HostLinkBandwidth;
   auto Streamed = [&](PhaseRoofline R) {
     R.HostTime = HostTime;
     if (HostTime > R.Time && R.Time > 0) {

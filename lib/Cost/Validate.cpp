@@ -2,6 +2,7 @@
 
 #include "Cost/Validate.h"
 #include "Cost/Evaluate.h"
+#include "Basic/Diagnostics.h"
 #include "IR/Scenario.h"
 
 #include <algorithm>
@@ -34,12 +35,19 @@ ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
     C.Unit = M->Measured.Dim.unitString();
     C.Training = Config.Training;
     C.Measured = M->Measured.Num;
-    std::optional<double> Value;
-    if (std::optional<Evaluation> E = evaluate(Config, Ctx, /*Detail=*/false))
-      Value = E->figure(C.Figure);
+    std::optional<Evaluation> E = evaluate(Config, Ctx, /*Detail=*/false);
+    std::optional<double> Value = E ? E->figure(C.Figure) : std::nullopt;
     if (!Value) {
-      R.Failures.push_back("case " + C.Case + ": cannot predict " +
-                           M->Scenario->Name + "." + C.Figure);
+      // A scenario that fails was diagnosed by the passes; a figure it
+      // does not have is diagnosed here, at the measurement.
+      if (E && Ctx.Diags)
+        Ctx.Diags->report(DiagID::err_measurement_unavailable,
+                          M->Decl->DeclRange, M->Scenario->Name, C.Figure,
+                          M->Decl->Name,
+                          Evaluation::missingReason(C.Figure));
+      else
+        R.Failures.push_back("case " + C.Case + ": cannot predict " +
+                             M->Scenario->Name + "." + C.Figure);
       continue;
     }
     C.Predicted = *Value;

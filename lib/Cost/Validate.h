@@ -41,7 +41,8 @@ struct ValidationResult {
   std::map<std::string, ValidationSummary> Groups;
   ValidationSummary Train, Serve, All;
   /// Measurements whose scenario could not be costed (diagnosed through
-  /// the pass context) or whose figure this version does not compute.
+  /// the pass context); a figure the scenario lacks is diagnosed at the
+  /// measurement instead.
   std::vector<std::string> Failures;
 };
 

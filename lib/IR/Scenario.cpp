@@ -145,12 +145,18 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
 }
 
 DType AcceleratorConfig::runsAs(DType T) const {
-  // Widening order: a format the device lacks runs at the next wider one.
-  static const DType Wider[] = {DType::FP4, DType::INT4, DType::FP8,
-                                DType::INT8, DType::FP16, DType::BF16,
-                                DType::TF32, DType::FP32, DType::FP64};
+  // A format the device lacks runs at the next wider one of its kind:
+  // floating point through the floating formats, integers through the
+  // integer ones, both then through the 16-bit and wider formats.
+  static const DType Float[] = {DType::FP4, DType::FP8, DType::FP16,
+                                DType::BF16, DType::TF32, DType::FP32,
+                                DType::FP64};
+  static const DType Int[] = {DType::INT4, DType::INT8, DType::FP16,
+                              DType::BF16, DType::TF32, DType::FP32,
+                              DType::FP64};
+  bool Integer = T == DType::INT4 || T == DType::INT8;
   bool Started = false;
-  for (DType W : Wider) {
+  for (DType W : Integer ? Int : Float) {
     Started |= W == T;
     if (Started && Peak[static_cast<int>(W)] > 0)
       return W;
@@ -286,6 +292,7 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
       C.Speculative.Draft = modelFromSpec(*Draft);
       C.Speculative.K = integer(S, "speculative.k", 1);
       C.Speculative.Acceptance = S.number("speculative.acceptance").value_or(0);
+      C.Speculative.DraftUse = loc(S, "speculative.draft");
     }
   }
   return C;

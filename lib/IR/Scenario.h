@@ -162,6 +162,7 @@ struct SpeculativeConfig {
   ModelConfig Draft;
   int64_t K = 1;
   double Acceptance = 0;
+  llvm::SMRange DraftUse; ///< where the scenario names the draft
   /// Expected tokens a verification step yields: the accepted prefix plus
   /// the target's own next token, (1 - a^(K+1)) / (1 - a).
   double tokensPerStep() const;

@@ -577,7 +577,8 @@ Schema::Schema() {
       .BoundOp = ">=";
   StructSpec *Spec = B.block("speculative", "speculative decoding");
   B.required(Spec, "draft", B.ref(Model), "draft model");
-  B.required(Spec, "k", B.integer(), "tokens proposed per step");
+  within(B.required(Spec, "k", B.integer(), "tokens proposed per step"), 1,
+         256);
   within(B.required(Spec, "acceptance", B.number(),
                     "probability that a proposed token is accepted"),
          0, 1);

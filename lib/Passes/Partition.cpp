@@ -145,18 +145,49 @@ private:
     return Ok;
   }
 
-  /// 0 when a group of Size devices, Stride apart, fits in one node.
+  /// Whether every group of Size devices, Stride apart, lies inside a
+  /// node: the groups' span must tile the node (tp = 4 on 6-device nodes
+  /// puts devices 4-7 in one group, across two nodes).
+  bool insideNodes(int64_t Size, int64_t Stride) const {
+    int64_t Span = Size * Stride;
+    return Span <= Sys.DevicesPerNode && Sys.DevicesPerNode % Span == 0;
+  }
+
+  /// 0 when every group of Size devices, Stride apart, fits in one node.
   int level(int64_t Size, int64_t Stride) const {
     if (Sys.Nodes <= 1)
       return 0;
-    return Size * Stride > Sys.DevicesPerNode ? 1 : 0;
+    return insideNodes(Size, Stride) ? 0 : 1;
   }
 
-  /// Members of a group of Size devices, Stride apart, that share a node.
+  /// Members of a group of Size devices, Stride apart, that share a node
+  /// (the most of them, where the groups straddle nodes).
   int64_t perNode(int64_t Size, int64_t Stride) const {
-    if (Size * Stride <= Sys.DevicesPerNode)
+    int64_t N = Sys.DevicesPerNode, Span = Size * Stride;
+    if (insideNodes(Size, Stride))
       return Size;
-    return std::clamp<int64_t>(Sys.DevicesPerNode / Stride, 1, Size);
+    if (N % Stride == 0 && Span % N == 0)
+      return std::clamp<int64_t>(N / Stride, 1, Size);
+    // Groups that straddle node boundaries unevenly: the fewest members
+    // any group has in one of its nodes (that node's ports bound it).
+    int64_t Fewest = Size;
+    for (int64_t Base = 0; Base < Map.devices(); ++Base) {
+      if ((Base / Stride) % Size != 0)
+        continue;
+      int64_t Run = 0, Node = -1;
+      for (int64_t J = 0; J < Size; ++J) {
+        int64_t D = (Base + J * Stride) / N;
+        if (D != Node) {
+          if (Node >= 0)
+            Fewest = std::min(Fewest, Run);
+          Node = D;
+          Run = 0;
+        }
+        ++Run;
+      }
+      Fewest = std::min(Fewest, Run);
+    }
+    return std::max<int64_t>(1, Fewest);
   }
 
   static bool inModel(const Block &B) {

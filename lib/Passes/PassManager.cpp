@@ -1,6 +1,7 @@
 //===- PassManager.cpp - running passes in order ---------------------------===//
 
 #include "Passes/Passes.h"
+#include "Basic/Diagnostics.h"
 
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
@@ -62,18 +63,44 @@ std::optional<ir::Program> buildProgram(const ir::ScenarioConfig &Scenario,
     All.push_back(&P);
   std::optional<ir::Program> P = runPasses(Scenario, All, Ctx);
   const ir::SpeculativeConfig &Spec = Scenario.Speculative;
-  if (!P || Scenario.Training || !Spec.Enabled)
+  // Speculation needs decode steps (output > 1).
+  if (!P || Scenario.Training || !Spec.Enabled || Scenario.OutputLen <= 1)
     return P;
-  // Speculative decoding: the draft runs on the same devices with the same
-  // mapping; the verification is the target's decode of k + 1 tokens per
-  // sequence (the costs read its per-context bytes per sequence).
+  // The draft proposes tokens the target verifies: both generate, over one
+  // vocabulary.
+  bool Fits = true;
+  for (const ir::ModelConfig *M : {&Scenario.Model, &Spec.Draft})
+    if (M->Encoder) {
+      if (Ctx.Diags)
+        Ctx.Diags->report(DiagID::err_speculative_encoder, Spec.DraftUse,
+                          M->Name);
+      Fits = false;
+    }
+  if (Spec.Draft.Vocab != Scenario.Model.Vocab) {
+    if (Ctx.Diags)
+      Ctx.Diags->report(DiagID::err_draft_vocab, Spec.DraftUse,
+                        Spec.Draft.Name, Spec.Draft.Vocab, Scenario.Model.Name,
+                        Scenario.Model.Vocab);
+    Fits = false;
+  }
+  if (!Fits)
+    return std::nullopt;
+  // The draft runs on the same devices with the same mapping (a dense
+  // draft of an expert-parallel target without expert parallelism); the
+  // verification is the target's decode of k + 1 tokens per sequence (the
+  // costs read its per-context bytes per sequence).
   ir::ScenarioConfig Draft = Scenario;
   Draft.Model = Spec.Draft;
   Draft.Speculative = {};
+  if (!Spec.Draft.Moe)
+    Draft.Mapping.Ep = 1;
   ir::ScenarioConfig Verify = Scenario;
   Verify.Speculative = {};
   Verify.Batch = Scenario.Batch * (Spec.K + 1);
   std::optional<ir::Program> D = runPasses(Draft, All, Ctx);
+  if (!D && Ctx.Diags)
+    Ctx.Diags->report(DiagID::note_speculative_draft, Spec.DraftUse,
+                      Spec.Draft.Name, Scenario.Name);
   std::optional<ir::Program> V = D ? runPasses(Verify, All, Ctx) : std::nullopt;
   if (!D || !V)
     return std::nullopt;

@@ -31,7 +31,8 @@ bool checkExpectations(
     std::optional<double> V = It->second->figure(X.Figure->Name);
     if (!V) {
       Diags.report(DiagID::err_expect_unavailable, X.Range, X.Scenario->Name,
-                   X.Figure->Name);
+                   X.Figure->Name,
+                   cost::Evaluation::missingReason(X.Figure->Name));
       Ok = false;
       continue;
     }

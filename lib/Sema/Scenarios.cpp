@@ -335,6 +335,8 @@ void Resolver::resolveMeasurement(EntityInfo &EI) {
   FieldSpec AsField;
   AsField.Name = M->Name + ".value";
   AsField.Type = Fig->Type;
+  // A relative error needs a positive measurement.
+  AsField.Check = Constraint::Positive;
   spec::Value Measured = Value->V;
   if (!checkValue(AsField, Measured, Value->Loc, AsField.Name))
     return;

@@ -81,28 +81,6 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
                    spec::formatNumber(Context), Model->Name,
                    spec::formatNumber(*MaxSeq));
   }
-  // A speculative draft proposes tokens the target verifies: both
-  // generate, over one vocabulary.
-  for (EntityInfo *EI : DeclOrder) {
-    if (!EI->Obj || EI->St != EntityInfo::State::Built ||
-        EI->Type->Name != "serve" || !S.isTopLevel(*EI->Obj))
-      continue;
-    const Object *Draft = EI->Obj->object("speculative.draft");
-    const Object *Model = EI->Obj->object("model");
-    const spec::Field *Use = EI->Obj->path("speculative.draft");
-    if (!Draft || !Model || !Use)
-      continue;
-    for (const Object *M : {Model, Draft})
-      if (M->word("kind") == "encoder") {
-        Diags.report(DiagID::err_speculative_encoder, Use->Loc, M->Name);
-        break;
-      }
-    std::optional<double> V = Model->number("vocab"), DV = Draft->number("vocab");
-    if (V && DV && *V != *DV)
-      Diags.report(DiagID::err_draft_vocab, Use->Loc, Draft->Name,
-                   spec::formatNumber(*DV), Model->Name,
-                   spec::formatNumber(*V));
-  }
   for (EntityInfo *EI : DeclOrder)
     if (EI->Type->Name == "sweep" && EI->Obj)
       resolveSweep(*EI);
