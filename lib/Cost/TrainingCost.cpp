@@ -49,13 +49,32 @@ struct BlockTime {
   double Forward = 0, Backward = 0;
   double ComputeBound = 0, MemoryBound = 0;
   double Comm[5] = {}; ///< exposed, by kind
+  /// Of the communication that runs beside compute, the share left
+  /// exposed: per side (forward, backward), and for the input-gradient
+  /// collectives that overlap the weight-gradient GEMMs.
+  double HiddenExposed[2] = {0, 0};
+  double GradExposed = 0;
 };
+
+/// A collective that runs beside its layer's compute: overlappable, or TP
+/// with tp_overlap.
+bool hideable(const Op &O, const MappingConfig &M) {
+  return O.Overlappable || (M.TpOverlap && commKind(O) == CommKind::TP);
+}
+
+/// The input-gradient collective of a column-parallel layer that overlaps
+/// the layer's weight-gradient GEMMs (tp_grad_overlap).
+bool overlapsWeightGradients(const Op &O, const MappingConfig &M) {
+  return O.Overlappable && !M.TpOverlap && O.Ph == Phase::BackwardData &&
+         commKind(O) == CommKind::TP;
+}
 
 BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
   BlockTime T;
   const AcceleratorConfig &A = S.System.Device;
   double Compute[2] = {0, 0}; // forward, backward compute
   double Hideable[2] = {0, 0};
+  double Grad = 0, WeightCompute = 0;
   for (const Op &O : B.Ops) {
     int Side = isBackward(O.Ph) ? 1 : 0;
     if (O.Ph == Phase::Optimizer)
@@ -63,9 +82,11 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
     if (O.isCollective()) {
       CollectiveTime C = collectiveTime(O, S.System);
       CommKind K = commKind(O);
-      bool Hidden = O.Overlappable ||
-                    (S.Mapping.TpOverlap && K == CommKind::TP);
-      if (Hidden) {
+      if (overlapsWeightGradients(O, S.Mapping)) {
+        Grad += C.Time;
+        continue;
+      }
+      if (hideable(O, S.Mapping)) {
         Hideable[Side] += C.Time;
         continue;
       }
@@ -77,11 +98,21 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
     (OT.MemoryBound ? T.MemoryBound : T.ComputeBound) += OT.Time;
     (Side ? T.Backward : T.Forward) += OT.Time;
     Compute[Side] += OT.Time;
+    if (O.Ph == Phase::BackwardWeight)
+      WeightCompute += OT.Time;
   }
-  // Overlappable communication shows only where it outlasts the compute it
-  // runs beside.
+  // The input-gradient collectives hide behind the weight-gradient GEMMs
+  // only; what they use of that compute is not there for the rest.
+  double GradLeft = std::max(0.0, Grad - WeightCompute);
+  T.GradExposed = Grad > 0 ? GradLeft / Grad : 0;
+  T.Backward += GradLeft;
+  T.Comm[static_cast<int>(CommKind::TP)] += GradLeft;
+  Compute[1] -= std::min(Grad, WeightCompute);
+  // Other overlappable communication shows only where it outlasts the
+  // compute it runs beside.
   for (int Side = 0; Side < 2; ++Side) {
     double Left = std::max(0.0, Hideable[Side] - Compute[Side]);
+    T.HiddenExposed[Side] = Hideable[Side] > 0 ? Left / Hideable[Side] : 0;
     (Side ? T.Backward : T.Forward) += Left;
     T.Comm[static_cast<int>(CommKind::TP)] += Left;
   }
@@ -239,9 +270,14 @@ TrainingReport costTraining(const Program &P, bool WithTables) {
             Row.Exposed += N * C.Time * (Shown / Total);
           continue;
         }
-        bool Hidden = O.Overlappable ||
-                      (M.TpOverlap && commKind(O) == CommKind::TP);
-        if (!Hidden)
+        // Communication beside compute: the share of it the block's time
+        // left exposed.
+        const BlockTime &BT = TimeOf(B.Kind);
+        if (overlapsWeightGradients(O, M))
+          Row.Exposed += N * C.Time * BT.GradExposed;
+        else if (hideable(O, M))
+          Row.Exposed += N * C.Time * BT.HiddenExposed[isBackward(O.Ph)];
+        else
           Row.Exposed += N * C.Time;
         continue;
       }
