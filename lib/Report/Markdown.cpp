@@ -44,6 +44,8 @@ static std::string cell(StringRef Key, const json::Value &V) {
     return si(X, "B");
   if (Key == "flops")
     return si(X, "FLOP");
+  if (Key.endswith("_usd"))
+    return money(X);
   if (Key.endswith("_j"))
     return si(X, "J");
   if (Key.endswith("_s"))

@@ -1,4 +1,5 @@
-//===- ServingText.cpp - the text report of a serving scenario ---------------===//
+//===- ServingText.cpp - the text report of a serving scenario
+//---------------===//
 
 #include "Report/Format.h"
 #include "Report/Report.h"
@@ -58,11 +59,10 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                    R.DevicesPerReplica, R.DevicesPerReplica == 1 ? "" : "s"));
   if (R.EnergyPerToken > 0)
     line(OS, "energy per token",
-         si(R.EnergyPerToken, "J") +
-             (R.CostPerToken > 0
-                  ? fmt::format("; {:.4g} USD per million output tokens",
-                                R.CostPerToken * 1e6)
-                  : std::string()));
+         si(R.EnergyPerToken, "J") + (R.CostPerToken > 0
+                                          ? "; " + money(R.CostPerToken * 1e6) +
+                                                " per million output tokens"
+                                          : std::string()));
   line(OS, "prefill", roofline(R.Prefill));
   if (S.OutputLen > 1) {
     line(OS, "decode", roofline(R.Decode));
@@ -79,9 +79,10 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                    si(M.total(), "B"), si(M.Capacity, "B"),
                    M.fits() ? "fits" : "DOES NOT FIT", M.largest(),
                    R.MaxBatch));
-  OS << fmt::format("    weights {}, KV cache {}, activations {}, reserved {}\n",
-                    si(M.Weights, "B"), si(M.KVCache, "B"),
-                    si(M.Activations, "B"), si(M.Reserved, "B"));
+  OS << fmt::format(
+      "    weights {}, KV cache {}, activations {}, reserved {}\n",
+      si(M.Weights, "B"), si(M.KVCache, "B"), si(M.Activations, "B"),
+      si(M.Reserved, "B"));
   for (const cost::SloCheck &C : R.Slo) {
     auto Show = [&](double V) {
       return C.Name == "throughput" ? si(V, "tokens/s") : duration(V);

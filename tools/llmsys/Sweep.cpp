@@ -7,10 +7,13 @@
 
 #include "Sweep/Sweep.h"
 #include "Driver.h"
+#include "Cost/Evaluate.h"
 #include "Report/Svg.h"
 
 #include "llvm/Support/Process.h"
 #include "llvm/Support/WithColor.h"
+#include <algorithm>
+#include <cmath>
 
 using namespace llvm;
 
@@ -53,6 +56,17 @@ int runSweep(Compilation &C) {
     for (size_t I = 0; I < R.Kept.size(); ++I)
       Printer.row(R.Kept[I], I + 1);
     Printer.end(R);
+    // An objective no point has (cost without prices, ...) ranks nothing.
+    for (const auto &[Figure, Maximize] : W.Objectives) {
+      auto Col = std::find(R.Columns.begin(), R.Columns.end(), Figure);
+      if (R.Kept.empty() || Col == R.Columns.end())
+        continue;
+      double Best = R.Kept.front().Figures[Col - R.Columns.begin()];
+      if (std::isnan(Best))
+        C.Diags.report(DiagID::warn_sweep_objective_unavailable,
+                       W.Decl->DeclRange, Figure, W.Decl->Name,
+                       cost::Evaluation::missingReason(Figure));
+    }
     if (!PlotDir.empty() && W.Pareto &&
         !writePlot(W.Decl->Name + ".pareto.svg", report::plotPareto(W, R)))
       Failed = true;
