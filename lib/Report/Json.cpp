@@ -32,9 +32,17 @@ static Object inputs(const Program &P) {
       {"recompute", recomputeName(M.Recomp)},
       {"schedule", scheduleName(M.Schedule)},
       {"virtual_stages", M.VirtualStages},
+      {"precision", dtypeName(M.Precision)},
       {"weights", dtypeName(M.Weights)},
       {"activations", dtypeName(M.Activations)},
       {"kv_cache", dtypeName(M.KVCache)},
+      {"offload", M.OffloadWeights     ? "weights"
+                  : M.OffloadOptimizer ? "optimizer"
+                                       : "none"},
+      {"tp_overlap", M.TpOverlap},
+      {"tp_grad_overlap", M.TpGradOverlap},
+      {"dp_overlap", M.DpOverlap},
+      {"optimizer", S.Training ? (S.Sgd ? "sgd" : "adam") : "none"},
   };
 }
 
