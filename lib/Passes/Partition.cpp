@@ -166,10 +166,15 @@ private:
     int64_t N = Sys.DevicesPerNode, Span = Size * Stride;
     if (insideNodes(Size, Stride))
       return Size;
+    if (Stride % N == 0)
+      return 1; // every member in a node of its own
     if (N % Stride == 0 && Span % N == 0)
       return std::clamp<int64_t>(N / Stride, 1, Size);
     // Groups that straddle node boundaries unevenly: the fewest members
-    // any group has in one of its nodes (that node's ports bound it).
+    // any group has in one of its nodes (that node's ports bound it),
+    // counted group by group (one member per node on very large systems).
+    if (Map.devices() > (int64_t(1) << 16))
+      return 1;
     int64_t Fewest = Size;
     for (int64_t Base = 0; Base < Map.devices(); ++Base) {
       if ((Base / Stride) % Size != 0)
