@@ -21,35 +21,38 @@ namespace cost {
 
 using namespace ir;
 
-static double roundUp(double V, double To) { return std::ceil(V / To) * To; }
+static int64_t ceilDiv(int64_t V, int64_t By) { return (V + By - 1) / By; }
 
-/// Tile, wave and K-loop efficiency of a GEMM run with Tm x Tn tiles.
+/// Tile, wave and K-loop efficiency of a GEMM run with TileM x TileN tiles
+/// (integer arithmetic: sweeps cost millions of GEMMs).
 static double tiledEfficiency(const Op &O, const AcceleratorConfig &A,
-                              double TileM, double TileN) {
-  double M = std::max<double>(1, O.M), N = std::max<double>(1, O.N),
-         K = std::max<double>(1, O.K);
+                              int64_t TileM, int64_t TileN) {
+  int64_t M = std::max<int64_t>(1, O.M), N = std::max<int64_t>(1, O.N),
+          K = std::max<int64_t>(1, O.K);
   // Kernels pick smaller tiles for thin matrices: down to the 16-row
   // tensor-core fragment (so a decode GEMM with M = 8 is not charged for a
   // 128-row tile).
-  double Tm = std::min<double>(std::max(1.0, TileM), roundUp(M, 16));
-  double Tn = std::min<double>(std::max(1.0, TileN), roundUp(N, 16));
-  double Tk = std::max<int64_t>(1, A.TileK);
-  double Tile = (M * N * K) / (roundUp(M, Tm) * roundUp(N, Tn) * roundUp(K, Tk));
+  int64_t Tm = std::min(std::max<int64_t>(1, TileM), ceilDiv(M, 16) * 16);
+  int64_t Tn = std::min(std::max<int64_t>(1, TileN), ceilDiv(N, 16) * 16);
+  int64_t Tk = std::max<int64_t>(1, A.TileK);
+  int64_t TilesM = ceilDiv(M, Tm), TilesN = ceilDiv(N, Tn);
+  double Tile = (double(M) / double(TilesM * Tm)) *
+                (double(N) / double(TilesN * Tn)) *
+                (double(K) / double(ceilDiv(K, Tk) * Tk));
   double Wave = 1;
-  double KLoop = K;
+  double KLoop = double(K);
   if (A.ComputeUnits > 0) {
-    double Units = double(A.ComputeUnits);
-    double Tiles = std::ceil(M / Tm) * std::ceil(N / Tn) * std::max<int64_t>(1, O.Batch);
+    int64_t Units = A.ComputeUnits;
+    int64_t Tiles = TilesM * TilesN * std::max<int64_t>(1, O.Batch);
     // Too few tiles to fill the device: the K loop is split over more
     // thread blocks (split-K), each keeping at least four K tiles.
     if (Tiles < Units) {
-      double Split = std::min(std::floor(Units / Tiles),
-                              std::max(1.0, std::floor(K / (4 * Tk))));
-      Split = std::max(1.0, Split);
+      int64_t Split = std::max<int64_t>(
+          1, std::min(Units / Tiles, std::max<int64_t>(1, K / (4 * Tk))));
       Tiles *= Split;
-      KLoop = K / Split;
+      KLoop /= double(Split);
     }
-    Wave = Tiles / roundUp(Tiles, Units);
+    Wave = double(Tiles) / double(ceilDiv(Tiles, Units) * Units);
   }
   // Each tile pays a fixed cost (loading its first K slices, the epilogue)
   // that a short K loop does not amortise.
@@ -58,8 +61,8 @@ static double tiledEfficiency(const Op &O, const AcceleratorConfig &A,
 }
 
 double gemmEfficiency(const Op &O, const AcceleratorConfig &A) {
-  double Tm = double(std::max<int64_t>(1, A.TileM));
-  double Tn = double(std::max<int64_t>(1, A.TileN));
+  int64_t Tm = std::max<int64_t>(1, A.TileM);
+  int64_t Tn = std::max<int64_t>(1, A.TileN);
   double Best = tiledEfficiency(O, A, Tm, Tn);
   // A library picks the tile per shape: halving a side fills more compute
   // units when the full tile leaves a wave mostly empty, at a cost in

@@ -28,7 +28,7 @@ public:
     auto [It, New] = CollIndex.try_emplace(key(O), Colls.size());
     if (New) {
       CollectiveRow Row;
-      Row.Name = O.Name;
+      Row.Name = O.name();
       Row.Ph = O.Ph;
       Row.Kind = O.Collective;
       Row.Group = O.Group;
@@ -51,7 +51,7 @@ public:
     auto [It, New] = OpIndex.try_emplace(key(O), Ops.size());
     if (New) {
       OpRow Row;
-      Row.Name = O.Name;
+      Row.Name = O.name();
       Row.Ph = O.Ph;
       Row.Category = O.Category;
       Row.MemoryBound = MemoryBound;
@@ -65,10 +65,10 @@ public:
   }
 
 private:
-  // Hashing the name, not allocating it: sweeps cost many points.
-  using Key = std::pair<llvm::StringRef, int>;
+  // Rows by kind and phase.
+  using Key = std::pair<int, int>;
   static Key key(const ir::Op &O) {
-    return {llvm::StringRef(O.Name), static_cast<int>(O.Ph)};
+    return {static_cast<int>(O.Kind), static_cast<int>(O.Ph)};
   }
   std::vector<OpRow> &Ops;
   std::vector<CollectiveRow> &Colls;

@@ -30,7 +30,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <array>
 
 namespace llmsys {
 namespace cost {
@@ -131,22 +131,24 @@ TrainingReport costTraining(const Program &P, bool WithTables) {
   R.MicroBatches = P.Schedule.MicroBatches;
   double Mb = static_cast<double>(R.MicroBatches);
 
-  std::map<BlockKind, BlockTime> Times;
+  // Per block kind (zero for kinds the program lacks).
+  static_assert(static_cast<int>(BlockKind::Optimizer) == 5,
+                "one time per block kind");
+  std::array<BlockTime, 6> Times{};
   for (const Block &B : P.Blocks)
     if (B.Kind != BlockKind::Optimizer)
-      Times[B.Kind] = blockTime(B, S);
+      Times[static_cast<size_t>(B.Kind)] = blockTime(B, S);
 
   // Per stage, one micro-batch.
-  const BlockTime Empty;
   auto TimeOf = [&](BlockKind K) -> const BlockTime & {
-    auto It = Times.find(K);
-    return It == Times.end() ? Empty : It->second;
+    return Times[static_cast<size_t>(K)];
   };
   auto Total = [](const BlockTime &T) { return T.Forward + T.Backward; };
   double PipeComm = 0;
   if (const Block *C = P.block(BlockKind::PipelineComm))
     PipeComm = C->Repeat * Total(TimeOf(BlockKind::PipelineComm));
   double Sum = 0, Max = 0;
+  R.StageTimes.reserve(P.Stages.size());
   for (size_t I = 0; I < P.Stages.size(); ++I) {
     const Stage &St = P.Stages[I];
     double T = St.DenseLayers * Total(TimeOf(BlockKind::DenseLayer)) +

@@ -70,19 +70,21 @@ MemoryBreakdown trainingMemory(const Program &P) {
   const double SavedDense = savedPerRepeat(Dense), SavedMoe = savedPerRepeat(Moe),
                SavedEmb = savedPerRepeat(Emb), SavedHead = savedPerRepeat(Head);
 
-  // Parameters per repeat of each block (Program::stageParams, without its
-  // block look-ups once per stage).
-  const double DenseParams = Dense ? Dense->Params : 0,
-               MoeParams = Moe ? Moe->Params : 0,
-               EmbParams = Emb ? Emb->Params : 0,
-               HeadParams = Head ? Head->Params : 0;
+  StageParamCounter StageParams(P);
 
   MemoryBreakdown Best;
   for (int64_t I = 0; I < Pp; ++I) {
     const Stage &St = P.Stages[I];
-    double LayerParams = St.DenseLayers * DenseParams + St.MoELayers * MoeParams;
-    double Params = LayerParams + (St.HasEmbedding ? EmbParams : 0) +
-                    (St.HasHead ? HeadParams : 0);
+    // Micro-batches in flight never grow from one stage to the next, so a
+    // stage holding what the one before it holds needs no more memory.
+    if (I > 0) {
+      const Stage &Prev = P.Stages[I - 1];
+      if (St.DenseLayers == Prev.DenseLayers && St.MoELayers == Prev.MoELayers &&
+          St.HasEmbedding == Prev.HasEmbedding && St.HasHead == Prev.HasHead)
+        continue;
+    }
+    double LayerParams = StageParams(St, /*LayersOnly=*/true);
+    double Params = StageParams(St);
     MemoryBreakdown B;
     B.Stage = static_cast<int>(I);
     B.Capacity = A.HbmCapacity;

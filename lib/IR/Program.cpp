@@ -11,6 +11,70 @@ using namespace llvm;
 namespace llmsys {
 namespace ir {
 
+StringRef opName(OpKind K) {
+  switch (K) {
+  case OpKind::None: return "";
+  case OpKind::EmbedLookup: return "embed.lookup";
+  case OpKind::EmbedPositions: return "embed.positions";
+  case OpKind::Ln1: return "ln1";
+  case OpKind::AttnQkv: return "attn.qkv";
+  case OpKind::AttnQDown: return "attn.q_down";
+  case OpKind::AttnQUp: return "attn.q_up";
+  case OpKind::AttnQ: return "attn.q";
+  case OpKind::AttnKvDown: return "attn.kv_down";
+  case OpKind::AttnKvUp: return "attn.kv_up";
+  case OpKind::AttnRope: return "attn.rope";
+  case OpKind::AttnScore: return "attn.score";
+  case OpKind::AttnSoftmax: return "attn.softmax";
+  case OpKind::AttnDropout: return "attn.dropout";
+  case OpKind::AttnContext: return "attn.context";
+  case OpKind::AttnOut: return "attn.out";
+  case OpKind::AttnResidual: return "attn.residual";
+  case OpKind::AttnFlash: return "attn.flash";
+  case OpKind::AttnFlashRescore: return "attn.flash.rescore";
+  case OpKind::AttnScoreDq: return "attn.score.dq";
+  case OpKind::AttnScoreDk: return "attn.score.dk";
+  case OpKind::AttnContextDp: return "attn.context.dp";
+  case OpKind::AttnContextDv: return "attn.context.dv";
+  case OpKind::Ln2: return "ln2";
+  case OpKind::MlpUp: return "mlp.up";
+  case OpKind::MlpAct: return "mlp.act";
+  case OpKind::MlpDown: return "mlp.down";
+  case OpKind::MlpResidual: return "mlp.residual";
+  case OpKind::MoeRouter: return "moe.router";
+  case OpKind::MoeTopk: return "moe.topk";
+  case OpKind::MoeDispatch: return "moe.dispatch";
+  case OpKind::MoeExpertUp: return "moe.expert_up";
+  case OpKind::MoeExpertAct: return "moe.expert_act";
+  case OpKind::MoeExpertDown: return "moe.expert_down";
+  case OpKind::MoeSharedUp: return "moe.shared_up";
+  case OpKind::MoeSharedDown: return "moe.shared_down";
+  case OpKind::MoeCombine: return "moe.combine";
+  case OpKind::FinalNorm: return "final_norm";
+  case OpKind::LmHead: return "lm.head";
+  case OpKind::LossCrossEntropy: return "loss.cross_entropy";
+  case OpKind::KvWrite: return "kv.write";
+  case OpKind::KvAppend: return "kv.append";
+  case OpKind::OptimizerUpdate: return "optimizer.update";
+  case OpKind::TpAllreduce: return "tp.allreduce";
+  case OpKind::TpAllgather: return "tp.allgather";
+  case OpKind::TpAllgatherInput: return "tp.allgather.input";
+  case OpKind::TpReducescatter: return "tp.reducescatter";
+  case OpKind::TpAllreduceLoss: return "tp.allreduce.loss";
+  case OpKind::CpRingKv: return "cp.ring_kv";
+  case OpKind::CpRingKvGrad: return "cp.ring_kv_grad";
+  case OpKind::EpDispatch: return "ep.dispatch";
+  case OpKind::EpCombine: return "ep.combine";
+  case OpKind::EpDispatchGrad: return "ep.dispatch.grad";
+  case OpKind::EpCombineGrad: return "ep.combine.grad";
+  case OpKind::PpSendRecv: return "pp.send_recv";
+  case OpKind::DpGradAllreduce: return "dp.grad_allreduce";
+  case OpKind::DpGradReducescatter: return "dp.grad_reducescatter";
+  case OpKind::DpParamAllgather: return "dp.param_allgather";
+  }
+  llvm_unreachable("unknown op kind");
+}
+
 StringRef categoryName(OpCategory C) {
   switch (C) {
   case OpCategory::Contraction: return "contraction";
@@ -86,17 +150,16 @@ Block *Program::block(BlockKind K) {
   return nullptr;
 }
 
-double Program::stageParams(const Stage &St, bool LayersOnly) const {
-  const Block *Dense = block(BlockKind::DenseLayer);
-  const Block *Moe = block(BlockKind::MoELayer);
-  double Params = (Dense ? St.DenseLayers * Dense->Params : 0) +
-                  (Moe ? St.MoELayers * Moe->Params : 0);
-  if (LayersOnly)
-    return Params;
-  const Block *Emb = block(BlockKind::Embedding);
-  const Block *Head = block(BlockKind::Head);
-  return Params + (St.HasEmbedding && Emb ? Emb->Params : 0) +
-         (St.HasHead && Head ? Head->Params : 0);
+StageParamCounter::StageParamCounter(const Program &P) {
+  for (const Block &B : P.Blocks)
+    switch (B.Kind) {
+    case BlockKind::Embedding: Embedding = B.Params; break;
+    case BlockKind::DenseLayer: Dense = B.Params; break;
+    case BlockKind::MoELayer: Moe = B.Params; break;
+    case BlockKind::Head: Head = B.Params; break;
+    case BlockKind::PipelineComm:
+    case BlockKind::Optimizer: break;
+    }
 }
 
 ProgramTotals totals(const Program &P, bool OnlyPhase, Phase Which) {
@@ -126,7 +189,7 @@ static std::string num(double V) { return fmt::format("{:.4g}", V); }
 
 static void printOp(const Op &O, raw_ostream &OS) {
   OS << "    " << fmt::format("{:<10} {:<22} {:<12}", phaseName(O.Ph).str(),
-                              O.Name, categoryName(O.Category).str());
+                              O.name(), categoryName(O.Category).str());
   if (O.isCollective()) {
     OS << collectiveName(O.Collective) << ' ' << parallelDimName(O.Group) << '/'
        << O.GroupSize << " level " << O.FabricLevel;
@@ -156,7 +219,7 @@ static void printOp(const Op &O, raw_ostream &OS) {
   if (O.SavedBytes)
     OS << " saved " << num(O.SavedBytes);
   if (O.Fused)
-    OS << " fused-into " << O.FusedInto;
+    OS << " fused-into " << opName(O.FusedInto);
   if (!O.ModelWork)
     OS << " not-model";
   OS << '\n';
@@ -260,17 +323,17 @@ std::string verifyProgram(const Program &P) {
       for (double V : {O.Flops, O.BytesRead, O.BytesWritten, O.FlopsPerContext,
                        O.BytesPerContext, O.SavedBytes, O.MessageBytes})
         if (!(V >= 0) || !std::isfinite(V))
-          return fmt::format("op {} has a negative or non-finite count", O.Name);
+          return fmt::format("op {} has a negative or non-finite count", O.name());
       if (O.Category == OpCategory::Contraction) {
         if (O.M <= 0 || O.N <= 0 || O.K <= 0 || O.Batch <= 0)
           return fmt::format("op {} has a non-positive shape {}x{}x{} x{}",
-                             O.Name, O.M, O.N, O.K, O.Batch);
+                             O.name(), O.M, O.N, O.K, O.Batch);
         double Expected = 2.0 * O.M * O.N * O.K * O.Batch;
         // Decode attention scales with the context: its shape is per token
         // of context.
         double Actual = O.FlopsPerContext > 0 ? O.FlopsPerContext : O.Flops;
         if (std::fabs(Actual - Expected) > 1e-9 * Expected)
-          return fmt::format("op {}: {} FLOPs for shape {}x{}x{} x{}", O.Name,
+          return fmt::format("op {}: {} FLOPs for shape {}x{}x{} x{}", O.name(),
                              O.Flops, O.M, O.N, O.K, O.Batch);
       }
       if (O.isCollective()) {
@@ -286,7 +349,7 @@ std::string verifyProgram(const Program &P) {
         }
         if (O.GroupSize != Size || Size < 2)
           return fmt::format("collective {} spans {} devices of {} group of {}",
-                             O.Name, O.GroupSize, parallelDimName(O.Group).str(),
+                             O.name(), O.GroupSize, parallelDimName(O.Group).str(),
                              Size);
       }
     }

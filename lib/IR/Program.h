@@ -57,6 +57,70 @@ enum class CollectiveKind : uint8_t {
   SendRecv,
 };
 
+/// What an operator is. Passes test kinds, never names; the name is what
+/// dumps and tables print ("attn.qkv", "tp.allreduce").
+enum class OpKind : uint8_t {
+  None,
+  EmbedLookup,
+  EmbedPositions,
+  Ln1,
+  AttnQkv,
+  AttnQDown,
+  AttnQUp,
+  AttnQ,
+  AttnKvDown,
+  AttnKvUp,
+  AttnRope,
+  AttnScore,
+  AttnSoftmax,
+  AttnDropout,
+  AttnContext,
+  AttnOut,
+  AttnResidual,
+  AttnFlash,
+  AttnFlashRescore,
+  AttnScoreDq,
+  AttnScoreDk,
+  AttnContextDp,
+  AttnContextDv,
+  Ln2,
+  MlpUp,
+  MlpAct,
+  MlpDown,
+  MlpResidual,
+  MoeRouter,
+  MoeTopk,
+  MoeDispatch,
+  MoeExpertUp,
+  MoeExpertAct,
+  MoeExpertDown,
+  MoeSharedUp,
+  MoeSharedDown,
+  MoeCombine,
+  FinalNorm,
+  LmHead,
+  LossCrossEntropy,
+  KvWrite,
+  KvAppend,
+  OptimizerUpdate,
+  TpAllreduce,
+  TpAllgather,
+  TpAllgatherInput,
+  TpReducescatter,
+  TpAllreduceLoss,
+  CpRingKv,
+  CpRingKvGrad,
+  EpDispatch,
+  EpCombine,
+  EpDispatchGrad,
+  EpCombineGrad,
+  PpSendRecv,
+  DpGradAllreduce,
+  DpGradReducescatter,
+  DpParamAllgather,
+};
+
+llvm::StringRef opName(OpKind K);
 llvm::StringRef categoryName(OpCategory C);
 llvm::StringRef phaseName(Phase P);
 llvm::StringRef parallelDimName(ParallelDim D);
@@ -64,7 +128,7 @@ llvm::StringRef collectiveName(CollectiveKind K);
 
 /// One operator as one device executes it once.
 struct Op {
-  const char *Name = "";   ///< "attn.qkv", "mlp.down", "tp.allreduce" ...
+  OpKind Kind = OpKind::None;
   OpCategory Category = OpCategory::Elementwise;
   Phase Ph = Phase::Forward;
   DType Type = DType::BF16;
@@ -99,7 +163,7 @@ struct Op {
   /// Folded into the op before it (a GEMM epilogue, a fused attention
   /// kernel): no launch and no device-memory round trip of its own.
   bool Fused = false;
-  const char *FusedInto = "";
+  OpKind FusedInto = OpKind::None;
   /// A product inside a fused attention kernel (FlashAttention): its
   /// tiles run over the sequence, so it is costed at the device's achieved
   /// fraction without GEMM tile, wave or K-loop quantisation.
@@ -125,6 +189,7 @@ struct Op {
   bool Overlappable = false; ///< may hide behind compute (DP gradients)
 
   bool isCollective() const { return Collective != CollectiveKind::None; }
+  llvm::StringRef name() const { return opName(Kind); }
 };
 
 enum class BlockKind : uint8_t {
@@ -152,6 +217,23 @@ struct Stage {
   int64_t MoELayers = 0;
   bool HasEmbedding = false;
   bool HasHead = false;
+};
+
+struct Program;
+
+/// Parameters a stage holds on a device (its layers, and the embedding and
+/// head when it has them), with the blocks looked up once for all stages.
+class StageParamCounter {
+public:
+  explicit StageParamCounter(const Program &P);
+  double operator()(const Stage &St, bool LayersOnly = false) const {
+    double Layers = St.DenseLayers * Dense + St.MoELayers * Moe;
+    if (LayersOnly)
+      return Layers;
+    return Layers + (St.HasEmbedding ? Embedding : 0) + (St.HasHead ? Head : 0);
+  }
+  double Dense = 0, Moe = 0, Embedding = 0, Head = 0; ///< per repeat
+
 };
 
 /// Micro-batch schedule of a training step, or the step structure of
@@ -191,7 +273,9 @@ struct Program {
   Block *block(BlockKind K);
   /// Parameters held by a pipeline stage: its layers, and the embedding
   /// and head when it has them. LayersOnly: the layers' alone.
-  double stageParams(const Stage &St, bool LayersOnly = false) const;
+  double stageParams(const Stage &St, bool LayersOnly = false) const {
+    return StageParamCounter(*this)(St, LayersOnly);
+  }
 };
 
 /// Totals over a program for one micro-batch (or one serving step),

@@ -51,7 +51,7 @@ public:
     return M.SlidingWindow ? std::min(Seq, M.SlidingWindow) : Seq;
   }
 
-  void norm(std::vector<Op> &Ops, const char *Name) {
+  void norm(std::vector<Op> &Ops, OpKind Name) {
     double Elements = double(T) * M.Hidden;
     // Unfused (framework ops): statistics, normalise, scale and shift read
     // the input three times and write twice; `fuse` makes it one pass.
@@ -70,7 +70,7 @@ public:
   /// A weight GEMM on the token stream: Out features from In features.
   /// Tensor parallelism splits its output features (column-parallel), its
   /// input features (row-parallel), or neither (replicated).
-  Op linear(const char *Name, int64_t Rows, int64_t In, int64_t Out,
+  Op linear(OpKind Name, int64_t Rows, int64_t In, int64_t Out,
             bool InputInSequenceRegion, Axis Tp = Axis::N) {
     Op O = gemm(Name, Fwd, Act, AB, WB, Rows, Out, In);
     O.SavedInSequenceRegion = InputInSequenceRegion;
@@ -83,7 +83,7 @@ public:
   }
 
   /// Bias, dropout and residual add after a projection back to h.
-  void residual(std::vector<Op> &Ops, const char *Name) {
+  void residual(std::vector<Op> &Ops, OpKind Name) {
     double Elements = double(T) * M.Hidden;
     // Unfused: bias add, dropout and residual add are three passes over
     // memory (read 4, write 3 values); `fuse` makes them one.
@@ -109,29 +109,29 @@ public:
       G = A;
       if (L.QLoraRank) {
         // The down-projections are small and replicated over the TP group.
-        Ops.push_back(linear("attn.q_down", T, H, L.QLoraRank, true, Axis::None));
-        Ops.push_back(linear("attn.q_up", T, L.QLoraRank, A * QkDim, false));
+        Ops.push_back(linear(OpKind::AttnQDown, T, H, L.QLoraRank, true, Axis::None));
+        Ops.push_back(linear(OpKind::AttnQUp, T, L.QLoraRank, A * QkDim, false));
         Ops.back().SavedInSequenceRegion = false;
       } else {
-        Ops.push_back(linear("attn.q", T, H, A * QkDim, true));
+        Ops.push_back(linear(OpKind::AttnQ, T, H, A * QkDim, true));
       }
-      Ops.push_back(linear("attn.kv_down", T, H, L.KvLoraRank + L.QkRopeHeadDim,
+      Ops.push_back(linear(OpKind::AttnKvDown, T, H, L.KvLoraRank + L.QkRopeHeadDim,
                            true, Axis::None));
       Ops.push_back(
-          linear("attn.kv_up", T, L.KvLoraRank, A * (L.QkNopeHeadDim + VDim),
+          linear(OpKind::AttnKvUp, T, L.KvLoraRank, A * (L.QkNopeHeadDim + VDim),
                  false));
     } else {
-      Ops.push_back(linear("attn.qkv", T, H, (A + 2 * G) * D, true));
+      Ops.push_back(linear(OpKind::AttnQkv, T, H, (A + 2 * G) * D, true));
     }
     if (!M.LearnedPositions && !M.Encoder) {
       double Elements = double(T) * (A + G) * (M.Mla ? M.Mla->QkRopeHeadDim : D);
-      Ops.push_back(pointwise("attn.rope", Fwd, OpCategory::Elementwise, Act,
+      Ops.push_back(pointwise(OpKind::AttnRope, Fwd, OpCategory::Elementwise, Act,
                               AB, Elements, 6, 1, 1));
     }
 
     // Scores: Q K^T per head; K (and V) shared by a / g query heads.
     double Scores = double(B) * A * Seq * Keys;
-    Op Score = gemm("attn.score", Fwd, Act, AB, AB, Seq, Keys, QkDim, B * A);
+    Op Score = gemm(OpKind::AttnScore, Fwd, Act, AB, AB, Seq, Keys, QkDim, B * A);
     Score.TpAxis = Axis::Batch;
     Score.TokenAxis = Axis::M;
     Score.BytesRead = (double(T) * A * QkDim + double(B) * Keys * G * QkDim) * AB;
@@ -140,48 +140,48 @@ public:
     Ops.push_back(Score);
 
     // Unfused scale, mask and softmax: read 4, write 3 values per score.
-    Op Softmax = pointwise("attn.softmax", Fwd, OpCategory::Normalization, Act,
+    Op Softmax = pointwise(OpKind::AttnSoftmax, Fwd, OpCategory::Normalization, Act,
                            AB, Scores, 5, 4, 3);
     if (Training)
       Softmax.SavedBytes = Scores * AB; // its output
     Ops.push_back(Softmax);
     if (Dropout) {
-      Op Drop = pointwise("attn.dropout", Fwd, OpCategory::Elementwise, Act,
+      Op Drop = pointwise(OpKind::AttnDropout, Fwd, OpCategory::Elementwise, Act,
                           AB, Scores, 2, 1, 1);
       Drop.SavedBytes = Scores * (1 + AB); // mask and output
       Ops.push_back(Drop);
     }
-    Op Context = gemm("attn.context", Fwd, Act, AB, AB, Seq, VDim, Keys, B * A);
+    Op Context = gemm(OpKind::AttnContext, Fwd, Act, AB, AB, Seq, VDim, Keys, B * A);
     Context.TpAxis = Axis::Batch;
     Context.TokenAxis = Axis::M;
     Context.BytesRead = (Scores + double(B) * Keys * G * VDim) * AB;
     if (Training)
       Context.SavedBytes = double(T) * G * VDim * AB; // V
     Ops.push_back(Context);
-    Ops.push_back(linear("attn.out", T, A * VDim, H, false, Axis::K));
+    Ops.push_back(linear(OpKind::AttnOut, T, A * VDim, H, false, Axis::K));
   }
 
   void mlp(std::vector<Op> &Ops, int64_t Ffn) {
     int64_t H = M.Hidden;
     int64_t Up = M.GatedMlp ? 2 * Ffn : Ffn;
-    Ops.push_back(linear("mlp.up", T, H, Up, true));
+    Ops.push_back(linear(OpKind::MlpUp, T, H, Up, true));
     double Elements = double(T) * Ffn;
-    Op Act_ = pointwise("mlp.act", Fwd, OpCategory::Elementwise, Act, AB,
+    Op Act_ = pointwise(OpKind::MlpAct, Fwd, OpCategory::Elementwise, Act, AB,
                         Elements, M.GatedMlp ? 6 : 8, M.GatedMlp ? 2 : 1, 1);
     if (Training)
       Act_.SavedBytes = double(T) * Up * AB; // its input
     Ops.push_back(Act_);
-    Ops.push_back(linear("mlp.down", T, Ffn, H, false, Axis::K));
+    Ops.push_back(linear(OpKind::MlpDown, T, Ffn, H, false, Axis::K));
   }
 
   void moe(std::vector<Op> &Ops) {
     const MoEConfig &E = *M.Moe;
     int64_t H = M.Hidden;
-    Ops.push_back(linear("moe.router", T, H, E.Experts, true, Axis::None));
-    Ops.push_back(pointwise("moe.topk", Fwd, OpCategory::Normalization, Act,
+    Ops.push_back(linear(OpKind::MoeRouter, T, H, E.Experts, true, Axis::None));
+    Ops.push_back(pointwise(OpKind::MoeTopk, Fwd, OpCategory::Normalization, Act,
                             AB, double(T) * E.Experts, 5, 1, 1));
     double Routed = double(T) * E.TopK;
-    Op Dispatch = pointwise("moe.dispatch", Fwd, OpCategory::Memory, Act, AB,
+    Op Dispatch = pointwise(OpKind::MoeDispatch, Fwd, OpCategory::Memory, Act, AB,
                             Routed * H, 0, 1, 1);
     Ops.back().SequenceRegion = true;
     Dispatch.SequenceRegion = true;
@@ -193,12 +193,12 @@ public:
     int64_t PerExpert = static_cast<int64_t>(
         std::ceil(Routed * E.CapacityFactor / Experts - 1e-9));
     int64_t Up = M.GatedMlp ? 2 * E.ExpertFfn : E.ExpertFfn;
-    Op ExpertUp = gemm("moe.expert_up", Fwd, Act, AB, WB, PerExpert, Up, H,
+    Op ExpertUp = gemm(OpKind::MoeExpertUp, Fwd, Act, AB, WB, PerExpert, Up, H,
                        Experts);
-    Op ExpertAct = pointwise("moe.expert_act", Fwd, OpCategory::Elementwise,
+    Op ExpertAct = pointwise(OpKind::MoeExpertAct, Fwd, OpCategory::Elementwise,
                              Act, AB, double(PerExpert) * Experts * E.ExpertFfn,
                              M.GatedMlp ? 6 : 8, M.GatedMlp ? 2 : 1, 1);
-    Op ExpertDown = gemm("moe.expert_down", Fwd, Act, AB, WB, PerExpert, H,
+    Op ExpertDown = gemm(OpKind::MoeExpertDown, Fwd, Act, AB, WB, PerExpert, H,
                          E.ExpertFfn, Experts);
     ExpertUp.TpAxis = Axis::N;
     ExpertDown.TpAxis = Axis::K;
@@ -212,9 +212,9 @@ public:
     Ops.push_back(ExpertAct);
     Ops.push_back(ExpertDown);
     if (E.SharedExperts) {
-      Op SharedUp = gemm("moe.shared_up", Fwd, Act, AB, WB, T, Up, H,
+      Op SharedUp = gemm(OpKind::MoeSharedUp, Fwd, Act, AB, WB, T, Up, H,
                          E.SharedExperts);
-      Op SharedDown = gemm("moe.shared_down", Fwd, Act, AB, WB, T, H,
+      Op SharedDown = gemm(OpKind::MoeSharedDown, Fwd, Act, AB, WB, T, H,
                            E.ExpertFfn, E.SharedExperts);
       SharedUp.TpAxis = Axis::N;
       SharedDown.TpAxis = Axis::K;
@@ -227,7 +227,7 @@ public:
       Ops.push_back(SharedUp);
       Ops.push_back(SharedDown);
     }
-    Ops.push_back(pointwise("moe.combine", Fwd, OpCategory::Memory, Act, AB,
+    Ops.push_back(pointwise(OpKind::MoeCombine, Fwd, OpCategory::Memory, Act, AB,
                             Routed * H, E.TopK > 0 ? 1 : 0, 1, 0));
     Ops.back().BytesWritten = double(T) * H * AB;
     Ops.back().SequenceRegion = true;
@@ -237,15 +237,15 @@ public:
   std::vector<Op> layer(bool Moe) {
     std::vector<Op> Ops;
     Ops.reserve(64); // a layer's forward and, later, its backward
-    norm(Ops, "ln1");
+    norm(Ops, OpKind::Ln1);
     attention(Ops);
-    residual(Ops, "attn.residual");
-    norm(Ops, "ln2");
+    residual(Ops, OpKind::AttnResidual);
+    norm(Ops, OpKind::Ln2);
     if (Moe)
       moe(Ops);
     else
       mlp(Ops, M.Ffn);
-    residual(Ops, "mlp.residual");
+    residual(Ops, OpKind::MlpResidual);
     return Ops;
   }
 
@@ -268,21 +268,21 @@ std::vector<Op> backward(const std::vector<Op> &Forward) {
     const Op &F = *It;
     if (F.Category == OpCategory::Contraction) {
       double AB = F.ABytes, BB = F.BBytes;
-      bool IsAttention = std::string(F.Name) == "attn.score" ||
-                         std::string(F.Name) == "attn.context";
+      bool IsAttention = F.Kind == OpKind::AttnScore ||
+                         F.Kind == OpKind::AttnContext;
       if (IsAttention) {
         // Score S = Q K^T: dQ = dS K, dK = dS^T Q. Context O = P V:
         // dP = dO V^T, dV = P^T dO. Heads split over TP (the batch); the
         // queries are the tokens context parallelism splits.
-        bool Score = std::string(F.Name) == "attn.score";
+        bool Score = F.Kind == OpKind::AttnScore;
         // Forward score: M = queries, N = keys, K = head dim; forward
         // context: M = queries, N = head dim, K = keys.
-        Op A = gemm(Score ? "attn.score.dq" : "attn.context.dp",
+        Op A = gemm(Score ? OpKind::AttnScoreDq : OpKind::AttnContextDp,
                     Phase::BackwardData, F.Type, AB, AB, F.M, F.K, F.N,
                     F.Batch);
-        Op B = Score ? gemm("attn.score.dk", Phase::BackwardData, F.Type, AB,
+        Op B = Score ? gemm(OpKind::AttnScoreDk, Phase::BackwardData, F.Type, AB,
                             AB, F.N, F.K, F.M, F.Batch)
-                     : gemm("attn.context.dv", Phase::BackwardData, F.Type, AB,
+                     : gemm(OpKind::AttnContextDv, Phase::BackwardData, F.Type, AB,
                             AB, F.K, F.N, F.M, F.Batch);
         A.TpAxis = B.TpAxis = Axis::Batch;
         A.TokenAxis = Axis::M;
@@ -293,9 +293,9 @@ std::vector<Op> backward(const std::vector<Op> &Forward) {
         continue;
       }
       // dX[M x K] = dY[M x N] W^T; dW[K x N] = X^T[K x M] dY[M x N].
-      Op DX = gemm(F.Name, Phase::BackwardData, F.Type, AB, BB, F.M, F.K, F.N,
+      Op DX = gemm(F.Kind, Phase::BackwardData, F.Type, AB, BB, F.M, F.K, F.N,
                    F.Batch);
-      Op DW = gemm(F.Name, Phase::BackwardWeight, F.Type, AB, AB, F.K, F.N,
+      Op DW = gemm(F.Kind, Phase::BackwardWeight, F.Type, AB, AB, F.K, F.N,
                    F.M, F.Batch);
       DW.BytesWritten = double(F.K) * F.N * F.Batch * BB;
       DX.TokenAxis = Axis::M;
@@ -359,13 +359,13 @@ bool expandLayers(Program &P, PassContext &) {
     Emb.Kind = BlockKind::Embedding;
     Emb.Params = Params.Embedding + Params.Positions + Params.EncoderExtras;
     double Elements = double(Tokens) * M.Hidden;
-    Op Lookup = pointwise("embed.lookup", Ph, OpCategory::Memory, Act, AB,
+    Op Lookup = pointwise(OpKind::EmbedLookup, Ph, OpCategory::Memory, Act, AB,
                           Elements, 0, 0, 1);
     Lookup.BytesRead = Elements * WB;
     Lookup.SequenceRegion = true;
     Emb.Ops.push_back(Lookup);
     if (M.LearnedPositions || Dropout) {
-      Op Pos = pointwise("embed.positions", Ph, OpCategory::Elementwise, Act,
+      Op Pos = pointwise(OpKind::EmbedPositions, Ph, OpCategory::Elementwise, Act,
                          AB, Elements, M.LearnedPositions ? 1 : 0, 1, 1);
       Pos.SequenceRegion = Pos.SavedInSequenceRegion = true;
       if (Dropout)
@@ -378,11 +378,11 @@ bool expandLayers(Program &P, PassContext &) {
     Block Hd;
     Hd.Kind = BlockKind::Head;
     Hd.Params = Params.FinalNorm + Params.LMHead;
-    LB.norm(Hd.Ops, "final_norm");
+    LB.norm(Hd.Ops, OpKind::FinalNorm);
     // The head projects Rows positions (every position in training and
     // prefill of encoders; decoders' serving needs the last position only
     // in prefill, which Rows says).
-    Op Logits = gemm("lm.head", Ph, Act, AB, WB, Rows, M.Vocab, M.Hidden);
+    Op Logits = gemm(OpKind::LmHead, Ph, Act, AB, WB, Rows, M.Vocab, M.Hidden);
     Logits.SavedInSequenceRegion = true;
     Logits.TpAxis = Axis::N; // the vocabulary (Megatron's parallel head)
     Logits.TokenAxis = Axis::M;
@@ -391,7 +391,7 @@ bool expandLayers(Program &P, PassContext &) {
       Hd.Ops.push_back(Logits);
       // Cross-entropy in fp32 over the vocabulary (Megatron-LM); the fp32
       // logits are kept for backward (Korthikanti et al. 2022 §4.3).
-      Op CE = pointwise("loss.cross_entropy", Ph, OpCategory::Normalization,
+      Op CE = pointwise(OpKind::LossCrossEntropy, Ph, OpCategory::Normalization,
                         DType::FP32, 4, double(Rows) * M.Vocab, 5, 1, 1);
       CE.SavedBytes = double(Rows) * M.Vocab * 4;
       Hd.Ops.push_back(CE);
@@ -407,10 +407,11 @@ bool expandLayers(Program &P, PassContext &) {
     int64_t T = P.MicroBatch * P.SeqLen;
     LayerBuilder LB(S, Phase::Forward, P.MicroBatch, P.SeqLen);
 
+    P.Blocks.reserve(6); // embedding, layers, head, pipeline, optimizer
     Block Emb = Embedding(Phase::Forward, T, LB.Dropout);
-    for (Op &O : backward(Emb.Ops))
-      Emb.Ops.push_back(O);
-    P.Blocks.push_back(Emb);
+    std::vector<Op> EmbBwd = backward(Emb.Ops);
+    Emb.Ops.insert(Emb.Ops.end(), EmbBwd.begin(), EmbBwd.end());
+    P.Blocks.push_back(std::move(Emb));
 
     auto AddLayers = [&](BlockKind Kind, int64_t Count, bool Moe) {
       if (!Count)
@@ -419,7 +420,7 @@ bool expandLayers(Program &P, PassContext &) {
       L.Ops = LB.layer(Moe);
       std::vector<Op> Bwd = backward(L.Ops);
       L.Ops.insert(L.Ops.end(), Bwd.begin(), Bwd.end());
-      P.Blocks.push_back(L);
+      P.Blocks.push_back(std::move(L));
     };
     AddLayers(BlockKind::DenseLayer, M.denseLayers(), false);
     AddLayers(BlockKind::MoELayer, M.moeLayers(), true);
@@ -427,7 +428,7 @@ bool expandLayers(Program &P, PassContext &) {
     Block Hd = Head(LB, Phase::Forward, T, true);
     std::vector<Op> HdBwd = backward(Hd.Ops);
     Hd.Ops.insert(Hd.Ops.end(), HdBwd.begin(), HdBwd.end());
-    P.Blocks.push_back(Hd);
+    P.Blocks.push_back(std::move(Hd));
 
     Block Opt;
     Opt.Kind = BlockKind::Optimizer;
@@ -436,11 +437,11 @@ bool expandLayers(Program &P, PassContext &) {
     // FLOPs per parameter: Adam about 12 (moments, bias correction,
     // square root, division), SGD with momentum about 4.
     double Read = S.optimizerStateBytes() + 4;
-    Op Update = pointwise("optimizer.update", Phase::Optimizer,
+    Op Update = pointwise(OpKind::OptimizerUpdate, Phase::Optimizer,
                           OpCategory::Memory, DType::FP32, 1, Params.Total,
                           S.Sgd ? 4 : 12, Read, PerParam - Read);
     Opt.Ops.push_back(Update);
-    P.Blocks.push_back(Opt);
+    P.Blocks.push_back(std::move(Opt));
     return true;
   }
 
@@ -469,7 +470,7 @@ bool expandLayers(Program &P, PassContext &) {
     // A decoder keeps the prompt's keys and values for its decode steps;
     // an encoder generates nothing and keeps none.
     if (!M.Encoder) {
-      Op Write = pointwise("kv.write", Phase::Prefill, OpCategory::Memory,
+      Op Write = pointwise(OpKind::KvWrite, Phase::Prefill, OpCategory::Memory,
                            S.Mapping.KVCache, KVB, double(Prompt) * KvPerToken,
                            0, 1, 1);
       L.Ops.push_back(Write);
@@ -479,10 +480,10 @@ bool expandLayers(Program &P, PassContext &) {
     // cache, so its cost is per token of context.
     std::vector<Op> D = Dec.layer(Moe);
     for (Op &O : D) {
-      llvm::StringRef Name = O.Name;
-      if (Name == "attn.score" || Name == "attn.context") {
+      OpKind Name = O.Kind;
+      if (Name == OpKind::AttnScore || Name == OpKind::AttnContext) {
         int64_t A = M.Heads;
-        bool Score = Name == "attn.score";
+        bool Score = Name == OpKind::AttnScore;
         // Per token of context, per sequence: the product over that token's
         // key (or value) for every head, and reading it from the cache.
         int64_t Dim;
@@ -491,10 +492,10 @@ bool expandLayers(Program &P, PassContext &) {
                       : M.Mla->KvLoraRank;
         else
           Dim = M.HeadDim;
-        O = gemm(O.Name, Phase::Decode, S.Mapping.Activations, Pre.AB, KVB, 1,
+        O = gemm(O.Kind, Phase::Decode, S.Mapping.Activations, Pre.AB, KVB, 1,
                  1, Dim, P.MicroBatch * A);
         if (!Score)
-          O = gemm(O.Name, Phase::Decode, S.Mapping.Activations, Pre.AB, KVB, 1,
+          O = gemm(O.Kind, Phase::Decode, S.Mapping.Activations, Pre.AB, KVB, 1,
                    Dim, 1, P.MicroBatch * A);
         O.TpAxis = Axis::Batch;
         O.FlopsPerContext = O.Flops;
@@ -505,14 +506,14 @@ bool expandLayers(Program &P, PassContext &) {
             M.Mla ? (Score ? KvPerToken : 0)
                   : KvPerToken / 2; // K for scores, V for the context
         O.BytesPerContext = P.MicroBatch * CachePerToken * KVB;
-      } else if (Name == "attn.softmax") {
+      } else if (Name == OpKind::AttnSoftmax) {
         O.FlopsPerContext = O.Flops;
         O.BytesPerContext = O.BytesRead + O.BytesWritten;
         O.Flops = O.BytesRead = O.BytesWritten = 0;
       }
       L.Ops.push_back(O);
     }
-    Op Append = pointwise("kv.append", Phase::Decode, OpCategory::Memory,
+    Op Append = pointwise(OpKind::KvAppend, Phase::Decode, OpCategory::Memory,
                           S.Mapping.KVCache, KVB,
                           double(P.MicroBatch) * KvPerToken, 0, 0, 1);
     L.Ops.push_back(Append);

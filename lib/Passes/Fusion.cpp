@@ -26,22 +26,19 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 namespace llmsys {
 namespace passes {
 
 using namespace ir;
 
-static bool named(const Op &O, const char *Name) {
-  return std::strcmp(O.Name, Name) == 0;
+/// The backward products of attention (scores and context).
+static bool isAttentionGradient(const Op &O) {
+  return O.Kind == OpKind::AttnScoreDq || O.Kind == OpKind::AttnScoreDk ||
+         O.Kind == OpKind::AttnContextDp || O.Kind == OpKind::AttnContextDv;
 }
 
-static bool startsWith(const Op &O, const char *Prefix) {
-  return std::strncmp(O.Name, Prefix, std::strlen(Prefix)) == 0;
-}
-
-static void foldInto(Op &O, const char *Into) {
+static void foldInto(Op &O, OpKind Into) {
   O.Fused = true;
   O.FusedInto = Into;
 }
@@ -57,18 +54,18 @@ static double causalFraction(int64_t SeqLen) {
 static void flashAttention(Block &B, double StatsBytesPerRow, double Executed) {
   std::vector<Op> Added;
   for (Op &O : B.Ops) {
-    if (named(O, "attn.score") || named(O, "attn.context") ||
-        startsWith(O, "attn.score.") || startsWith(O, "attn.context."))
+    if (O.Kind == OpKind::AttnScore || O.Kind == OpKind::AttnContext ||
+        isAttentionGradient(O))
       if (O.Ph != Phase::Decode)
         O.Executed = Executed;
     bool Fwd = O.Ph == Phase::Forward || O.Ph == Phase::Prefill ||
                O.Ph == Phase::Recompute;
-    if (named(O, "attn.softmax") || named(O, "attn.dropout")) {
-      foldInto(O, "attn.flash");
+    if (O.Kind == OpKind::AttnSoftmax || O.Kind == OpKind::AttnDropout) {
+      foldInto(O, OpKind::AttnFlash);
       O.SavedBytes = 0;
       continue;
     }
-    if (named(O, "attn.score") && Fwd && O.Ph != Phase::Decode) {
+    if (O.Kind == OpKind::AttnScore && Fwd && O.Ph != Phase::Decode) {
       O.InFusedAttention = true;
       // Reads Q and K; the scores stay on chip. Keeps the softmax
       // statistics (log-sum-exp per query row, fp32) for backward.
@@ -77,7 +74,7 @@ static void flashAttention(Block &B, double StatsBytesPerRow, double Executed) {
         O.SavedBytes += StatsBytesPerRow * O.Batch * O.M;
       if (O.Ph == Phase::Forward) {
         Op Again = O;
-        Again.Name = "attn.flash.rescore";
+        Again.Kind = OpKind::AttnFlashRescore;
         Again.Ph = Phase::BackwardData;
         Again.ModelWork = false;
         Again.SavedBytes = 0;
@@ -86,23 +83,23 @@ static void flashAttention(Block &B, double StatsBytesPerRow, double Executed) {
       }
       continue;
     }
-    if (named(O, "attn.context") && Fwd && O.Ph != Phase::Decode) {
+    if (O.Kind == OpKind::AttnContext && Fwd && O.Ph != Phase::Decode) {
       O.InFusedAttention = true;
       // Reads V and writes O; the probabilities never left the chip.
       double Probabilities = double(O.M) * O.K * O.Batch * O.ABytes;
       O.BytesRead -= Probabilities;
       continue;
     }
-    if (startsWith(O, "attn.score.") || startsWith(O, "attn.context.")) {
+    if (isAttentionGradient(O)) {
       O.InFusedAttention = true;
       // Backward products read and write Q, K, V, O and their gradients,
       // never an s x s matrix.
       double Square =
-          named(O, "attn.score.dq") ? double(O.M) * O.K * O.Batch * O.ABytes
-          : named(O, "attn.score.dk") ? double(O.M) * O.K * O.Batch * O.ABytes
-          : named(O, "attn.context.dv") ? double(O.M) * O.K * O.Batch * O.ABytes
+          O.Kind == OpKind::AttnScoreDq ? double(O.M) * O.K * O.Batch * O.ABytes
+          : O.Kind == OpKind::AttnScoreDk ? double(O.M) * O.K * O.Batch * O.ABytes
+          : O.Kind == OpKind::AttnContextDv ? double(O.M) * O.K * O.Batch * O.ABytes
                                         : double(O.M) * O.N * O.Batch * O.ABytes;
-      if (named(O, "attn.context.dp"))
+      if (O.Kind == OpKind::AttnContextDp)
         O.BytesWritten -= Square;
       else
         O.BytesRead -= Square;
@@ -111,7 +108,7 @@ static void flashAttention(Block &B, double StatsBytesPerRow, double Executed) {
   // The rescore runs before the other backward products of the layer.
   for (Op &A : Added) {
     auto It = B.Ops.begin();
-    while (It != B.Ops.end() && !startsWith(*It, "attn.context.dp"))
+    while (It != B.Ops.end() && It->Kind != OpKind::AttnContextDp)
       ++It;
     B.Ops.insert(It, A);
   }
@@ -143,28 +140,28 @@ bool fuse(Program &P, PassContext &) {
         O.BytesWritten *= WriteScale;
       };
       if (F.BiasDropoutAdd &&
-          (named(O, "attn.residual") || named(O, "mlp.residual"))) {
+          (O.Kind == OpKind::AttnResidual || O.Kind == OpKind::MlpResidual)) {
         OnePass(4, 3, 2, 1, 0);
         continue;
       }
       if (F.Norm &&
-          (named(O, "ln1") || named(O, "ln2") || named(O, "final_norm"))) {
+          (O.Kind == OpKind::Ln1 || O.Kind == OpKind::Ln2 || O.Kind == OpKind::FinalNorm)) {
         double Weights = (M.RmsNorm ? 1 : 2) * double(M.Hidden) *
                          dtypeBytes(P.Scenario.Mapping.Weights);
         OnePass(3, 2, 1, 1, Backward ? 0 : Weights);
         continue;
       }
-      if (F.Softmax && named(O, "attn.softmax")) {
+      if (F.Softmax && O.Kind == OpKind::AttnSoftmax) {
         OnePass(4, 3, 1, 1, 0);
         continue;
       }
       if (Fwd && ((F.BiasGelu && !M.GatedMlp) || (F.SwiGLU && M.GatedMlp)) &&
-          (named(O, "mlp.act") || named(O, "moe.expert_act"))) {
-        foldInto(O, named(O, "mlp.act") ? "mlp.up" : "moe.expert_up");
+          (O.Kind == OpKind::MlpAct || O.Kind == OpKind::MoeExpertAct)) {
+        foldInto(O, O.Kind == OpKind::MlpAct ? OpKind::MlpUp : OpKind::MoeExpertUp);
         continue;
       }
-      if (F.Rope && Fwd && named(O, "attn.rope")) {
-        foldInto(O, M.Mla ? "attn.kv_down" : "attn.qkv");
+      if (F.Rope && Fwd && O.Kind == OpKind::AttnRope) {
+        foldInto(O, M.Mla ? OpKind::AttnKvDown : OpKind::AttnQkv);
         continue;
       }
     }

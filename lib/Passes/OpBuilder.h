@@ -15,11 +15,11 @@ namespace passes {
 
 /// C[M x N] = A[M x K] * B[K x N], Batch times. B is a weight matrix (read in
 /// the weights' format) or an activation. Reads A and B once, writes C once.
-inline ir::Op gemm(const char *Name, ir::Phase Ph, ir::DType Compute,
+inline ir::Op gemm(ir::OpKind Kind, ir::Phase Ph, ir::DType Compute,
                    double ActBytes, double BBytes, int64_t M, int64_t N,
                    int64_t K, int64_t Batch = 1) {
   ir::Op O;
-  O.Name = Name;
+  O.Kind = Kind;
   O.Category = ir::OpCategory::Contraction;
   O.Ph = Ph;
   O.Type = Compute;
@@ -82,11 +82,11 @@ inline void splitAxis(ir::Op &O, ir::Axis A, int64_t Parts) {
 
 /// An op over Elements values: FlopsPer operations per value, ReadPer and
 /// WritePer values read and written per value, each of Bytes bytes.
-inline ir::Op pointwise(const char *Name, ir::Phase Ph, ir::OpCategory Cat,
+inline ir::Op pointwise(ir::OpKind Kind, ir::Phase Ph, ir::OpCategory Cat,
                         ir::DType Type, double Bytes, double Elements,
                         double FlopsPer, double ReadPer, double WritePer) {
   ir::Op O;
-  O.Name = Name;
+  O.Kind = Kind;
   O.Category = Cat;
   O.Ph = Ph;
   O.Type = Type;

@@ -22,7 +22,6 @@
 #include "Passes/Passes.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace llmsys {
 namespace passes {
@@ -30,8 +29,6 @@ namespace passes {
 using namespace ir;
 
 namespace {
-
-bool named(const Op &O, const char *N) { return std::strcmp(O.Name, N) == 0; }
 
 bool isForwardLike(Phase P) {
   return P == Phase::Forward || P == Phase::Recompute || P == Phase::Prefill ||
@@ -226,7 +223,8 @@ private:
             splitAxis(O, O.TokenAxis, T);
           if (C > 1 && O.Ph != Phase::Decode)
             splitAxis(O, O.TokenAxis, C);
-          if (E > 1 && std::strncmp(O.Name, "moe.expert_", 11) == 0)
+          if (E > 1 && (O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertAct ||
+                     O.Kind == OpKind::MoeExpertDown))
             splitAxis(O, Axis::Batch, E);
         } else {
           if (!O.SequenceRegion || SP)
@@ -248,10 +246,10 @@ private:
     }
   }
 
-  Op collective(const char *Name, Phase Ph, CollectiveKind K, ParallelDim D,
+  Op collective(OpKind Name, Phase Ph, CollectiveKind K, ParallelDim D,
                 int64_t Size, int64_t Stride, double Bytes) {
     Op O;
-    O.Name = Name;
+    O.Kind = Name;
     O.Category = OpCategory::Communication;
     O.Ph = Ph;
     O.Collective = K;
@@ -281,10 +279,11 @@ private:
       if (!inModel(B))
         continue;
       std::vector<Op> Out;
+      Out.reserve(B.Ops.size() + B.Ops.size() / 2);
       for (const Op &O : B.Ops) {
         double Bytes = streamBytes(O.Ph);
         bool Fwd = isForwardLike(O.Ph);
-        auto Add = [&](const char *Name, CollectiveKind K, bool Overlap = false) {
+        auto Add = [&](OpKind Name, CollectiveKind K, bool Overlap = false) {
           Op C = collective(Name, O.Ph, K, SP ? ParallelDim::SP : ParallelDim::TP,
                             T, 1, Bytes);
           C.Overlappable = Overlap;
@@ -293,40 +292,40 @@ private:
         // Before the op: with SP, the sharded sequence is gathered ahead of
         // the column-parallel GEMMs (and their gradients ahead of the
         // row-parallel ones in backward).
-        bool FirstAttn = named(O, "attn.qkv") || named(O, "attn.q_down") ||
-                         named(O, "attn.q");
-        bool FirstMlp = named(O, "mlp.up") || named(O, "moe.router");
-        if (SP && Fwd && (FirstAttn || FirstMlp || named(O, "lm.head")))
-          Add("tp.allgather", CollectiveKind::AllGather);
+        bool FirstAttn = O.Kind == OpKind::AttnQkv || O.Kind == OpKind::AttnQDown ||
+                         O.Kind == OpKind::AttnQ;
+        bool FirstMlp = O.Kind == OpKind::MlpUp || O.Kind == OpKind::MoeRouter;
+        if (SP && Fwd && (FirstAttn || FirstMlp || O.Kind == OpKind::LmHead))
+          Add(OpKind::TpAllgather, CollectiveKind::AllGather);
         if (SP && O.Ph == Phase::BackwardData &&
-            (named(O, "attn.out") || named(O, "mlp.down") ||
-             named(O, "moe.expert_down")))
-          Add("tp.allgather", CollectiveKind::AllGather);
+            (O.Kind == OpKind::AttnOut || O.Kind == OpKind::MlpDown ||
+             O.Kind == OpKind::MoeExpertDown))
+          Add(OpKind::TpAllgather, CollectiveKind::AllGather);
         if (SP && O.Ph == Phase::BackwardWeight && (FirstAttn || FirstMlp))
-          Add("tp.allgather.input", CollectiveKind::AllGather, true);
+          Add(OpKind::TpAllgatherInput, CollectiveKind::AllGather, true);
         Out.push_back(O);
         // After the op.
         bool Reduce = false;
-        if (Fwd && (named(O, "attn.out") || named(O, "mlp.down") ||
-                    named(O, "moe.combine") || named(O, "embed.lookup")))
+        if (Fwd && (O.Kind == OpKind::AttnOut || O.Kind == OpKind::MlpDown ||
+                    O.Kind == OpKind::MoeCombine || O.Kind == OpKind::EmbedLookup))
           Reduce = true;
         if (O.Ph == Phase::BackwardData && (FirstAttn || FirstMlp ||
-                                            named(O, "lm.head")))
+                                            O.Kind == OpKind::LmHead))
           Reduce = true;
         if (Reduce) {
           // A column-parallel layer's input gradient may be reduced while
           // its weight gradient is computed (tp_grad_overlap).
           bool Async = Map.TpGradOverlap && O.Ph == Phase::BackwardData;
           if (SP)
-            Add("tp.reducescatter", CollectiveKind::ReduceScatter, Async);
+            Add(OpKind::TpReducescatter, CollectiveKind::ReduceScatter, Async);
           else
-            Add("tp.allreduce", CollectiveKind::AllReduce, Async);
+            Add(OpKind::TpAllreduce, CollectiveKind::AllReduce, Async);
         }
-        if (Fwd && named(O, "lm.head") && O.Ph != Phase::Decode &&
+        if (Fwd && O.Kind == OpKind::LmHead && O.Ph != Phase::Decode &&
             O.Ph != Phase::Prefill) {
           // Vocabulary-parallel cross-entropy: max, sum and target logit
           // per token (Megatron-LM), three fp32 values.
-          Op C = collective("tp.allreduce.loss", O.Ph, CollectiveKind::AllReduce,
+          Op C = collective(OpKind::TpAllreduceLoss, O.Ph, CollectiveKind::AllReduce,
                             ParallelDim::TP, T, 1,
                             double(P.MicroBatch) * P.SeqLen / Map.Cp * 3 * 4);
           Out.push_back(C);
@@ -351,13 +350,13 @@ private:
                        dtypeBytes(Map.Activations);
       std::vector<Op> Out;
       for (const Op &O : B.Ops) {
-        bool Score = named(O, "attn.score") && O.Ph != Phase::Decode;
+        bool Score = O.Kind == OpKind::AttnScore && O.Ph != Phase::Decode;
         if (Score && isForwardLike(O.Ph))
-          Out.push_back(collective("cp.ring_kv", O.Ph, CollectiveKind::SendRecv,
+          Out.push_back(collective(OpKind::CpRingKv, O.Ph, CollectiveKind::SendRecv,
                                    ParallelDim::CP, C, Map.Tp,
                                    (C - 1) * KvChunk));
-        if (named(O, "attn.context.dp"))
-          Out.push_back(collective("cp.ring_kv_grad", Phase::BackwardData,
+        if (O.Kind == OpKind::AttnContextDp)
+          Out.push_back(collective(OpKind::CpRingKvGrad, Phase::BackwardData,
                                    CollectiveKind::SendRecv, ParallelDim::CP, C,
                                    Map.Tp, 2 * (C - 1) * KvChunk));
         Out.push_back(O);
@@ -381,21 +380,21 @@ private:
                      (Map.SequenceParallel ? Map.Tp : 1);
       bool Fwd = isForwardLike(O.Ph);
       bool Bwd = O.Ph == Phase::BackwardData;
-      auto AllToAll = [&](const char *Name) {
+      auto AllToAll = [&](OpKind Name) {
         Out.push_back(collective(Name, O.Ph, CollectiveKind::AllToAll,
                                  ParallelDim::EP, E, Map.Tp * Map.Cp, Bytes));
       };
       // Tokens go to their experts before the up projection and come back
       // after the down projection; backward runs the reverse.
-      if (Fwd && named(O, "moe.expert_up"))
-        AllToAll("ep.dispatch");
-      if (Bwd && named(O, "moe.expert_down"))
-        AllToAll("ep.combine.grad");
+      if (Fwd && O.Kind == OpKind::MoeExpertUp)
+        AllToAll(OpKind::EpDispatch);
+      if (Bwd && O.Kind == OpKind::MoeExpertDown)
+        AllToAll(OpKind::EpCombineGrad);
       Out.push_back(O);
-      if (Fwd && named(O, "moe.expert_down"))
-        AllToAll("ep.combine");
-      if (Bwd && named(O, "moe.expert_up"))
-        AllToAll("ep.dispatch.grad");
+      if (Fwd && O.Kind == OpKind::MoeExpertDown)
+        AllToAll(OpKind::EpCombine);
+      if (Bwd && O.Kind == OpKind::MoeExpertUp)
+        AllToAll(OpKind::EpDispatchGrad);
     }
     B->Ops = std::move(Out);
   }
@@ -424,7 +423,7 @@ private:
     Comm.Repeat = Map.VirtualStages;
     int64_t Stride = Map.Tp * Map.Cp * Map.Dp;
     auto Send = [&](Phase Ph) {
-      Comm.Ops.push_back(collective("pp.send_recv", Ph, CollectiveKind::SendRecv,
+      Comm.Ops.push_back(collective(OpKind::PpSendRecv, Ph, CollectiveKind::SendRecv,
                                     ParallelDim::PP, 2, Stride,
                                     streamBytes(Ph) / Map.Tp));
       // A pair of neighbouring stages: the group is the two of them.
@@ -441,14 +440,15 @@ private:
     auto Before = std::find_if(P.Blocks.begin(), P.Blocks.end(), [](const Block &B) {
       return B.Kind == BlockKind::Optimizer;
     });
-    P.Blocks.insert(Before, Comm);
+    P.Blocks.insert(Before, std::move(Comm));
   }
 
   /// Parameters on the device of the fullest stage.
   double stageParams() const {
+    StageParamCounter Count(P);
     double Most = 0;
     for (const Stage &St : P.Stages)
-      Most = std::max(Most, P.stageParams(St));
+      Most = std::max(Most, Count(St));
     return Most;
   }
 
@@ -466,7 +466,7 @@ private:
     Opt->Params = 0;
     // The update touches this device's share of the optimizer state.
     for (Op &O : Opt->Ops)
-      if (named(O, "optimizer.update")) {
+      if (O.Kind == OpKind::OptimizerUpdate) {
         double Share = Params / (Sharded ? D : 1);
         double Total = countParams(M).Total;
         scale(O, Share / Total);
@@ -481,12 +481,12 @@ private:
       for (Block &B : P.Blocks) {
         if (!inModel(B))
           continue;
-        Op Gather = collective("dp.param_allgather", Phase::Forward,
+        Op Gather = collective(OpKind::DpParamAllgather, Phase::Forward,
                                CollectiveKind::AllGather, ParallelDim::DP, D,
                                Stride, B.Params * WeightBytes);
         Op GatherBwd = Gather;
         GatherBwd.Ph = Phase::BackwardData;
-        Op Reduce = collective("dp.grad_reducescatter", Phase::BackwardWeight,
+        Op Reduce = collective(OpKind::DpGradReducescatter, Phase::BackwardWeight,
                                CollectiveKind::ReduceScatter, ParallelDim::DP, D,
                                Stride, B.Params * GradBytes);
         Reduce.Overlappable = true;
@@ -501,16 +501,16 @@ private:
       return;
     }
     if (Sharded) {
-      Op Reduce = collective("dp.grad_reducescatter", Phase::Optimizer,
+      Op Reduce = collective(OpKind::DpGradReducescatter, Phase::Optimizer,
                              CollectiveKind::ReduceScatter, ParallelDim::DP, D,
                              Stride, Params * GradBytes);
-      Op Gather = collective("dp.param_allgather", Phase::Optimizer,
+      Op Gather = collective(OpKind::DpParamAllgather, Phase::Optimizer,
                              CollectiveKind::AllGather, ParallelDim::DP, D,
                              Stride, Params * WeightBytes);
       Reduce.Overlappable = Gather.Overlappable = true;
       Comm = {Reduce, Gather};
     } else {
-      Op Reduce = collective("dp.grad_allreduce", Phase::Optimizer,
+      Op Reduce = collective(OpKind::DpGradAllreduce, Phase::Optimizer,
                              CollectiveKind::AllReduce, ParallelDim::DP, D,
                              Stride, Params * GradBytes);
       Reduce.Overlappable = true;

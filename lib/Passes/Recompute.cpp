@@ -22,7 +22,6 @@
 
 #include "Passes/Passes.h"
 
-#include <cstring>
 
 namespace llmsys {
 namespace passes {
@@ -30,11 +29,8 @@ namespace passes {
 using namespace ir;
 
 static bool isAttentionCore(const Op &O) {
-  for (const char *N : {"attn.score", "attn.softmax", "attn.dropout",
-                        "attn.context"})
-    if (std::strcmp(O.Name, N) == 0)
-      return true;
-  return false;
+  return O.Kind == OpKind::AttnScore || O.Kind == OpKind::AttnSoftmax ||
+         O.Kind == OpKind::AttnDropout || O.Kind == OpKind::AttnContext;
 }
 
 bool recompute(Program &P, PassContext &) {
@@ -60,10 +56,10 @@ bool recompute(Program &P, PassContext &) {
       Again.push_back(R);
       if (S.Mapping.Recomp == Recompute::Full) {
         // Only the layer's input stays: the first norm's input.
-        if (std::strcmp(O.Name, "ln1") != 0)
+        if (O.Kind != OpKind::Ln1)
           O.SavedBytes = 0;
-      } else if (std::strcmp(O.Name, "attn.softmax") == 0 ||
-                 std::strcmp(O.Name, "attn.dropout") == 0) {
+      } else if (O.Kind == OpKind::AttnSoftmax ||
+                 O.Kind == OpKind::AttnDropout) {
         // The s x s tensors; Q, K (kept by the scores) and V (kept by the
         // context) are what the recomputation starts from.
         O.SavedBytes = 0;

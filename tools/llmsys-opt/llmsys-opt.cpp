@@ -136,7 +136,7 @@ static void printCosts(const ir::Program &P, raw_ostream &OS) {
         cost::CollectiveTime C = cost::collectiveTime(O, Sys);
         OS << fmt::format("    {:<10} {:<22} {} {} bytes {:.4g} time {:.4g} s "
                           "bandwidth {:.4g} B/s\n",
-                          ir::phaseName(O.Ph).str(), O.Name,
+                          ir::phaseName(O.Ph).str(), O.name(),
                           ir::collectiveName(O.Collective).str(), C.Algorithm,
                           O.MessageBytes, C.Time, C.Bandwidth);
         continue;
@@ -146,7 +146,7 @@ static void printCosts(const ir::Program &P, raw_ostream &OS) {
       cost::OpTime T = cost::opTime(O, Sys.Device);
       OS << fmt::format("    {:<10} {:<22} time {:.4g} s compute {:.4g} "
                         "memory {:.4g} efficiency {:.4g} {}\n",
-                        ir::phaseName(O.Ph).str(), O.Name, T.Time, T.Compute,
+                        ir::phaseName(O.Ph).str(), O.name(), T.Time, T.Compute,
                         T.Memory, T.Efficiency,
                         T.MemoryBound ? "memory-bound" : "compute-bound");
     }
