@@ -60,7 +60,7 @@ static double tiledEfficiency(const Op &O, const AcceleratorConfig &A,
   return Tile * Wave * Loop;
 }
 
-double gemmEfficiency(const Op &O, const AcceleratorConfig &A) {
+static double computeGemmEfficiency(const Op &O, const AcceleratorConfig &A) {
   int64_t Tm = std::max<int64_t>(1, A.TileM);
   int64_t Tn = std::max<int64_t>(1, A.TileN);
   double Best = tiledEfficiency(O, A, Tm, Tn);
@@ -73,6 +73,55 @@ double gemmEfficiency(const Op &O, const AcceleratorConfig &A) {
     for (auto [M, N] : {std::pair{Tm, Tn / 2}, {Tm / 2, Tn}, {Tm / 2, Tn / 2}})
       Best = std::max(Best, A.SmallTile * tiledEfficiency(O, A, M, N));
   return A.ComputeEfficiency * Best;
+}
+
+namespace {
+/// What a GEMM's efficiency depends on: its shape and the accelerator's
+/// tile, unit and efficiency fields.
+struct GemmKey {
+  int64_t M, N, K, Batch, TileM, TileN, TileK, Units;
+  double KOverhead, SmallTile, Compute;
+  bool operator==(const GemmKey &O) const {
+    return M == O.M && N == O.N && K == O.K && Batch == O.Batch &&
+           TileM == O.TileM && TileN == O.TileN && TileK == O.TileK &&
+           Units == O.Units && KOverhead == O.KOverhead &&
+           SmallTile == O.SmallTile && Compute == O.Compute;
+  }
+};
+
+/// Two-way set-associative: 512 sets of two (the newest first).
+struct GemmMemo {
+  static constexpr size_t Sets = 512; // a power of two
+  GemmKey Keys[Sets][2];
+  double Values[Sets][2];
+  bool Used[Sets][2] = {};
+};
+} // namespace
+
+double gemmEfficiency(const Op &O, const AcceleratorConfig &A) {
+  // A pure function of the key, asked again and again in a sweep (the
+  // forward, recompute and other points' GEMMs share shapes): remembered
+  // per thread in a direct-mapped table, so results never depend on it.
+  thread_local GemmMemo Memo;
+  GemmKey Key{O.M,         O.N,         O.K,          O.Batch,
+              A.TileM,     A.TileN,     A.TileK,      A.ComputeUnits,
+              A.KOverhead, A.SmallTile, A.ComputeEfficiency};
+  uint64_t H = uint64_t(O.M) * 0x9E3779B97F4A7C15ull;
+  H ^= uint64_t(O.N) * 0xC2B2AE3D27D4EB4Full + (H >> 29);
+  H ^= uint64_t(O.K) * 0x165667B19E3779F9ull + (H >> 31);
+  H ^= uint64_t(O.Batch) * 0x27D4EB2F165667C5ull + (H >> 27);
+  size_t Set = (H >> 40) & (GemmMemo::Sets - 1);
+  for (int Way = 0; Way < 2; ++Way)
+    if (Memo.Used[Set][Way] && Memo.Keys[Set][Way] == Key)
+      return Memo.Values[Set][Way];
+  double E = computeGemmEfficiency(O, A);
+  Memo.Keys[Set][1] = Memo.Keys[Set][0];
+  Memo.Values[Set][1] = Memo.Values[Set][0];
+  Memo.Used[Set][1] = Memo.Used[Set][0];
+  Memo.Keys[Set][0] = Key;
+  Memo.Values[Set][0] = E;
+  Memo.Used[Set][0] = true;
+  return E;
 }
 
 OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {

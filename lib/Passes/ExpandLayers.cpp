@@ -258,14 +258,16 @@ public:
   bool Training, Dropout;
 };
 
-/// The backward ops of a forward op list, in reverse order: each weight
-/// GEMM gets a data-gradient and a weight-gradient GEMM, each attention
-/// product two data-gradient products, other ops one backward op.
-std::vector<Op> backward(const std::vector<Op> &Forward) {
-  std::vector<Op> Out;
-  Out.reserve(2 * Forward.size());
-  for (auto It = Forward.rbegin(); It != Forward.rend(); ++It) {
-    const Op &F = *It;
+/// Appends the backward ops of the forward op list Ops, in reverse order:
+/// each weight GEMM gets a data-gradient and a weight-gradient GEMM, each
+/// attention product two data-gradient products, other ops one backward
+/// op.
+void appendBackward(std::vector<Op> &Ops) {
+  size_t Forward = Ops.size();
+  // Room for every backward op first: the forward ops read below stay put.
+  Ops.reserve(3 * Forward);
+  for (size_t I = Forward; I-- > 0;) {
+    const Op &F = Ops[I];
     if (F.Category == OpCategory::Contraction) {
       double AB = F.ABytes, BB = F.BBytes;
       bool IsAttention = F.Kind == OpKind::AttnScore ||
@@ -288,8 +290,8 @@ std::vector<Op> backward(const std::vector<Op> &Forward) {
         A.TokenAxis = Axis::M;
         B.TokenAxis = Axis::K;
         A.SequenceRegion = B.SequenceRegion = F.SequenceRegion;
-        Out.push_back(A);
-        Out.push_back(B);
+        Ops.push_back(A);
+        Ops.push_back(B);
         continue;
       }
       // dX[M x K] = dY[M x N] W^T; dW[K x N] = X^T[K x M] dY[M x N].
@@ -307,8 +309,8 @@ std::vector<Op> backward(const std::vector<Op> &Forward) {
                   : F.TpAxis == Axis::K ? Axis::M
                                         : Axis::None;
       DX.SequenceRegion = DW.SequenceRegion = F.SequenceRegion;
-      Out.push_back(DX);
-      Out.push_back(DW);
+      Ops.push_back(DX);
+      Ops.push_back(DW);
       continue;
     }
     Op Bwd = F;
@@ -318,11 +320,10 @@ std::vector<Op> backward(const std::vector<Op> &Forward) {
     Bwd.BytesRead = F.BytesRead + F.BytesWritten; // gradient and saved input
     Bwd.BytesWritten = F.BytesRead;
     Bwd.SavedBytes = 0;
-    Out.push_back(Bwd);
+    Ops.push_back(Bwd);
   }
-  for (Op &O : Out)
-    O.SavedBytes = 0;
-  return Out;
+  for (size_t I = Forward; I < Ops.size(); ++I)
+    Ops[I].SavedBytes = 0;
 }
 
 double optimizerBytesPerParam(const ScenarioConfig &S) {
@@ -409,8 +410,7 @@ bool expandLayers(Program &P, PassContext &) {
 
     P.Blocks.reserve(6); // embedding, layers, head, pipeline, optimizer
     Block Emb = Embedding(Phase::Forward, T, LB.Dropout);
-    std::vector<Op> EmbBwd = backward(Emb.Ops);
-    Emb.Ops.insert(Emb.Ops.end(), EmbBwd.begin(), EmbBwd.end());
+    appendBackward(Emb.Ops);
     P.Blocks.push_back(std::move(Emb));
 
     auto AddLayers = [&](BlockKind Kind, int64_t Count, bool Moe) {
@@ -418,16 +418,14 @@ bool expandLayers(Program &P, PassContext &) {
         return;
       Block L = LayerBlock(Kind, Count, Moe);
       L.Ops = LB.layer(Moe);
-      std::vector<Op> Bwd = backward(L.Ops);
-      L.Ops.insert(L.Ops.end(), Bwd.begin(), Bwd.end());
+      appendBackward(L.Ops);
       P.Blocks.push_back(std::move(L));
     };
     AddLayers(BlockKind::DenseLayer, M.denseLayers(), false);
     AddLayers(BlockKind::MoELayer, M.moeLayers(), true);
 
     Block Hd = Head(LB, Phase::Forward, T, true);
-    std::vector<Op> HdBwd = backward(Hd.Ops);
-    Hd.Ops.insert(Hd.Ops.end(), HdBwd.begin(), HdBwd.end());
+    appendBackward(Hd.Ops);
     P.Blocks.push_back(std::move(Hd));
 
     Block Opt;

@@ -275,13 +275,15 @@ private:
     if (T < 2)
       return;
     bool SP = Map.SequenceParallel;
+    const double StreamBytes = streamBytes(Phase::Forward),
+                 DecodeStreamBytes = streamBytes(Phase::Decode);
     for (Block &B : P.Blocks) {
       if (!inModel(B))
         continue;
       std::vector<Op> Out;
       Out.reserve(B.Ops.size() + B.Ops.size() / 2);
       for (const Op &O : B.Ops) {
-        double Bytes = streamBytes(O.Ph);
+        double Bytes = O.Ph == Phase::Decode ? DecodeStreamBytes : StreamBytes;
         bool Fwd = isForwardLike(O.Ph);
         auto Add = [&](OpKind Name, CollectiveKind K, bool Overlap = false) {
           Op C = collective(Name, O.Ph, K, SP ? ParallelDim::SP : ParallelDim::TP,

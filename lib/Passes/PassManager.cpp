@@ -38,6 +38,7 @@ runPasses(const ir::ScenarioConfig &Scenario, ArrayRef<const PassInfo *> Passes,
               &AfterPass) {
   ir::Program P;
   P.Scenario = Scenario;
+  P.Passes.reserve(Passes.size());
   for (const PassInfo *Pass : Passes) {
     if (!Pass->Run(P, Ctx))
       return std::nullopt;
