@@ -2,6 +2,7 @@
 
 #include "Passes/Passes.h"
 #include "Basic/Diagnostics.h"
+#include "Passes/PrefixCache.h"
 
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
@@ -39,6 +40,14 @@ runPasses(const ir::ScenarioConfig &Scenario, ArrayRef<const PassInfo *> Passes,
   ir::Program P;
   P.Scenario = Scenario;
   P.Passes.reserve(Passes.size());
+  return continuePasses(std::move(P), Passes, Ctx, AfterPass);
+}
+
+std::optional<ir::Program>
+continuePasses(ir::Program P, ArrayRef<const PassInfo *> Passes,
+               PassContext &Ctx,
+               const std::function<void(const PassInfo &, const ir::Program &)>
+                   &AfterPass) {
   for (const PassInfo *Pass : Passes) {
     if (!Pass->Run(P, Ctx))
       return std::nullopt;
@@ -59,10 +68,32 @@ runPasses(const ir::ScenarioConfig &Scenario, ArrayRef<const PassInfo *> Passes,
 
 std::optional<ir::Program> buildProgram(const ir::ScenarioConfig &Scenario,
                                         PassContext &Ctx) {
-  std::vector<const PassInfo *> All;
-  for (const PassInfo &P : Registry)
-    All.push_back(&P);
-  std::optional<ir::Program> P = runPasses(Scenario, All, Ctx);
+  const PassInfo *All[std::size(Registry)];
+  for (size_t I = 0; I < std::size(Registry); ++I)
+    All[I] = &Registry[I];
+  assert(Registry[PrefixPasses].Run == partition &&
+         "the cached prefix ends before partition");
+  std::optional<ir::Program> P;
+  if (Ctx.Prefix) {
+    ArrayRef<const PassInfo *> Passes(All);
+    ir::Program Start;
+    Start.Scenario = Scenario;
+    Start.Passes.reserve(Passes.size());
+    if (Ctx.Prefix->restore(Ctx.PrefixKey, Start)) {
+      P = continuePasses(std::move(Start), Passes.drop_front(PrefixPasses),
+                         Ctx);
+    } else {
+      P = continuePasses(std::move(Start), Passes.take_front(PrefixPasses),
+                         Ctx);
+      if (P) {
+        Ctx.Prefix->keep(Ctx.PrefixKey, *P);
+        P = continuePasses(std::move(*P), Passes.drop_front(PrefixPasses),
+                           Ctx);
+      }
+    }
+  } else {
+    P = runPasses(Scenario, All, Ctx);
+  }
   const ir::SpeculativeConfig &Spec = Scenario.Speculative;
   // Speculation needs decode steps (output > 1).
   if (!P || Scenario.Training || !Spec.Enabled || Scenario.OutputLen <= 1)

@@ -31,6 +31,8 @@
 namespace llmsys {
 namespace passes {
 
+class PrefixCache;
+
 /// What a pass may use besides the program: diagnostics, reported at the
 /// spec's locations (the mapping field at fault, for instance).
 struct PassContext {
@@ -38,6 +40,12 @@ struct PassContext {
   /// Verify the program after each pass. Sweeps turn it off for speed
   /// once the scenario's own evaluation has verified the same pipeline.
   bool Verify = true;
+  /// Where buildProgram may find (and keeps) the program as the passes
+  /// before `partition` leave it, under PrefixKey: callers that know those
+  /// passes' inputs are unchanged (a sweep's points over the layout) skip
+  /// them. Null: every pass runs.
+  PrefixCache *Prefix = nullptr;
+  uint64_t PrefixKey = 0;
 };
 
 /// Returns false after diagnosing a problem.
@@ -69,7 +77,16 @@ runPasses(const ir::ScenarioConfig &Scenario, llvm::ArrayRef<const PassInfo *> P
           const std::function<void(const PassInfo &, const ir::Program &)>
               &AfterPass = nullptr);
 
-/// The default pipeline: every pass of the registry.
+/// Runs passes in order on P (which holds its scenario and what earlier
+/// passes made of it), as runPasses does.
+std::optional<ir::Program>
+continuePasses(ir::Program P, llvm::ArrayRef<const PassInfo *> Passes,
+               PassContext &Ctx,
+               const std::function<void(const PassInfo &, const ir::Program &)>
+                   &AfterPass = nullptr);
+
+/// The default pipeline: every pass of the registry (the first ones from
+/// Ctx.Prefix when it holds them).
 std::optional<ir::Program> buildProgram(const ir::ScenarioConfig &Scenario,
                                         PassContext &Ctx);
 

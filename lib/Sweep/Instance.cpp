@@ -35,6 +35,10 @@ Instance::Instance(const spec::Sweep &W) : W(W) {
       O = F->V.Obj;
     }
     AxisFields.push_back(F);
+    bool LayoutOnly = Parts[0] == "system" ||
+                      (Parts[0] == "mapping" && Parts.size() > 1 &&
+                       passes::layoutOnlyMappingField(Parts[1]));
+    AxisReadByPrefix.push_back(!LayoutOnly);
     AxisPart.push_back(Parts[0] == "mapping"  ? MappingPart
                        : Parts[0] == "model"  ? ModelPart
                        : Parts[0] == "system" ? SystemPart
@@ -53,6 +57,16 @@ void Instance::set(const std::vector<uint32_t> &Choice) {
     Current[I] = Choice[I];
     Dirty |= AxisPart[I];
   }
+}
+
+uint64_t Instance::prefixKey() const {
+  // Mixed radix over the axes the prefix reads: distinct for distinct
+  // choices (a sweep's points are counted in 64 bits).
+  uint64_t Key = 0;
+  for (size_t I = 0; I < Current.size(); ++I)
+    if (AxisReadByPrefix[I])
+      Key = Key * W.Axes[I].Values.size() + Current[I];
+  return Key;
 }
 
 const ir::ScenarioConfig &Instance::config() {

@@ -13,6 +13,7 @@
 #include "Cost/Evaluate.h"
 #include "IR/Scenario.h"
 #include "IR/Spec.h"
+#include "Passes/PrefixCache.h"
 
 #include <deque>
 
@@ -32,6 +33,11 @@ public:
   /// the last call are read again (the mapping, the model, the system),
   /// or all of it when another field changed.
   const ir::ScenarioConfig &config();
+  /// The program before `partition` of earlier points, and the key of this
+  /// point's: the choices of the axes the passes before partition read
+  /// (not the layout's mapping fields, not the system).
+  passes::PrefixCache &prefixCache() { return Prefix; }
+  uint64_t prefixKey() const;
 
 private:
   enum Part : uint8_t { MappingPart = 1, ModelPart = 2, SystemPart = 4,
@@ -41,6 +47,8 @@ private:
   spec::Object *Root = nullptr;
   std::vector<spec::Field *> AxisFields;
   std::vector<uint8_t> AxisPart;
+  std::vector<bool> AxisReadByPrefix;
+  passes::PrefixCache Prefix;
   std::vector<uint32_t> Current;
   ir::ScenarioConfig Config;
   uint8_t Dirty = WholePart;

@@ -197,6 +197,8 @@ private:
 void Runner::evaluate(Instance &I, Chunk &C) {
   std::vector<uint32_t> Choice(Radix.size());
   passes::PassContext Quiet;
+  if (Opts.ReusePrefix)
+    Quiet.Prefix = &I.prefixCache();
   for (uint64_t Index = C.Begin; Index < C.End; ++Index) {
     // The verifier checks the first point of each chunk only.
     Quiet.Verify = Index == C.Begin;
@@ -208,6 +210,7 @@ void Runner::evaluate(Instance &I, Chunk &C) {
       ++C.Rejected;
       continue;
     }
+    Quiet.PrefixKey = I.prefixKey();
     std::optional<cost::Evaluation> E =
         cost::evaluate(I.config(), Quiet, /*Detail=*/false);
     if (!E) {

@@ -51,6 +51,10 @@ struct Result {
 struct Options {
   unsigned Threads = 0; ///< 0: one per core
   bool Progress = false; ///< a progress line on stderr
+  /// Reuse the program before `partition` across points that differ only
+  /// in the layout or the system (off: every pass runs at every point;
+  /// the results are the same).
+  bool ReusePrefix = true;
   /// Without an objective: called for each accepted point, in grid order.
   std::function<void(const Point &)> Stream;
 };

@@ -6,7 +6,11 @@
 //   BM_TrainingEval    the passes and the training cost of Megatron-1T on
 //                      3072 A100s (TP 4, PP 64, DP 12, micro-batch 4, full
 //                      recompute), front end excluded, as a sweep runs it
-//                      (figures only; target: 2 us per evaluation)
+//                      at a point whose operators before `partition` an
+//                      earlier point built (figures only, verifier off;
+//                      target: 2 us per evaluation)
+//   BM_TrainingEvalAllPasses the same with every pass run (a sweep point
+//                      that changes the micro-batch, formats or model)
 //   BM_TrainingEvalFull the same with the operator and collective tables,
 //                      as `llmsys eval` runs it (target: 50 us cold)
 //   BM_SweepGpt3Mapping `llmsys sweep` of a 1,081,344-point mapping grid
@@ -19,6 +23,7 @@
 
 #include "Cost/Cost.h"
 #include "Passes/Passes.h"
+#include "Passes/PrefixCache.h"
 #include "Sema/Compilation.h"
 #include "Sweep/Sweep.h"
 
@@ -110,7 +115,8 @@ static ir::ScenarioConfig megatron1T() {
   return ir::scenarioFromSpec(*C->Spec.Scenarios.front());
 }
 
-static void trainingEval(benchmark::State &State, bool Tables) {
+static void trainingEval(benchmark::State &State, bool Tables,
+                         bool ReusePrefix) {
   ir::ScenarioConfig S = megatron1T();
   if (S.Name.empty()) {
     State.SkipWithError("scenario does not check");
@@ -127,6 +133,9 @@ static void trainingEval(benchmark::State &State, bool Tables) {
   // In a sweep loop the verifier runs once (on the first point of each
   // chunk), not per evaluation; the build above verified this program.
   Ctx.Verify = false;
+  passes::PrefixCache Prefix;
+  if (ReusePrefix)
+    Ctx.Prefix = &Prefix;
   for (auto _ : State) {
     std::optional<ir::Program> P = passes::buildProgram(S, Ctx);
     R = cost::costTraining(*P, Tables);
@@ -135,11 +144,15 @@ static void trainingEval(benchmark::State &State, bool Tables) {
   State.SetLabel("step " + std::to_string(R.StepTime) + " s");
 }
 static void BM_TrainingEval(benchmark::State &State) {
-  trainingEval(State, /*Tables=*/false);
+  trainingEval(State, /*Tables=*/false, /*ReusePrefix=*/true);
 }
 BENCHMARK(BM_TrainingEval)->Unit(benchmark::kMicrosecond);
+static void BM_TrainingEvalAllPasses(benchmark::State &State) {
+  trainingEval(State, /*Tables=*/false, /*ReusePrefix=*/false);
+}
+BENCHMARK(BM_TrainingEvalAllPasses)->Unit(benchmark::kMicrosecond);
 static void BM_TrainingEvalFull(benchmark::State &State) {
-  trainingEval(State, /*Tables=*/true);
+  trainingEval(State, /*Tables=*/true, /*ReusePrefix=*/false);
 }
 BENCHMARK(BM_TrainingEvalFull)->Unit(benchmark::kMicrosecond);
 

@@ -116,6 +116,12 @@ cl::opt<uint64_t> MaxPoints(
     cl::desc("Refuse sweeps of more than <n> points (default 1000000)"),
     cl::init(1000000), cl::value_desc("n"), cl::sub(SweepCmd),
     cl::cat(LLMSysCat));
+cl::opt<bool> SweepReusePrefix(
+    "reuse-prefix",
+    cl::desc("Reuse the operators built before partition across points that "
+             "differ only in layout or system (default on; off runs every "
+             "pass at every point, with the same results)"),
+    cl::init(true), cl::Hidden, cl::sub(SweepCmd), cl::cat(LLMSysCat));
 cl::opt<cl::boolOrDefault>
     Progress("progress",
              cl::desc("A progress line on stderr (default: on a terminal)"),

@@ -48,6 +48,7 @@ int runSweep(Compilation &C) {
     Printer.begin();
     sweep::Options Opts;
     Opts.Threads = SweepThreads;
+    Opts.ReusePrefix = SweepReusePrefix;
     Opts.Progress = Progress == cl::BOU_UNSET
                         ? sys::Process::StandardErrIsDisplayed()
                         : Progress == cl::BOU_TRUE;

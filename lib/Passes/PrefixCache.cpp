@@ -1,0 +1,58 @@
+//===- PrefixCache.cpp - programs before the layout, reused -----------------===//
+
+#include "Passes/PrefixCache.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+namespace llmsys {
+namespace passes {
+
+bool layoutOnlyMappingField(llvm::StringRef Field) {
+  // Read by partition and schedule (lib/Passes/Partition.cpp,
+  // Schedule.cpp) and by the cost analysis; expand-layers, fuse and
+  // recompute read micro_batch, the formats, fusion and recompute.
+  return llvm::StringSwitch<bool>(Field)
+      .Cases("dp", "tp", "pp", "cp", "ep", "sp", true)
+      .Cases("zero", "distributed_optimizer", "global_batch", true)
+      .Cases("schedule", "virtual_stages", true)
+      .Cases("tp_overlap", "tp_grad_overlap", "dp_overlap", "offload", true)
+      .Default(false);
+}
+
+bool PrefixCache::restore(uint64_t Key, ir::Program &P) {
+  for (Entry &E : Entries)
+    if (E.Key == Key) {
+      E.LastUse = ++Clock;
+      ++Hits;
+      P.MicroBatch = E.MicroBatch;
+      P.SeqLen = E.SeqLen;
+      P.ContextCap = E.ContextCap;
+      P.Blocks = E.Blocks;
+      P.Passes = E.Passes;
+      return true;
+    }
+  ++Misses;
+  return false;
+}
+
+void PrefixCache::keep(uint64_t Key, const ir::Program &P) {
+  Entry *Slot = nullptr;
+  if (Entries.size() < Capacity) {
+    Slot = &Entries.emplace_back();
+  } else {
+    Slot = &Entries.front();
+    for (Entry &E : Entries)
+      if (E.LastUse < Slot->LastUse)
+        Slot = &E;
+  }
+  Slot->Key = Key;
+  Slot->LastUse = ++Clock;
+  Slot->MicroBatch = P.MicroBatch;
+  Slot->SeqLen = P.SeqLen;
+  Slot->ContextCap = P.ContextCap;
+  Slot->Blocks = P.Blocks;
+  Slot->Passes = P.Passes;
+}
+
+} // namespace passes
+} // namespace llmsys

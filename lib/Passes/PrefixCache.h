@@ -1,0 +1,68 @@
+//===- PrefixCache.h - programs before the layout, reused ---------*- C++ -*-===//
+//
+// The passes before `partition` (expand-layers, fuse, recompute) read the
+// model, the sequence and batch, the optimizer, and a few mapping fields
+// (micro-batch, formats, fusion, recomputation); never the parallel layout
+// or the system. A sweep over tp, pp, dp, ZeRO, overlaps or systems would
+// otherwise build the same operators at every point. The cache keeps
+// their result under a key the caller chooses: equal keys promise equal
+// inputs to those passes (a sweep uses the choices of the axes those
+// passes read, see layoutOnlyMappingField).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_PASSES_PREFIXCACHE_H
+#define LLMSYS_PASSES_PREFIXCACHE_H
+
+#include "IR/Program.h"
+
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <vector>
+
+namespace llmsys {
+namespace passes {
+
+/// Whether a mapping field is read only from `partition` on (the parallel
+/// layout, its overlaps, the schedule, offload): changing it leaves the
+/// passes before partition with the same program. Fields not listed here
+/// are taken to matter.
+bool layoutOnlyMappingField(llvm::StringRef Field);
+
+/// The passes `buildProgram` may take from the cache: the prefix of the
+/// default pipeline that reads no layout.
+inline constexpr unsigned PrefixPasses = 3;
+
+class PrefixCache {
+public:
+  /// What the prefix passes leave in a program besides its scenario.
+  struct Entry {
+    uint64_t Key = 0;
+    uint64_t LastUse = 0;
+    int64_t MicroBatch = 1, SeqLen = 0, ContextCap = 0;
+    std::vector<ir::Block> Blocks;
+    std::vector<std::string> Passes;
+  };
+
+  explicit PrefixCache(size_t Capacity = 16) : Capacity(Capacity) {}
+
+  /// Fills P (which holds its scenario) from the entry under Key; false
+  /// when there is none.
+  bool restore(uint64_t Key, ir::Program &P);
+  /// Keeps what the prefix passes made of P under Key (the least recently
+  /// used entry goes when the cache is full).
+  void keep(uint64_t Key, const ir::Program &P);
+
+  uint64_t hits() const { return Hits; }
+  uint64_t misses() const { return Misses; }
+
+private:
+  size_t Capacity;
+  std::vector<Entry> Entries;
+  uint64_t Clock = 0, Hits = 0, Misses = 0;
+};
+
+} // namespace passes
+} // namespace llmsys
+
+#endif
