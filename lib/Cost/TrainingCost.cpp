@@ -54,6 +54,8 @@ struct BlockTime {
   /// collectives that overlap the weight-gradient GEMMs.
   double HiddenExposed[2] = {0, 0};
   double GradExposed = 0;
+  /// Contraction FLOPs of one repeat: counted in MFU, and performed.
+  double ModelFlops = 0, HardwareFlops = 0;
 };
 
 /// A collective that runs beside its layer's compute: overlappable, or TP
@@ -93,6 +95,11 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
       T.Comm[static_cast<int>(K)] += C.Time;
       (Side ? T.Backward : T.Forward) += C.Time;
       continue;
+    }
+    if (O.Category == OpCategory::Contraction) {
+      T.HardwareFlops += O.Flops;
+      if (O.ModelWork)
+        T.ModelFlops += O.Flops;
     }
     OpTime OT = opTime(O, A);
     (OT.MemoryBound ? T.MemoryBound : T.ComputeBound) += OT.Time;
@@ -217,10 +224,17 @@ TrainingReport costTraining(const Program &P, bool WithTables) {
   R.ExposedComm[static_cast<int>(CommKind::DP)] += DpExposed;
 
   // Throughput and utilisation.
-  ProgramTotals T = totals(P);
+  // Contraction FLOPs of a micro-batch on one device (ir::totals, from
+  // the block times).
+  double ModelFlops = 0, HardwareFlops = 0;
+  for (const Block &B : P.Blocks) {
+    const BlockTime &BT = TimeOf(B.Kind);
+    ModelFlops += double(B.Repeat) * BT.ModelFlops;
+    HardwareFlops += double(B.Repeat) * BT.HardwareFlops;
+  }
   double Replicas = double(M.Tp) * M.Cp * Mb * M.Dp;
-  R.ModelFlopsPerStep = T.ModelFlops * Replicas;
-  R.HardwareFlopsPerStep = T.HardwareFlops * Replicas;
+  R.ModelFlopsPerStep = ModelFlops * Replicas;
+  R.HardwareFlopsPerStep = HardwareFlops * Replicas;
   R.TokensPerStep = double(P.MicroBatch) * P.SeqLen * Mb * M.Dp;
   R.TokensPerSecond = R.TokensPerStep / R.StepTime;
   double Peak = A.peak(M.Activations);
