@@ -101,7 +101,8 @@ struct GemmMemo {
 double gemmEfficiency(const Op &O, const AcceleratorConfig &A) {
   // A pure function of the key, asked again and again in a sweep (the
   // forward, recompute and other points' GEMMs share shapes): remembered
-  // per thread in a direct-mapped table, so results never depend on it.
+  // per thread in a two-way set-associative table, so results never depend
+  // on it.
   thread_local GemmMemo Memo;
   GemmKey Key{O.M,         O.N,         O.K,          O.Batch,
               A.TileM,     A.TileN,     A.TileK,      A.ComputeUnits,
