@@ -107,6 +107,8 @@ Value trainingJson(const Program &P, const cost::TrainingReport &R) {
       {"cost_usd", R.Cost},
       {"cost_per_million_tokens_usd", R.CostPerToken * 1e6},
       {"breakdown", std::move(Breakdown)},
+      {"pipeline", Object{{"slowest_stage", R.SlowestStage},
+                          {"stage_times_s", Array(R.StageTimes)}}},
       {"memory", Object{{"weights_bytes", M.Weights},
                         {"gradients_bytes", M.Gradients},
                         {"optimizer_bytes", M.Optimizer},
