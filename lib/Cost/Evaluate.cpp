@@ -10,17 +10,19 @@ namespace cost {
 std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
                                    passes::PassContext &Ctx,
                                    bool Detail) {
-  std::optional<ir::Program> P = passes::buildProgram(S, Ctx);
-  if (!P)
-    return std::nullopt;
-  Evaluation E;
-  E.Program = std::move(*P);
-  E.Training = S.Training;
-  if (S.Training) {
-    E.Train = costTraining(E.Program, Detail);
+  // Built in place (one return object): programs and reports are large
+  // enough that moving them costs in a sweep.
+  std::optional<Evaluation> E(std::in_place);
+  if (!passes::buildProgram(S, Ctx, E->Program)) {
+    E.reset();
     return E;
   }
-  E.Serve = costServing(E.Program, Detail);
+  E->Training = S.Training;
+  if (S.Training) {
+    E->Train = costTraining(E->Program, Detail);
+    return E;
+  }
+  E->Serve = costServing(E->Program, Detail);
   if (!Detail)
     return E;
   // The decode crossover compares the decode step at batches 1 and 2.
@@ -31,7 +33,7 @@ std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
   std::optional<ir::Program> P1 = passes::buildProgram(One, Quiet);
   std::optional<ir::Program> P2 = passes::buildProgram(Two, Quiet);
   if (P1 && P2)
-    setDecodeCrossover(E.Serve, *P1, *P2);
+    setDecodeCrossover(E->Serve, *P1, *P2);
   return E;
 }
 

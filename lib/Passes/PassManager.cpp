@@ -37,20 +37,21 @@ runPasses(const ir::ScenarioConfig &Scenario, ArrayRef<const PassInfo *> Passes,
           PassContext &Ctx,
           const std::function<void(const PassInfo &, const ir::Program &)>
               &AfterPass) {
-  ir::Program P;
-  P.Scenario = Scenario;
-  P.Passes.reserve(Passes.size());
-  return continuePasses(std::move(P), Passes, Ctx, AfterPass);
+  std::optional<ir::Program> P(std::in_place);
+  P->Scenario = Scenario;
+  P->Passes.reserve(Passes.size());
+  if (!continuePasses(*P, Passes, Ctx, AfterPass))
+    P.reset();
+  return P;
 }
 
-std::optional<ir::Program>
-continuePasses(ir::Program P, ArrayRef<const PassInfo *> Passes,
-               PassContext &Ctx,
-               const std::function<void(const PassInfo &, const ir::Program &)>
-                   &AfterPass) {
+bool continuePasses(ir::Program &P, ArrayRef<const PassInfo *> Passes,
+                    PassContext &Ctx,
+                    const std::function<void(const PassInfo &,
+                                             const ir::Program &)> &AfterPass) {
   for (const PassInfo *Pass : Passes) {
     if (!Pass->Run(P, Ctx))
-      return std::nullopt;
+      return false;
     P.Passes.push_back(Pass->Name.str());
     // The verifier runs after every pass (assertions are on in every
     // build we ship, see docs/building.md).
@@ -63,41 +64,35 @@ continuePasses(ir::Program P, ArrayRef<const PassInfo *> Passes,
     if (AfterPass)
       AfterPass(*Pass, P);
   }
-  return P;
+  return true;
 }
 
-std::optional<ir::Program> buildProgram(const ir::ScenarioConfig &Scenario,
-                                        PassContext &Ctx) {
+bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
+                  ir::Program &P) {
   const PassInfo *All[std::size(Registry)];
   for (size_t I = 0; I < std::size(Registry); ++I)
     All[I] = &Registry[I];
   assert(Registry[PrefixPasses].Run == partition &&
          "the cached prefix ends before partition");
-  std::optional<ir::Program> P;
-  if (Ctx.Prefix) {
-    ArrayRef<const PassInfo *> Passes(All);
-    ir::Program Start;
-    Start.Scenario = Scenario;
-    Start.Passes.reserve(Passes.size());
-    if (Ctx.Prefix->restore(Ctx.PrefixKey, Start)) {
-      P = continuePasses(std::move(Start), Passes.drop_front(PrefixPasses),
-                         Ctx);
-    } else {
-      P = continuePasses(std::move(Start), Passes.take_front(PrefixPasses),
-                         Ctx);
-      if (P) {
-        Ctx.Prefix->keep(Ctx.PrefixKey, *P);
-        P = continuePasses(std::move(*P), Passes.drop_front(PrefixPasses),
-                           Ctx);
-      }
-    }
+  P.Scenario = Scenario;
+  ArrayRef<const PassInfo *> Passes(All);
+  P.Passes.reserve(Passes.size());
+  bool Ok;
+  if (!Ctx.Prefix) {
+    Ok = continuePasses(P, Passes, Ctx);
+  } else if (Ctx.Prefix->restore(Ctx.PrefixKey, P)) {
+    Ok = continuePasses(P, Passes.drop_front(PrefixPasses), Ctx);
   } else {
-    P = runPasses(Scenario, All, Ctx);
+    Ok = continuePasses(P, Passes.take_front(PrefixPasses), Ctx);
+    if (Ok) {
+      Ctx.Prefix->keep(Ctx.PrefixKey, P);
+      Ok = continuePasses(P, Passes.drop_front(PrefixPasses), Ctx);
+    }
   }
   const ir::SpeculativeConfig &Spec = Scenario.Speculative;
   // Speculation needs decode steps (output > 1).
-  if (!P || Scenario.Training || !Spec.Enabled || Scenario.OutputLen <= 1)
-    return P;
+  if (!Ok || Scenario.Training || !Spec.Enabled || Scenario.OutputLen <= 1)
+    return Ok;
   // The draft proposes tokens the target verifies: both generate, over one
   // vocabulary.
   bool Fits = true;
@@ -116,7 +111,7 @@ std::optional<ir::Program> buildProgram(const ir::ScenarioConfig &Scenario,
     Fits = false;
   }
   if (!Fits)
-    return std::nullopt;
+    return false;
   // The draft runs on the same devices with the same mapping (a dense
   // draft of an expert-parallel target without expert parallelism); the
   // verification is the target's decode of k + 1 tokens per sequence (the
@@ -135,9 +130,18 @@ std::optional<ir::Program> buildProgram(const ir::ScenarioConfig &Scenario,
                       Spec.Draft.Name, Scenario.Name);
   std::optional<ir::Program> V = D ? runPasses(Verify, All, Ctx) : std::nullopt;
   if (!D || !V)
-    return std::nullopt;
-  P->Draft = std::make_shared<const ir::Program>(std::move(*D));
-  P->Verify = std::make_shared<const ir::Program>(std::move(*V));
+    return false;
+  P.Draft = std::make_shared<const ir::Program>(std::move(*D));
+  P.Verify = std::make_shared<const ir::Program>(std::move(*V));
+  return true;
+}
+
+std::optional<ir::Program> buildProgram(const ir::ScenarioConfig &Scenario,
+                                        PassContext &Ctx) {
+  // Built in place: a program is large enough that moving it costs.
+  std::optional<ir::Program> P(std::in_place);
+  if (!buildProgram(Scenario, Ctx, *P))
+    P.reset();
   return P;
 }
 

@@ -78,15 +78,20 @@ runPasses(const ir::ScenarioConfig &Scenario, llvm::ArrayRef<const PassInfo *> P
               &AfterPass = nullptr);
 
 /// Runs passes in order on P (which holds its scenario and what earlier
-/// passes made of it), as runPasses does.
-std::optional<ir::Program>
-continuePasses(ir::Program P, llvm::ArrayRef<const PassInfo *> Passes,
-               PassContext &Ctx,
-               const std::function<void(const PassInfo &, const ir::Program &)>
-                   &AfterPass = nullptr);
+/// passes made of it), as runPasses does; false after a diagnosed failure
+/// (P is then partly transformed).
+bool continuePasses(ir::Program &P, llvm::ArrayRef<const PassInfo *> Passes,
+                    PassContext &Ctx,
+                    const std::function<void(const PassInfo &,
+                                             const ir::Program &)> &AfterPass =
+                        nullptr);
 
 /// The default pipeline: every pass of the registry (the first ones from
-/// Ctx.Prefix when it holds them).
+/// Ctx.Prefix when it holds them), into P, a default-constructed program;
+/// false after a diagnosed failure.
+bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
+                  ir::Program &P);
+/// The same, returning the program.
 std::optional<ir::Program> buildProgram(const ir::ScenarioConfig &Scenario,
                                         PassContext &Ctx);
 
