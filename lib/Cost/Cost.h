@@ -110,7 +110,6 @@ struct MemoryBreakdown {
 };
 
 struct TrainingReport {
-  std::string Scenario;
   int64_t Devices = 0;
   int64_t MicroBatches = 0;
   double StepTime = 0;
@@ -169,7 +168,6 @@ struct SloCheck {
 };
 
 struct ServingReport {
-  std::string Scenario;
   int64_t DevicesPerReplica = 1, Replicas = 1;
   double Ttft = 0, Tpot = 0, E2E = 0;
   double Throughput = 0, ThroughputPerDevice = 0;

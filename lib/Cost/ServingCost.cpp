@@ -168,7 +168,6 @@ ServingReport costServing(const Program &P, bool WithTables) {
   const SystemConfig &Sys = S.System;
   const MappingConfig &M = S.Mapping;
   const AcceleratorConfig &A = Sys.Device;
-  R.Scenario = S.Name;
   R.DevicesPerReplica = M.Tp * M.Pp * M.Cp;
   R.Replicas = M.Dp;
   double Batch = double(P.MicroBatch);

@@ -133,7 +133,6 @@ TrainingReport costTraining(const Program &P, bool WithTables) {
   const ScenarioConfig &S = P.Scenario;
   const MappingConfig &M = S.Mapping;
   const AcceleratorConfig &A = S.System.Device;
-  R.Scenario = S.Name;
   R.Devices = M.devices();
   R.MicroBatches = P.Schedule.MicroBatches;
   double Mb = static_cast<double>(R.MicroBatches);
@@ -156,13 +155,15 @@ TrainingReport costTraining(const Program &P, bool WithTables) {
     PipeComm = C->Repeat * Total(TimeOf(BlockKind::PipelineComm));
   double Sum = 0, Max = 0;
   R.StageTimes.reserve(P.Stages.size());
+  const double Dense = Total(TimeOf(BlockKind::DenseLayer)),
+               Moe = Total(TimeOf(BlockKind::MoELayer)),
+               Emb = Total(TimeOf(BlockKind::Embedding)),
+               Head = Total(TimeOf(BlockKind::Head)),
+               Comm = P.Stages.size() > 1 ? PipeComm : 0;
   for (size_t I = 0; I < P.Stages.size(); ++I) {
     const Stage &St = P.Stages[I];
-    double T = St.DenseLayers * Total(TimeOf(BlockKind::DenseLayer)) +
-               St.MoELayers * Total(TimeOf(BlockKind::MoELayer)) +
-               (St.HasEmbedding ? Total(TimeOf(BlockKind::Embedding)) : 0) +
-               (St.HasHead ? Total(TimeOf(BlockKind::Head)) : 0) +
-               (P.Stages.size() > 1 ? PipeComm : 0);
+    double T = St.DenseLayers * Dense + St.MoELayers * Moe +
+               (St.HasEmbedding ? Emb : 0) + (St.HasHead ? Head : 0) + Comm;
     R.StageTimes.push_back(T);
     Sum += T;
     if (T > Max) {

@@ -128,19 +128,21 @@ llvm::StringRef collectiveName(CollectiveKind K);
 
 /// One operator as one device executes it once.
 struct Op {
+  // (Fields are grouped so that the small ones share words: programs are
+  // copied at every point of a sweep.)
   OpKind Kind = OpKind::None;
   OpCategory Category = OpCategory::Elementwise;
   Phase Ph = Phase::Forward;
   DType Type = DType::BF16;
+  /// The dimension tensor parallelism splits (heads, features), and the
+  /// one that holds the tokens (split by context parallelism).
+  Axis TpAxis = Axis::None;
+  Axis TokenAxis = Axis::None;
 
   // Contraction shape: Batch independent (M x K) * (K x N) products.
   int64_t M = 0, N = 0, K = 0, Batch = 1;
   /// Bytes per element of A and C, and of B (a weight or an activation).
   double ABytes = 0, BBytes = 0;
-  /// The dimension tensor parallelism splits (heads, features), and the
-  /// one that holds the tokens (split by context parallelism).
-  Axis TpAxis = Axis::None;
-  Axis TokenAxis = Axis::None;
 
   double Flops = 0;        ///< per execution
   double BytesRead = 0;    ///< device-memory bytes per execution
@@ -152,6 +154,12 @@ struct Op {
 
   /// Activation bytes this op keeps for the backward pass (training).
   double SavedBytes = 0;
+  /// Fraction of the op's FLOPs the kernel performs: a causal fused
+  /// attention kernel skips the key blocks after each query block. Scales
+  /// the op's compute time, not its FLOP counts (MFU counts the full
+  /// product, as Megatron-LM does).
+  double Executed = 1;
+
   /// Where the op sits with respect to tensor parallelism (Korthikanti et
   /// al. 2022, §4.2): inside the attention or MLP (its work and saved
   /// tensors split over the TP group), or in the sequence region (norms,
@@ -159,7 +167,6 @@ struct Op {
   /// the TP group unless sequence parallelism splits them).
   bool SequenceRegion = false;
   bool SavedInSequenceRegion = false;
-
   /// Folded into the op before it (a GEMM epilogue, a fused attention
   /// kernel): no launch and no device-memory round trip of its own.
   bool Fused = false;
@@ -168,11 +175,6 @@ struct Op {
   /// tiles run over the sequence, so it is costed at the device's achieved
   /// fraction without GEMM tile, wave or K-loop quantisation.
   bool InFusedAttention = false;
-  /// Fraction of the op's FLOPs the kernel performs: a causal fused
-  /// attention kernel skips the key blocks after each query block. Scales
-  /// the op's compute time, not its FLOP counts (MFU counts the full
-  /// product, as Megatron-LM does).
-  double Executed = 1;
   /// Counted in model FLOPs (MFU). False for recomputation and for the
   /// softmax-recompute inside fused attention backward.
   bool ModelWork = true;
@@ -182,11 +184,11 @@ struct Op {
   ParallelDim Group = ParallelDim::None;
   int64_t GroupSize = 1;
   int FabricLevel = 0;      ///< 0: inside a node (scale-up); 1: across nodes
+  bool Overlappable = false; ///< may hide behind compute (DP gradients)
   /// Members of the group inside one node (GroupSize when it fits in a
   /// node): a group spanning nodes drives that many network ports per node.
   int64_t GroupPerNode = 1;
   double MessageBytes = 0;  ///< per device
-  bool Overlappable = false; ///< may hide behind compute (DP gradients)
 
   bool isCollective() const { return Collective != CollectiveKind::None; }
   llvm::StringRef name() const { return opName(Kind); }
