@@ -21,9 +21,15 @@ bool EnumSpec::contains(StringRef W) const {
 }
 
 int StructSpec::findField(StringRef N) const {
-  for (size_t I = 0; I < Fields.size(); ++I)
-    if (Fields[I].Name == N)
+  // Sweeps read a mapping's fields by name at every point: the size and
+  // first letter rule out most fields before the names are compared.
+  if (N.empty())
+    return -1;
+  for (size_t I = 0; I < Fields.size(); ++I) {
+    const std::string &F = Fields[I].Name;
+    if (F.size() == N.size() && F[0] == N[0] && StringRef(F) == N)
       return static_cast<int>(I);
+  }
   return -1;
 }
 

@@ -39,6 +39,10 @@ std::string Value::describe() const {
 }
 
 const Field *Object::path(StringRef DottedPath) const {
+  if (DottedPath.find('.') == StringRef::npos) {
+    const Field *F = field(DottedPath);
+    return F && F->isSet() ? F : nullptr;
+  }
   const Object *O = this;
   SmallVector<StringRef, 4> Parts;
   DottedPath.split(Parts, '.');

@@ -54,6 +54,10 @@ public:
     return true;
   }
 
+  /// The checks of the layout alone (they read the scenario, not the
+  /// operators).
+  bool validateOnly() { return validate(); }
+
 private:
   template <typename... Args>
   void error(llvm::SMRange R, DiagID ID, Args &&...A) {
@@ -118,7 +122,9 @@ private:
     int64_t Used = Map.devices();
     int64_t Have = Sys.devices();
     bool Mismatch = S.Training ? Used != Have : Used > Have;
-    if (Mismatch)
+    if (Mismatch && !Ctx.Diags)
+      Ok = false; // quiet (a sweep point): no message to format
+    else if (Mismatch)
       error(L.Decl, DiagID::err_mapping_devices, Used,
             fmt::format("dp {} x tp {} x pp {} x cp {}", Map.Dp, Map.Tp, Map.Pp,
                         Map.Cp),
@@ -534,6 +540,11 @@ private:
 
 bool partition(Program &P, PassContext &Ctx) {
   return Partitioner(P, Ctx).run();
+}
+
+bool layoutAccepted(Program &P) {
+  PassContext Quiet;
+  return Partitioner(P, Quiet).validateOnly();
 }
 
 } // namespace passes

@@ -80,6 +80,11 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
   bool Ok;
   if (!Ctx.Prefix) {
     Ok = continuePasses(P, Passes, Ctx);
+  } else if (!layoutAccepted(P)) {
+    // Most points of a mapping sweep are layouts partition rejects: it
+    // needs no operators to say so (and reports as it would).
+    Ok = continuePasses(P, Passes.drop_front(PrefixPasses), Ctx);
+    assert(!Ok && "partition accepted a layout its checks reject");
   } else if (Ctx.Prefix->restore(Ctx.PrefixKey, P)) {
     Ok = continuePasses(P, Passes.drop_front(PrefixPasses), Ctx);
   } else {

@@ -65,6 +65,9 @@ bool expandLayers(ir::Program &P, PassContext &Ctx);
 bool fuse(ir::Program &P, PassContext &Ctx);
 bool recompute(ir::Program &P, PassContext &Ctx);
 bool partition(ir::Program &P, PassContext &Ctx);
+/// Whether `partition` would accept the program's layout (its checks read
+/// the scenario only; nothing is reported).
+bool layoutAccepted(ir::Program &P);
 bool schedule(ir::Program &P, PassContext &Ctx);
 
 /// Runs passes in order on a program holding only its scenario (the first
