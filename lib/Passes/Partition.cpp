@@ -41,11 +41,14 @@ public:
       : P(P), S(P.Scenario), M(S.Model), Map(S.Mapping), Sys(S.System),
         Ctx(Ctx) {}
 
-  bool run() {
+  /// Source: the blocks' operators as the passes before partition left
+  /// them, in the order of P's blocks (which then hold only their kinds,
+  /// repeats and parameters); null: P's own.
+  bool run(const std::vector<Block> *Source = nullptr) {
     if (!validate())
       return false;
-    splitWork();
-    insertTensorParallel();
+    splitParams();
+    splitOps(Source);
     insertContextParallel();
     insertExpertParallel();
     assignStages();
@@ -211,36 +214,38 @@ private:
     O.BytesPerContext *= F;
   }
 
-  /// Each op's work and kept activations per device.
-  void splitWork() {
+  /// One op's work and kept activations per device.
+  void splitOp(Op &O) const {
     int64_t T = Map.Tp, C = Map.Cp, E = Map.Ep;
     bool SP = Map.SequenceParallel && T > 1;
-    for (Block &B : P.Blocks) {
-      if (!inModel(B))
-        continue;
-      B.Params /= T;
-      for (Op &O : B.Ops) {
-        bool SavedSeq = O.SavedInSequenceRegion || O.SequenceRegion;
-        double SavedFactor = (SavedSeq && !SP) ? 1.0 : 1.0 / T;
-        if (O.Category == OpCategory::Contraction) {
-          if (!O.SequenceRegion)
-            splitAxis(O, O.TpAxis, T);
-          else if (SP)
-            splitAxis(O, O.TokenAxis, T);
-          if (C > 1 && O.Ph != Phase::Decode)
-            splitAxis(O, O.TokenAxis, C);
-          if (E > 1 && (O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertAct ||
-                     O.Kind == OpKind::MoeExpertDown))
-            splitAxis(O, Axis::Batch, E);
-        } else {
-          if (!O.SequenceRegion || SP)
-            scale(O, 1.0 / T);
-          if (C > 1 && O.Ph != Phase::Decode)
-            scale(O, 1.0 / C);
-        }
-        O.SavedBytes *= SavedFactor / C;
-      }
+    bool SavedSeq = O.SavedInSequenceRegion || O.SequenceRegion;
+    double SavedFactor = (SavedSeq && !SP) ? 1.0 : 1.0 / T;
+    if (O.Category == OpCategory::Contraction) {
+      if (!O.SequenceRegion)
+        splitAxis(O, O.TpAxis, T);
+      else if (SP)
+        splitAxis(O, O.TokenAxis, T);
+      if (C > 1 && O.Ph != Phase::Decode)
+        splitAxis(O, O.TokenAxis, C);
+      if (E > 1 && (O.Kind == OpKind::MoeExpertUp ||
+                    O.Kind == OpKind::MoeExpertAct ||
+                    O.Kind == OpKind::MoeExpertDown))
+        splitAxis(O, Axis::Batch, E);
+    } else {
+      if (!O.SequenceRegion || SP)
+        scale(O, 1.0 / T);
+      if (C > 1 && O.Ph != Phase::Decode)
+        scale(O, 1.0 / C);
     }
+    O.SavedBytes *= SavedFactor / C;
+  }
+
+  /// The parameters of a block's repeat on one device.
+  void splitParams() {
+    int64_t T = Map.Tp, E = Map.Ep;
+    for (Block &B : P.Blocks)
+      if (inModel(B))
+        B.Params /= T;
     // Expert parameters live on 1/ep of the devices.
     if (Block *Moe = P.block(BlockKind::MoELayer)) {
       ParamCount Pc = countParams(M);
@@ -276,19 +281,37 @@ private:
     return double(Tokens) * M.Hidden * dtypeBytes(Map.Precision);
   }
 
-  void insertTensorParallel() {
+  /// Each op of the model's blocks split over the devices (splitOp), with
+  /// the tensor-parallel collectives it needs before and after it; the
+  /// other blocks' ops as they are. One pass, reading Source (see run) or
+  /// the blocks' own ops.
+  void splitOps(const std::vector<Block> *Source) {
     int64_t T = Map.Tp;
-    if (T < 2)
-      return;
     bool SP = Map.SequenceParallel;
     const double StreamBytes = streamBytes(Phase::Forward),
                  DecodeStreamBytes = streamBytes(Phase::Decode);
-    for (Block &B : P.Blocks) {
-      if (!inModel(B))
+    for (size_t I = 0; I < P.Blocks.size(); ++I) {
+      Block &B = P.Blocks[I];
+      const std::vector<Op> &From = Source ? (*Source)[I].Ops : B.Ops;
+      if (!inModel(B)) {
+        if (Source)
+          B.Ops = From;
         continue;
+      }
+      if (!Source && T < 2) {
+        for (Op &O : B.Ops)
+          splitOp(O);
+        continue;
+      }
       std::vector<Op> Out;
-      Out.reserve(B.Ops.size() + B.Ops.size() / 2);
-      for (const Op &O : B.Ops) {
+      Out.reserve(From.size() + (T > 1 ? From.size() / 2 : 0));
+      for (const Op &Unsplit : From) {
+        Op O = Unsplit;
+        splitOp(O);
+        if (T < 2) {
+          Out.push_back(O);
+          continue;
+        }
         double Bytes = O.Ph == Phase::Decode ? DecodeStreamBytes : StreamBytes;
         bool Fwd = isForwardLike(O.Ph);
         auto Add = [&](OpKind Name, CollectiveKind K, bool Overlap = false) {
@@ -540,6 +563,12 @@ private:
 
 bool partition(Program &P, PassContext &Ctx) {
   return Partitioner(P, Ctx).run();
+}
+
+bool partitionFrom(Program &P, const std::vector<Block> &Source,
+                   PassContext &Ctx) {
+  assert(Source.size() == P.Blocks.size() && "one source per block");
+  return Partitioner(P, Ctx).run(&Source);
 }
 
 bool layoutAccepted(Program &P) {

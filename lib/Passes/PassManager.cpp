@@ -45,6 +45,24 @@ runPasses(const ir::ScenarioConfig &Scenario, ArrayRef<const PassInfo *> Passes,
   return P;
 }
 
+/// What follows each pass: its name in the program, the verifier, the
+/// caller's hook.
+static void passDone(const PassInfo *Pass, ir::Program &P, PassContext &Ctx,
+                     const std::function<void(const PassInfo &,
+                                              const ir::Program &)> &AfterPass) {
+  P.Passes.push_back(Pass->Name.str());
+  // The verifier runs after every pass (assertions are on in every build
+  // we ship, see docs/building.md).
+  if (Ctx.Verify) {
+    std::string Problem = ir::verifyProgram(P);
+    if (!Problem.empty())
+      report_fatal_error(Twine("program invalid after ") + Pass->Name + ": " +
+                         Problem);
+  }
+  if (AfterPass)
+    AfterPass(*Pass, P);
+}
+
 bool continuePasses(ir::Program &P, ArrayRef<const PassInfo *> Passes,
                     PassContext &Ctx,
                     const std::function<void(const PassInfo &,
@@ -52,17 +70,7 @@ bool continuePasses(ir::Program &P, ArrayRef<const PassInfo *> Passes,
   for (const PassInfo *Pass : Passes) {
     if (!Pass->Run(P, Ctx))
       return false;
-    P.Passes.push_back(Pass->Name.str());
-    // The verifier runs after every pass (assertions are on in every
-    // build we ship, see docs/building.md).
-    if (Ctx.Verify) {
-      std::string Problem = ir::verifyProgram(P);
-      if (!Problem.empty())
-        report_fatal_error(Twine("program invalid after ") + Pass->Name +
-                           ": " + Problem);
-    }
-    if (AfterPass)
-      AfterPass(*Pass, P);
+    passDone(Pass, P, Ctx, AfterPass);
   }
   return true;
 }
@@ -85,8 +93,15 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
     // needs no operators to say so (and reports as it would).
     Ok = continuePasses(P, Passes.drop_front(PrefixPasses), Ctx);
     assert(!Ok && "partition accepted a layout its checks reject");
-  } else if (Ctx.Prefix->restore(Ctx.PrefixKey, P)) {
-    Ok = continuePasses(P, Passes.drop_front(PrefixPasses), Ctx);
+  } else if (const std::vector<ir::Block> *Ops =
+                 Ctx.Prefix->restore(Ctx.PrefixKey, P)) {
+    // Partition reads the cached operators; the passes after it run as
+    // usual.
+    Ok = partitionFrom(P, *Ops, Ctx);
+    if (Ok) {
+      passDone(Passes[PrefixPasses], P, Ctx, nullptr);
+      Ok = continuePasses(P, Passes.drop_front(PrefixPasses + 1), Ctx);
+    }
   } else {
     Ok = continuePasses(P, Passes.take_front(PrefixPasses), Ctx);
     if (Ok) {

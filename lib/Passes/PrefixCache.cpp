@@ -19,7 +19,8 @@ bool layoutOnlyMappingField(llvm::StringRef Field) {
       .Default(false);
 }
 
-bool PrefixCache::restore(uint64_t Key, ir::Program &P) {
+const std::vector<ir::Block> *PrefixCache::restore(uint64_t Key,
+                                                   ir::Program &P) {
   for (Entry &E : Entries)
     if (E.Key == Key) {
       E.LastUse = ++Clock;
@@ -27,12 +28,17 @@ bool PrefixCache::restore(uint64_t Key, ir::Program &P) {
       P.MicroBatch = E.MicroBatch;
       P.SeqLen = E.SeqLen;
       P.ContextCap = E.ContextCap;
-      P.Blocks = E.Blocks;
       P.Passes = E.Passes;
-      return true;
+      P.Blocks.resize(E.Blocks.size());
+      for (size_t I = 0; I < E.Blocks.size(); ++I) {
+        P.Blocks[I].Kind = E.Blocks[I].Kind;
+        P.Blocks[I].Repeat = E.Blocks[I].Repeat;
+        P.Blocks[I].Params = E.Blocks[I].Params;
+      }
+      return &E.Blocks;
     }
   ++Misses;
-  return false;
+  return nullptr;
 }
 
 void PrefixCache::keep(uint64_t Key, const ir::Program &P) {

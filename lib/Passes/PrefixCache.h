@@ -46,9 +46,11 @@ public:
 
   explicit PrefixCache(size_t Capacity = 16) : Capacity(Capacity) {}
 
-  /// Fills P (which holds its scenario) from the entry under Key; false
-  /// when there is none.
-  bool restore(uint64_t Key, ir::Program &P);
+  /// Fills P (which holds its scenario) from the entry under Key, its
+  /// blocks without their operators: returns the entry's blocks, which
+  /// `partitionFrom` reads the operators from (valid until the next keep);
+  /// null when there is no entry.
+  const std::vector<ir::Block> *restore(uint64_t Key, ir::Program &P);
   /// Keeps what the prefix passes made of P under Key (the least recently
   /// used entry goes when the cache is full).
   void keep(uint64_t Key, const ir::Program &P);
