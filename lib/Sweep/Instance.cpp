@@ -45,6 +45,16 @@ Instance::Instance(const spec::Sweep &W) : W(W) {
                                               : WholePart);
   }
   Current.assign(W.Axes.size(), UINT32_MAX);
+  uint64_t Choices = 1;
+  for (size_t I = 0; I < W.Axes.size(); ++I) {
+    uint64_t N = W.Axes[I].Values.size();
+    if (!AxisReadByPrefix[I] || N == 0)
+      continue;
+    if (Choices > UINT64_MAX / N)
+      PrefixKeyExact = false;
+    else
+      Choices *= N;
+  }
 }
 
 void Instance::set(const std::vector<uint32_t> &Choice) {

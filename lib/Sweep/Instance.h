@@ -38,6 +38,9 @@ public:
   /// (not the layout's mapping fields, not the system).
   passes::PrefixCache &prefixCache() { return Prefix; }
   uint64_t prefixKey() const;
+  /// Whether prefixKey tells every choice apart (the choices of those axes
+  /// are fewer than 2^64); the cache is not used otherwise.
+  bool prefixKeyExact() const { return PrefixKeyExact; }
 
 private:
   enum Part : uint8_t { MappingPart = 1, ModelPart = 2, SystemPart = 4,
@@ -48,6 +51,7 @@ private:
   std::vector<spec::Field *> AxisFields;
   std::vector<uint8_t> AxisPart;
   std::vector<bool> AxisReadByPrefix;
+  bool PrefixKeyExact = true;
   passes::PrefixCache Prefix;
   std::vector<uint32_t> Current;
   ir::ScenarioConfig Config;

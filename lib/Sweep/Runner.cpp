@@ -197,7 +197,7 @@ private:
 void Runner::evaluate(Instance &I, Chunk &C) {
   std::vector<uint32_t> Choice(Radix.size());
   passes::PassContext Quiet;
-  if (Opts.ReusePrefix)
+  if (Opts.ReusePrefix && I.prefixKeyExact())
     Quiet.Prefix = &I.prefixCache();
   for (uint64_t Index = C.Begin; Index < C.End; ++Index) {
     // The verifier checks the first point of each chunk only.
