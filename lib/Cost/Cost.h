@@ -169,6 +169,9 @@ struct SloCheck {
 
 struct ServingReport {
   int64_t DevicesPerReplica = 1, Replicas = 1;
+  /// Pipelined micro-batches of requests and their size (1 and the batch
+  /// without pipeline parallelism).
+  int64_t MicroBatches = 1, MicroBatchSize = 0;
   double Ttft = 0, Tpot = 0, E2E = 0;
   double Throughput = 0, ThroughputPerDevice = 0;
   double PrefillLayerTime = 0, DecodeLayerTime = 0;

@@ -8,7 +8,13 @@
 // by its per-context FLOPs and bytes; tensor-parallel all-reduces are on the
 // critical path (small and latency-dominated in decode). With pipeline
 // parallelism a request passes every stage in turn, so its latency is the
-// sum of the stages plus the sends between them.
+// sum of the stages plus the sends between them; the batch is split into
+// micro-batches of requests (one per stage: the `schedule` pass) that keep
+// the stages busy together. With m micro-batches, stage times t_s of one
+// micro-batch and their sum T: the prefill of the batch ends after
+// T + (m - 1) max t_s, and a decode step moves every sequence by one token
+// every max(m max t_s, T) (the slowest stage's turn, or one micro-batch's
+// trip through all stages when there are fewer micro-batches than stages).
 //
 // TTFT is the prefill; TPOT the mean decode step over the generation
 // (Simpson's rule over the context, which the step time follows piecewise
@@ -57,21 +63,38 @@ const char *ServingMemory::largest() const {
 
 namespace {
 
-/// A phase's time and roofline terms over the whole model at a context, on
-/// the given system (the program's own, or one `require` scaled).
-/// PerSequence scales the per-context bytes: the verification forward of
-/// speculative decoding reads each sequence's cache once for its k + 1
-/// tokens.
+/// Executions of a block's ops in a phase: over the whole model, or on one
+/// pipeline stage (its layers, the embedding on the first, the head on the
+/// last, and the send to the next stage).
+double executions(const Block &B, const Program &P, const Stage *St) {
+  if (!St)
+    return B.Kind == BlockKind::PipelineComm
+               ? double(std::max<int64_t>(0, P.Scenario.Mapping.Pp - 1))
+               : double(B.Repeat);
+  switch (B.Kind) {
+  case BlockKind::Embedding: return St->HasEmbedding ? 1 : 0;
+  case BlockKind::DenseLayer: return double(St->DenseLayers);
+  case BlockKind::MoELayer: return double(St->MoELayers);
+  case BlockKind::Head: return St->HasHead ? 1 : 0;
+  case BlockKind::PipelineComm: return St->HasHead ? 0 : 1;
+  case BlockKind::Optimizer: return 0;
+  }
+  return 0;
+}
+
+/// A phase's time and roofline terms over the whole model (or one stage,
+/// St) at a context, on the given system (the program's own, or one
+/// `require` scaled). PerSequence scales the per-context bytes: the
+/// verification forward of speculative decoding reads each sequence's
+/// cache once for its k + 1 tokens.
 PhaseRoofline phaseCost(const Program &P, const SystemConfig &Sys, Phase Ph,
                         double Context, OpTables *Tables = nullptr,
-                        double PerSequence = 1) {
+                        double PerSequence = 1, const Stage *St = nullptr) {
   PhaseRoofline R;
   const ScenarioConfig &S = P.Scenario;
   const AcceleratorConfig &A = Sys.Device;
   for (const Block &B : P.Blocks) {
-    double N = B.Kind == BlockKind::PipelineComm
-                   ? double(std::max<int64_t>(0, S.Mapping.Pp - 1))
-                   : double(B.Repeat);
+    double N = executions(B, P, St);
     if (N == 0)
       continue;
     for (const Op &Original : B.Ops) {
@@ -125,6 +148,20 @@ double layerTime(const Program &P, Phase Ph, double Context) {
       break;
     }
   return phaseCost(One, P.Scenario.System, Ph, Context).Time;
+}
+
+/// A pipelined batch: the sum and the largest of the stages' times for one
+/// micro-batch (program Micro) in a phase at a context.
+std::pair<double, double> stageTimes(const Program &Micro,
+                                     const SystemConfig &Sys, Phase Ph,
+                                     double Context) {
+  double Sum = 0, Max = 0;
+  for (const Stage &St : Micro.Stages) {
+    double T = phaseCost(Micro, Sys, Ph, Context, nullptr, 1, &St).Time;
+    Sum += T;
+    Max = std::max(Max, T);
+  }
+  return {Sum, Max};
 }
 
 /// The mean of a per-token time over the contexts of the generation
@@ -201,6 +238,15 @@ ServingReport costServing(const Program &P, bool WithTables) {
   OpTables *Tables = WithTables ? &Store : nullptr;
   R.Prefill = Streamed(phaseCost(P, Sys, Phase::Prefill, 0, Tables));
   R.Ttft = R.Prefill.Time;
+  // Micro-batches of requests in the pipeline (`schedule`).
+  const Program *Micro = P.PipelineMicro.get();
+  double Parts = double(P.Schedule.MicroBatches);
+  if (Micro) {
+    auto [Sum, Max] = stageTimes(*Micro, Sys, Phase::Prefill, 0);
+    R.Ttft = Sum + (Parts - 1) * Max;
+    R.MicroBatches = P.Schedule.MicroBatches;
+    R.MicroBatchSize = Micro->MicroBatch;
+  }
   // With speculation the draft must also read the prompt into its cache.
   if (Speculating)
     R.Ttft += phaseCost(*P.Draft, Sys, Phase::Prefill, 0).Time;
@@ -216,6 +262,10 @@ ServingReport costServing(const Program &P, bool WithTables) {
                                   .Time);
   };
   auto TokenTime = [&](double Ctx) {
+    if (Micro) {
+      auto [Sum, Max] = stageTimes(*Micro, Sys, Phase::Decode, Ctx);
+      return std::max(Parts * Max, Sum);
+    }
     if (!Speculating)
       return std::max(HostTime, phaseCost(P, Sys, Phase::Decode, Ctx).Time);
     return (K * DraftStep(Ctx) + VerifyStep(Ctx)) / Spec.tokensPerStep();
@@ -276,7 +326,9 @@ ServingReport costServing(const Program &P, bool WithTables) {
   R.Memory.Reserved = A.ReservedMemory;
   R.Memory.Weights = Weights;
   R.Memory.KVCache = Batch * KvPerSequence;
-  R.Memory.Activations = Batch * ActPerSequence;
+  // A pipelined stage holds one micro-batch's activations at a time.
+  R.Memory.Activations =
+      (Micro ? double(Micro->MicroBatch) : Batch) * ActPerSequence;
   double Free = A.HbmCapacity - R.Memory.Weights - R.Memory.Reserved;
   R.MaxBatch = Free > 0 ? int64_t(std::floor(Free / (KvPerSequence + ActPerSequence)))
                         : 0;

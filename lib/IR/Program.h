@@ -270,6 +270,10 @@ struct Program {
   /// target's program at batch x (k + 1) whose decode phase is the
   /// verification forward. Shared, so copying a program is cheap.
   std::shared_ptr<const Program> Draft, Verify;
+  /// Serving with pipelined micro-batches (Schedule.MicroBatches > 1): the
+  /// program of one micro-batch of requests, whose stage times pace the
+  /// pipeline.
+  std::shared_ptr<const Program> PipelineMicro;
 
   const Block *block(BlockKind K) const;
   Block *block(BlockKind K);

@@ -109,6 +109,17 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
       Ok = continuePasses(P, Passes.drop_front(PrefixPasses), Ctx);
     }
   }
+  // A pipelined serving batch: the program of one micro-batch of requests
+  // (the last may be smaller; the fullest paces the stages).
+  if (Ok && !Scenario.Training && P.Schedule.MicroBatches > 1) {
+    ir::ScenarioConfig Micro = Scenario;
+    int64_t Parts = P.Schedule.MicroBatches;
+    Micro.Batch = (Scenario.Batch + Parts - 1) / Parts;
+    std::optional<ir::Program> Mp = runPasses(Micro, All, Ctx);
+    if (!Mp)
+      return false;
+    P.PipelineMicro = std::make_shared<const ir::Program>(std::move(*Mp));
+  }
   const ir::SpeculativeConfig &Spec = Scenario.Speculative;
   // Speculation needs decode steps (output > 1).
   if (!Ok || Scenario.Training || !Spec.Enabled || Scenario.OutputLen <= 1)

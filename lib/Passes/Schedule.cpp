@@ -36,7 +36,15 @@ bool schedule(Program &P, PassContext &Ctx) {
     return Fail(M.Locs.VirtualStages, DiagID::err_mapping_virtual,
                 M.VirtualStages);
   if (!S.Training) {
+    // A pipeline serves the batch as micro-batches of requests, one per
+    // stage, so that its stages work on different requests at once
+    // (TensorRT-LLM's session splits the batch into pp micro-batches by
+    // default; vLLM runs one virtual engine per stage). Speculative
+    // decoding and offloaded weights are costed without: a request passes
+    // the stages in turn.
     Sc.MicroBatches = 1;
+    if (M.Pp > 1 && !S.Speculative.Enabled && !M.OffloadWeights)
+      Sc.MicroBatches = std::max<int64_t>(1, std::min(M.Pp, S.Batch));
     Sc.DecodeSteps = std::max<int64_t>(0, S.OutputLen - 1);
     return true;
   }

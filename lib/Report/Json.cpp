@@ -149,6 +149,7 @@ Value servingJson(const Program &P, const cost::ServingReport &R) {
       {"kind", "serve"},
       {"inputs", inputs(P)},
       {"output_tokens", P.Scenario.OutputLen},
+      {"micro_batches", R.MicroBatches},
       {"ttft_s", R.Ttft},
       {"tpot_s", R.Tpot},
       {"e2e_s", R.E2E},

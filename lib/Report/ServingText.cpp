@@ -36,6 +36,11 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                    dtypeName(S.Mapping.Weights).str(),
                    dtypeName(S.Mapping.Activations).str(),
                    dtypeName(S.Mapping.KVCache).str()));
+  if (R.MicroBatches > 1)
+    line(OS, "pipeline",
+         fmt::format("{} stages, the batch in {} micro-batches of up to {} "
+                     "requests",
+                     S.Mapping.Pp, R.MicroBatches, R.MicroBatchSize));
   line(OS, "time to first token", duration(R.Ttft));
   if (S.OutputLen > 1)
     line(OS, "time per token",
