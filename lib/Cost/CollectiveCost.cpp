@@ -83,7 +83,9 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
   switch (O.Collective) {
   case CollectiveKind::AllReduce: {
     double Ring = 2 * (N - 1) / N * Bytes / B + 2 * (N - 1) * A;
-    double Tree = 2 * std::ceil(std::log2(N)) * A + 2 * Bytes / B;
+    // ceil(log2 n) tree levels, in integers (n >= 2 here).
+    double Levels = 64 - __builtin_clzll(uint64_t(O.GroupSize) - 1);
+    double Tree = 2 * Levels * A + 2 * Bytes / B;
     T.Algorithm = Tree < Ring ? "tree" : "ring";
     T.Time = std::min(Ring, Tree);
     break;

@@ -131,7 +131,6 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
     return T;
   double Flops = O.Flops + O.FlopsPerContext * Context;
   double Bytes = O.BytesRead + O.BytesWritten + O.BytesPerContext * Context;
-  double Peak = A.peak(O.Type);
   // Decode attention's shape is per token of context (a GEMV over the
   // cache, run by split-K "flash-decoding" kernels): no tile quantisation.
   // The products of a fused attention kernel run at the kernel's own
@@ -145,7 +144,8 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
   if (O.Category == OpCategory::Contraction)
     Efficiency *= A.formatEfficiency(O.Type); // 8- and 4-bit tensor cores
   T.Efficiency = Efficiency;
-  if (Flops > 0 && Peak > 0 && Efficiency > 0 && A.Sustained > 0)
+  double Peak = Flops > 0 ? A.peak(O.Type) : 0;
+  if (Peak > 0 && Efficiency > 0 && A.Sustained > 0)
     T.Compute = Flops * O.Executed / (Peak * Efficiency * A.Sustained);
   // Bandwidth: decode attention reading the KV cache (scattered per
   // sequence and head), normalisation and element-wise kernels, and the
