@@ -236,11 +236,14 @@ ServingReport costServing(const Program &P, bool WithTables) {
 
   OpTables Store(R.Ops, R.Collectives);
   OpTables *Tables = WithTables ? &Store : nullptr;
-  R.Prefill = Streamed(phaseCost(P, Sys, Phase::Prefill, 0, Tables));
-  R.Ttft = R.Prefill.Time;
-  // Micro-batches of requests in the pipeline (`schedule`).
+  // Micro-batches of requests in the pipeline (`schedule`): what a device
+  // runs, and so the phases' roofline positions and the tables, is one
+  // micro-batch's work.
   const Program *Micro = P.PipelineMicro.get();
   double Parts = double(P.Schedule.MicroBatches);
+  const Program &Runs = Micro ? *Micro : P;
+  R.Prefill = Streamed(phaseCost(Runs, Sys, Phase::Prefill, 0, Tables));
+  R.Ttft = R.Prefill.Time;
   if (Micro) {
     auto [Sum, Max] = stageTimes(*Micro, Sys, Phase::Prefill, 0);
     R.Ttft = Sum + (Parts - 1) * Max;
@@ -278,7 +281,7 @@ ServingReport costServing(const Program &P, bool WithTables) {
     R.Decode = Streamed(
         Speculating ? phaseCost(*P.Verify, Sys, Phase::Decode, MidCtx, Tables,
                                 1 / (K + 1))
-                    : phaseCost(P, Sys, Phase::Decode, MidCtx, Tables));
+                    : phaseCost(Runs, Sys, Phase::Decode, MidCtx, Tables));
   }
   if (Speculating) {
     R.Speculation.TokensPerStep = Spec.tokensPerStep();
@@ -322,6 +325,9 @@ ServingReport costServing(const Program &P, bool WithTables) {
       if (O.Ph == Phase::Prefill && !O.Fused && !O.isCollective())
         Largest = std::max(Largest, O.BytesWritten);
   double ActPerSequence = 2 * Largest / std::max(1.0, Batch);
+  // Pipelined, a stage holds one micro-batch (batch / pp of the requests)
+  // at a time.
+  double ActShare = pipelinesRequests(S) ? 1.0 / double(M.Pp) : 1.0;
   R.Memory.Capacity = A.HbmCapacity;
   R.Memory.Reserved = A.ReservedMemory;
   R.Memory.Weights = Weights;
@@ -330,7 +336,8 @@ ServingReport costServing(const Program &P, bool WithTables) {
   R.Memory.Activations =
       (Micro ? double(Micro->MicroBatch) : Batch) * ActPerSequence;
   double Free = A.HbmCapacity - R.Memory.Weights - R.Memory.Reserved;
-  R.MaxBatch = Free > 0 ? int64_t(std::floor(Free / (KvPerSequence + ActPerSequence)))
+  R.MaxBatch = Free > 0 ? int64_t(std::floor(
+                              Free / (KvPerSequence + ActShare * ActPerSequence)))
                         : 0;
 
   // Service-level objectives and what binds each.
@@ -375,6 +382,9 @@ void setDecodeCrossover(ServingReport &R, const Program &AtBatch1,
   if (Denominator <= 0)
     return; // never compute-bound: attention over the cache keeps pace
   R.DecodeCrossoverBatch = std::max(1.0, (Balance * B0 - F0) / Denominator);
+  // Pipelined, a device decodes micro-batches of batch / pp requests.
+  if (pipelinesRequests(S))
+    R.DecodeCrossoverBatch *= double(S.Mapping.Pp);
 }
 
 } // namespace cost

@@ -298,5 +298,17 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
   return C;
 }
 
+bool pipelinesRequests(const ScenarioConfig &S) {
+  return !S.Training && S.Mapping.Pp > 1 && !S.Speculative.Enabled &&
+         !S.Mapping.OffloadWeights;
+}
+
+int64_t servingMicroBatches(const ScenarioConfig &S, int64_t Batch) {
+  if (!pipelinesRequests(S) || Batch <= 1)
+    return 1;
+  int64_t Size = (Batch + S.Mapping.Pp - 1) / S.Mapping.Pp;
+  return (Batch + Size - 1) / Size;
+}
+
 } // namespace ir
 } // namespace llmsys

@@ -197,6 +197,16 @@ struct ScenarioConfig {
 
 /// Reads a train or serve entity (already checked by Sema).
 ScenarioConfig scenarioFromSpec(const spec::Object &Scenario);
+
+/// Serving with pipeline parallelism: whether the batch is split into
+/// micro-batches of requests that occupy the stages together (not with
+/// speculative decoding or offloaded weights, whose requests pass the
+/// stages in turn).
+bool pipelinesRequests(const ScenarioConfig &S);
+/// The micro-batches a serving batch of Batch requests is split into:
+/// pp of them, of ceil(Batch / pp) requests, as many as are not empty
+/// (1 without pipelining).
+int64_t servingMicroBatches(const ScenarioConfig &S, int64_t Batch);
 /// The parts of it, for a sweep that changes one part per point.
 MappingConfig mappingFromSpec(const spec::Object &Mapping);
 SystemConfig systemFromSpec(const spec::Object &System);

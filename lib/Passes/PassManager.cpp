@@ -110,7 +110,7 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
     }
   }
   // A pipelined serving batch: the program of one micro-batch of requests
-  // (the last may be smaller; the fullest paces the stages).
+  // (the last may hold fewer; the fullest paces the stages).
   if (Ok && !Scenario.Training && P.Schedule.MicroBatches > 1) {
     ir::ScenarioConfig Micro = Scenario;
     int64_t Parts = P.Schedule.MicroBatches;

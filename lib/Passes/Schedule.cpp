@@ -42,9 +42,7 @@ bool schedule(Program &P, PassContext &Ctx) {
     // default; vLLM runs one virtual engine per stage). Speculative
     // decoding and offloaded weights are costed without: a request passes
     // the stages in turn.
-    Sc.MicroBatches = 1;
-    if (M.Pp > 1 && !S.Speculative.Enabled && !M.OffloadWeights)
-      Sc.MicroBatches = std::max<int64_t>(1, std::min(M.Pp, S.Batch));
+    Sc.MicroBatches = servingMicroBatches(S, S.Batch);
     Sc.DecodeSteps = std::max<int64_t>(0, S.OutputLen - 1);
     return true;
   }

@@ -97,12 +97,17 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                      C.Lower ? ">=" : "<=", Show(C.Limit),
                      C.Met ? "met" : "MISSED", C.Binding));
   }
+  std::string Of = R.MicroBatches > 1
+                       ? fmt::format(", of one micro-batch of {} requests",
+                                     R.MicroBatchSize)
+                       : std::string();
   if (TopOps >= R.Ops.size())
-    OS << "  operators (prefill, and one decode step at the mean context)\n";
+    OS << "  operators (prefill, and one decode step at the mean context" << Of
+       << ")\n";
   else
     OS << fmt::format("  operators (prefill, and one decode step at the mean "
-                      "context; longest {})\n",
-                      TopOps);
+                      "context{}; longest {})\n",
+                      Of, TopOps);
   OS << fmt::format("    {:<22}{:<11}{:>8}{:>12}{:>12}{:>9} {:<7}{:>10}\n",
                     "name", "phase", "count", "flops", "bytes", "flop/B",
                     "bound", "time");
