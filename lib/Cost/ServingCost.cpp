@@ -71,15 +71,9 @@ double executions(const Block &B, const Program &P, const Stage *St) {
     return B.Kind == BlockKind::PipelineComm
                ? double(std::max<int64_t>(0, P.Scenario.Mapping.Pp - 1))
                : double(B.Repeat);
-  switch (B.Kind) {
-  case BlockKind::Embedding: return St->HasEmbedding ? 1 : 0;
-  case BlockKind::DenseLayer: return double(St->DenseLayers);
-  case BlockKind::MoELayer: return double(St->MoELayers);
-  case BlockKind::Head: return St->HasHead ? 1 : 0;
-  case BlockKind::PipelineComm: return St->HasHead ? 0 : 1;
-  case BlockKind::Optimizer: return 0;
-  }
-  return 0;
+  if (B.Kind == BlockKind::PipelineComm)
+    return St->HasHead ? 0 : 1;
+  return double(St->holds(B.Kind));
 }
 
 /// A phase's time and roofline terms over the whole model (or one stage,
@@ -177,9 +171,10 @@ double meanOverContext(F TokenTime, double From, double To, double &First,
 
 /// Parameters on the fullest pipeline stage and its layer count.
 std::pair<double, double> fullestStage(const Program &P) {
+  StageParamCounter StageParams(P);
   double MostParams = 0, MostLayers = 0;
   for (const Stage &St : P.Stages) {
-    double Params = P.stageParams(St);
+    double Params = StageParams(St);
     if (Params > MostParams) {
       MostParams = Params;
       MostLayers = double(St.DenseLayers + St.MoELayers);
@@ -221,9 +216,11 @@ ServingReport costServing(const Program &P, bool WithTables) {
   // own layers over its own link: the stages' transfers add up.
   auto [MostParams, MostLayers] = fullestStage(P);
   double HostTime = 0;
-  if (M.OffloadWeights && A.HostLinkBandwidth > 0)
+  if (M.OffloadWeights && A.HostLinkBandwidth > 0) {
+    StageParamCounter StageParams(P);
     for (const Stage &St : P.Stages)
-      HostTime += P.stageParams(St) * dtypeBytes(M.Weights) / A.HostLinkBandwidth;
+      HostTime += StageParams(St) * dtypeBytes(M.Weights) / A.HostLinkBandwidth;
+  }
   auto Streamed = [&](PhaseRoofline R) {
     R.HostTime = HostTime;
     if (HostTime > R.Time && R.Time > 0) {
@@ -244,11 +241,11 @@ ServingReport costServing(const Program &P, bool WithTables) {
   const Program &Runs = Micro ? *Micro : P;
   R.Prefill = Streamed(phaseCost(Runs, Sys, Phase::Prefill, 0, Tables));
   R.Ttft = R.Prefill.Time;
+  R.MicroBatches = P.Schedule.MicroBatches;
+  R.MicroBatchSize = Runs.MicroBatch;
   if (Micro) {
     auto [Sum, Max] = stageTimes(*Micro, Sys, Phase::Prefill, 0);
     R.Ttft = Sum + (Parts - 1) * Max;
-    R.MicroBatches = P.Schedule.MicroBatches;
-    R.MicroBatchSize = Micro->MicroBatch;
   }
   // With speculation the draft must also read the prompt into its cache.
   if (Speculating)

@@ -260,14 +260,10 @@ TrainingReport costTraining(const Program &P, bool WithTables) {
   OpTables Tables(R.Ops, R.Collectives);
   auto Repeats = [&](const Block &B) -> double {
     switch (B.Kind) {
-    case BlockKind::DenseLayer: return double(St.DenseLayers) * Mb;
-    case BlockKind::MoELayer: return double(St.MoELayers) * Mb;
-    case BlockKind::Embedding: return St.HasEmbedding ? Mb : 0;
-    case BlockKind::Head: return St.HasHead ? Mb : 0;
     case BlockKind::PipelineComm: return P.Stages.size() > 1 ? Mb * B.Repeat : 0;
     case BlockKind::Optimizer: return 1;
+    default: return double(St.holds(B.Kind)) * Mb;
     }
-    return 0;
   };
   for (const Block &B : P.Blocks) {
     double N = Repeats(B);

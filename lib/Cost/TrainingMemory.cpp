@@ -77,12 +77,8 @@ MemoryBreakdown trainingMemory(const Program &P) {
     const Stage &St = P.Stages[I];
     // Micro-batches in flight never grow from one stage to the next, so a
     // stage holding what the one before it holds needs no more memory.
-    if (I > 0) {
-      const Stage &Prev = P.Stages[I - 1];
-      if (St.DenseLayers == Prev.DenseLayers && St.MoELayers == Prev.MoELayers &&
-          St.HasEmbedding == Prev.HasEmbedding && St.HasHead == Prev.HasHead)
-        continue;
-    }
+    if (I > 0 && St.sameBlocks(P.Stages[I - 1]))
+      continue;
     double LayerParams = StageParams(St, /*LayersOnly=*/true);
     double Params = StageParams(St);
     MemoryBreakdown B;

@@ -247,11 +247,7 @@ void printProgram(const Program &P, raw_ostream &OS, bool ExpandLayers) {
       const Stage &St = P.Stages[I];
       // Stages that hold the same blocks print once, as a range.
       size_t J = I;
-      while (J + 1 < P.Stages.size() &&
-             P.Stages[J + 1].DenseLayers == St.DenseLayers &&
-             P.Stages[J + 1].MoELayers == St.MoELayers &&
-             P.Stages[J + 1].HasEmbedding == St.HasEmbedding &&
-             P.Stages[J + 1].HasHead == St.HasHead)
+      while (J + 1 < P.Stages.size() && P.Stages[J + 1].sameBlocks(St))
         ++J;
       OS << "  stage " << I;
       if (J != I)

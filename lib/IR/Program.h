@@ -219,6 +219,25 @@ struct Stage {
   int64_t MoELayers = 0;
   bool HasEmbedding = false;
   bool HasHead = false;
+
+  /// Repeats of a model block (embedding, layers, head) on this stage; 0
+  /// for the pipeline's sends and the optimizer, which are not the model's.
+  int64_t holds(BlockKind K) const {
+    switch (K) {
+    case BlockKind::Embedding: return HasEmbedding ? 1 : 0;
+    case BlockKind::DenseLayer: return DenseLayers;
+    case BlockKind::MoELayer: return MoELayers;
+    case BlockKind::Head: return HasHead ? 1 : 0;
+    case BlockKind::PipelineComm:
+    case BlockKind::Optimizer: return 0;
+    }
+    return 0;
+  }
+  /// Whether two stages hold the same blocks.
+  bool sameBlocks(const Stage &O) const {
+    return DenseLayers == O.DenseLayers && MoELayers == O.MoELayers &&
+           HasEmbedding == O.HasEmbedding && HasHead == O.HasHead;
+  }
 };
 
 struct Program;
@@ -277,11 +296,6 @@ struct Program {
 
   const Block *block(BlockKind K) const;
   Block *block(BlockKind K);
-  /// Parameters held by a pipeline stage: its layers, and the embedding
-  /// and head when it has them. LayersOnly: the layers' alone.
-  double stageParams(const Stage &St, bool LayersOnly = false) const {
-    return StageParamCounter(*this)(St, LayersOnly);
-  }
 };
 
 /// Totals over a program for one micro-batch (or one serving step),

@@ -44,8 +44,9 @@ public:
   /// Source: the blocks' operators as the passes before partition left
   /// them, in the order of P's blocks (which then hold only their kinds,
   /// repeats and parameters); null: P's own.
-  bool run(const std::vector<Block> *Source = nullptr) {
-    if (!validate())
+  /// Validated: the layout's checks already passed (layoutAccepted).
+  bool run(const std::vector<Block> *Source = nullptr, bool Validated = false) {
+    if (!Validated && !validate())
       return false;
     splitParams();
     splitOps(Source);
@@ -568,7 +569,7 @@ bool partition(Program &P, PassContext &Ctx) {
 bool partitionFrom(Program &P, const std::vector<Block> &Source,
                    PassContext &Ctx) {
   assert(Source.size() == P.Blocks.size() && "one source per block");
-  return Partitioner(P, Ctx).run(&Source);
+  return Partitioner(P, Ctx).run(&Source, /*Validated=*/true);
 }
 
 bool layoutAccepted(Program &P) {

@@ -65,10 +65,11 @@ bool expandLayers(ir::Program &P, PassContext &Ctx);
 bool fuse(ir::Program &P, PassContext &Ctx);
 bool recompute(ir::Program &P, PassContext &Ctx);
 bool partition(ir::Program &P, PassContext &Ctx);
-/// `partition`, reading the operators from Source (the blocks as the
-/// passes before partition left them, one per block of P) instead of P's
-/// blocks, which hold their kinds, repeats and parameters only: a sweep's
-/// cached prefix is read once, not copied and then rewritten.
+/// `partition` of a layout layoutAccepted has accepted (its checks are not
+/// run again), reading the operators from Source (the blocks as the passes
+/// before partition left them, one per block of P) instead of P's blocks,
+/// which hold their kinds, repeats and parameters only: a sweep's cached
+/// prefix is read once, not copied and then rewritten.
 bool partitionFrom(ir::Program &P, const std::vector<ir::Block> &Source,
                    PassContext &Ctx);
 /// Whether `partition` would accept the program's layout (its checks read
