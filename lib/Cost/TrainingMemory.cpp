@@ -86,7 +86,7 @@ MemoryBreakdown trainingMemory(const Program &P) {
     B.Capacity = A.HbmCapacity;
     B.Reserved = A.ReservedMemory;
     B.Weights = Params * dtypeBytes(M.Weights) / (M.Zero >= 3 ? D : 1);
-    B.Gradients = Params * 4 / (M.Zero >= 2 ? D : 1);
+    B.Gradients = Params * dtypeBytes(M.Gradients) / (M.Zero >= 2 ? D : 1);
     B.Optimizer = Params * P.Scenario.optimizerStateBytes() /
                   (M.Zero >= 1 || M.DistributedOptimizer ? D : 1);
     // Micro-batches in flight on stage I.

@@ -111,6 +111,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Weights = dtypeFromWord(M.word("weights"));
   C.Activations = dtypeFromWord(M.word("activations"));
   C.KVCache = dtypeFromWord(M.word("kv_cache"));
+  C.Gradients = dtypeFromWord(M.word("gradients"));
   if (const spec::Field *F = M.path("fusion"))
     for (const spec::Value &W : F->V.Elems) {
       StringRef Word = W.Str;
@@ -140,6 +141,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Locs.Schedule = loc(M, "schedule.kind");
   C.Locs.VirtualStages = loc(M, "schedule.virtual_stages");
   C.Locs.Offload = loc(M, "offload");
+  C.Locs.Gradients = loc(M, "gradients");
   C.Locs.Decl = M.DeclRange;
   return C;
 }

@@ -43,7 +43,7 @@ struct FusionSet {
 /// Where each mapping field was written, for diagnostics at the field.
 struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
-      VirtualStages, Offload, Decl;
+      VirtualStages, Offload, Gradients, Decl;
 };
 
 struct MappingConfig {
@@ -61,6 +61,9 @@ struct MappingConfig {
   /// the KV cache may be narrower.
   DType Precision = DType::BF16;
   DType Weights = DType::BF16, Activations = DType::BF16, KVCache = DType::BF16;
+  /// Format of the accumulated gradients and of their data-parallel
+  /// reduction (the optimizer works on fp32 copies of narrower ones).
+  DType Gradients = DType::FP32;
   FusionSet Fusion;
   bool TpOverlap = false;
   /// Column-parallel layers' input-gradient collective hides behind their

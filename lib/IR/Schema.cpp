@@ -524,6 +524,11 @@ Schema::Schema() {
                 "peak used) and the tensors between them");
   B.withDefault(Mapping, "kv_cache", B.enumOf(Precision), "precision",
                 "number format of the KV cache");
+  B.withDefault(Mapping, "gradients", B.enumOf(Precision), "fp32",
+                "number format in which training accumulates gradients and "
+                "the data-parallel reduction carries them (Megatron-LM: "
+                "fp32 main gradients with bf16; the parameters' format with "
+                "fp16 unless --accumulate-allreduce-grads-in-fp32)");
   B.withDefault(Mapping, "fusion", B.listOf(B.enumOf(Fusion)), "[]",
                 "fused kernels in use");
   B.withDefault(Mapping, "tp_overlap", B.boolean(), "false",

@@ -326,14 +326,44 @@ void appendBackward(std::vector<Op> &Ops) {
     Ops[I].SavedBytes = 0;
 }
 
-double optimizerBytesPerParam(const ScenarioConfig &S) {
-  // Mixed precision with fp32 master weights and fp32 main gradients
-  // (Megatron-LM): read the state (master and moments) and the gradient (4
-  // bytes), write the state and the working copy of the weights. Adam: 16
-  // read, 12 + w written; SGD with momentum: 12 read, 8 + w written.
-  double Weights = dtypeBytes(S.Mapping.Weights);
+/// Memory traffic of a mixed-precision optimizer step per parameter, as
+/// Megatron-LM runs it: one pass over the parameters for each of
+/// (megatron/optimizer/optimizer.py, Float16OptimizerWithFloat16Params.step;
+/// distributed.py, zero_grad_buffer)
+///  - gradients narrower than fp32 copied to fp32 main gradients (read g,
+///    write 4);
+///  - with fp16, whose dynamic loss scaling needs it: unscale and check for
+///    inf/nan (read 4, write 4);
+///  - the gradient norm for clipping (read 4); the clipping scale itself
+///    runs only when the norm exceeds the threshold and is not counted;
+///  - the update: read the state and the gradient, write the state (Adam
+///    16 read, 12 written; SGD with momentum 12 and 8);
+///  - the working weights from the fp32 master (read 4, write w);
+///  - the gradient buffer zeroed for the next step (write g).
+struct OptimizerTraffic {
+  double Read = 0, Written = 0;
+};
+
+OptimizerTraffic optimizerTraffic(const ScenarioConfig &S) {
+  const MappingConfig &M = S.Mapping;
+  double G = dtypeBytes(M.Gradients), W = dtypeBytes(M.Weights);
   double State = S.optimizerStateBytes();
-  return (State + 4) + State + Weights;
+  OptimizerTraffic T;
+  if (G < 4) {
+    T.Read += G;
+    T.Written += 4;
+  }
+  if (M.Precision == DType::FP16) {
+    T.Read += 4;
+    T.Written += 4;
+  }
+  T.Read += 4;                 // gradient norm
+  T.Read += State + 4;         // update
+  T.Written += State;
+  T.Read += 4;                 // working weights
+  T.Written += W;
+  T.Written += G;              // zeroed gradient buffer
+  return T;
 }
 
 } // namespace
@@ -431,13 +461,12 @@ bool expandLayers(Program &P, PassContext &) {
     Block Opt;
     Opt.Kind = BlockKind::Optimizer;
     Opt.Params = 0;
-    double PerParam = optimizerBytesPerParam(S);
+    OptimizerTraffic Traffic = optimizerTraffic(S);
     // FLOPs per parameter: Adam about 12 (moments, bias correction,
     // square root, division), SGD with momentum about 4.
-    double Read = S.optimizerStateBytes() + 4;
     Op Update = pointwise(OpKind::OptimizerUpdate, Phase::Optimizer,
                           OpCategory::Memory, DType::FP32, 1, Params.Total,
-                          S.Sgd ? 4 : 12, Read, PerParam - Read);
+                          S.Sgd ? 4 : 12, Traffic.Read, Traffic.Written);
     Opt.Ops.push_back(Update);
     P.Blocks.push_back(std::move(Opt));
     return true;

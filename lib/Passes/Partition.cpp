@@ -99,6 +99,9 @@ private:
     else if (Map.OffloadWeights && S.System.Device.HostLinkBandwidth <= 0)
       error(L.Offload, DiagID::err_offload_no_host_link,
             S.System.Device.Name);
+    if (S.Training && (Map.Gradients == DType::INT8 || Map.Gradients == DType::INT4))
+      error(L.Gradients, DiagID::err_gradients_format,
+            dtypeName(Map.Gradients).str());
     divisible(M.Heads, "heads", Map.Tp, "tp", L.Tp);
     if (!M.Mla && M.KvHeads % Map.Tp != 0 && Map.Tp % M.KvHeads != 0)
       error(L.Tp, DiagID::err_mapping_divisible, "kv_heads", M.KvHeads, "tp",
@@ -491,9 +494,10 @@ private:
     double Params = stageParams();
     int64_t D = Map.Dp;
     bool Sharded = Map.Zero >= 1 || Map.DistributedOptimizer;
-    // Gradients reduced in fp32 (Megatron-LM's main gradients); parameters
-    // gathered in the weights' format.
-    double GradBytes = 4;
+    // Gradients reduced in their accumulation format (`gradients`: fp32
+    // main gradients by default); parameters gathered in the weights'
+    // format.
+    double GradBytes = dtypeBytes(Map.Gradients);
     double WeightBytes = dtypeBytes(Map.Weights);
     Opt->Params = 0;
     // The update touches this device's share of the optimizer state.

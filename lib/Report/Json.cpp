@@ -36,6 +36,7 @@ static Object inputs(const Program &P) {
       {"weights", dtypeName(M.Weights)},
       {"activations", dtypeName(M.Activations)},
       {"kv_cache", dtypeName(M.KVCache)},
+      {"gradients", dtypeName(M.Gradients)},
       {"offload", M.OffloadWeights     ? "weights"
                   : M.OffloadOptimizer ? "optimizer"
                                        : "none"},
