@@ -13,18 +13,23 @@ std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
   // Built in place (one return object): programs and reports are large
   // enough that moving them costs in a sweep.
   std::optional<Evaluation> E(std::in_place);
-  if (!passes::buildProgram(S, Ctx, E->Program)) {
+  if (!evaluateInto(S, Ctx, *E, Detail))
     E.reset();
-    return E;
-  }
-  E->Training = S.Training;
+  return E;
+}
+
+bool evaluateInto(const ir::ScenarioConfig &S, passes::PassContext &Ctx,
+                  Evaluation &E, bool Detail) {
+  if (!passes::buildProgram(S, Ctx, E.Program))
+    return false;
+  E.Training = S.Training;
   if (S.Training) {
-    E->Train = costTraining(E->Program, Detail);
-    return E;
+    E.Train = costTraining(E.Program, Detail);
+    return true;
   }
-  E->Serve = costServing(E->Program, Detail);
+  E.Serve = costServing(E.Program, Detail);
   if (!Detail)
-    return E;
+    return true;
   // The decode crossover compares the decode step at batches 1 and 2.
   ir::ScenarioConfig One = S, Two = S;
   One.Batch = 1;
@@ -33,8 +38,8 @@ std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
   std::optional<ir::Program> P1 = passes::buildProgram(One, Quiet);
   std::optional<ir::Program> P2 = passes::buildProgram(Two, Quiet);
   if (P1 && P2)
-    setDecodeCrossover(E->Serve, *P1, *P2);
-  return E;
+    setDecodeCrossover(E.Serve, *P1, *P2);
+  return true;
 }
 
 std::optional<double> Evaluation::figure(llvm::StringRef Name) const {

@@ -37,6 +37,11 @@ struct Evaluation {
 std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
                                    passes::PassContext &Ctx,
                                    bool Detail = true);
+/// The same into E, which may hold an earlier evaluation (a sweep thread
+/// evaluates point after point into one, reusing its storage); false
+/// after a diagnosed failure (E then holds no valid result).
+bool evaluateInto(const ir::ScenarioConfig &S, passes::PassContext &Ctx,
+                  Evaluation &E, bool Detail = true);
 
 } // namespace cost
 } // namespace llmsys

@@ -141,10 +141,14 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
                               O.FlopsPerContext == 0
                           ? gemmEfficiency(O, A)
                           : A.ComputeEfficiency;
-  if (O.Category == OpCategory::Contraction)
-    Efficiency *= A.formatEfficiency(O.Type); // 8- and 4-bit tensor cores
+  bool Contraction = O.Category == OpCategory::Contraction;
+  AcceleratorConfig::Rate R{0, 1};
+  if (Flops > 0 || Contraction)
+    R = A.rate(O.Type);
+  if (Contraction)
+    Efficiency *= R.FormatEfficiency; // 8- and 4-bit tensor cores
   T.Efficiency = Efficiency;
-  double Peak = Flops > 0 ? A.peak(O.Type) : 0;
+  double Peak = Flops > 0 ? R.Peak : 0;
   if (Peak > 0 && Efficiency > 0 && A.Sustained > 0)
     T.Compute = Flops * O.Executed / (Peak * Efficiency * A.Sustained);
   // Bandwidth: decode attention reading the KV cache (scattered per

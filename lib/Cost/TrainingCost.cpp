@@ -160,10 +160,13 @@ TrainingReport costTraining(const Program &P, bool WithTables) {
                Emb = Total(TimeOf(BlockKind::Embedding)),
                Head = Total(TimeOf(BlockKind::Head)),
                Comm = P.Stages.size() > 1 ? PipeComm : 0;
+  double T = 0;
   for (size_t I = 0; I < P.Stages.size(); ++I) {
     const Stage &St = P.Stages[I];
-    double T = St.DenseLayers * Dense + St.MoELayers * Moe +
-               (St.HasEmbedding ? Emb : 0) + (St.HasHead ? Head : 0) + Comm;
+    // (Stages holding what the one before holds take its time.)
+    if (I == 0 || !St.sameBlocks(P.Stages[I - 1]))
+      T = St.DenseLayers * Dense + St.MoELayers * Moe +
+          (St.HasEmbedding ? Emb : 0) + (St.HasHead ? Head : 0) + Comm;
     R.StageTimes.push_back(T);
     Sum += T;
     if (T > Max) {

@@ -192,7 +192,7 @@ static void printOp(const Op &O, raw_ostream &OS) {
                               O.name(), categoryName(O.Category).str());
   if (O.isCollective()) {
     OS << collectiveName(O.Collective) << ' ' << parallelDimName(O.Group) << '/'
-       << O.GroupSize << " level " << O.FabricLevel;
+       << O.GroupSize << " level " << int(O.FabricLevel);
     if (O.FabricLevel > 0)
       OS << " per-node " << O.GroupPerNode;
     OS << " bytes " << num(O.MessageBytes);

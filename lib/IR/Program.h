@@ -128,8 +128,8 @@ llvm::StringRef collectiveName(CollectiveKind K);
 
 /// One operator as one device executes it once.
 struct Op {
-  // (Fields are grouped so that the small ones share words: programs are
-  // copied at every point of a sweep.)
+  // (Fields are grouped so that the small ones share words, in two cache
+  // lines: programs are copied at every point of a sweep.)
   OpKind Kind = OpKind::None;
   OpCategory Category = OpCategory::Elementwise;
   Phase Ph = Phase::Forward;
@@ -138,11 +138,16 @@ struct Op {
   /// one that holds the tokens (split by context parallelism).
   Axis TpAxis = Axis::None;
   Axis TokenAxis = Axis::None;
+  /// Collectives: 0 inside a node (scale-up), 1 across nodes.
+  uint8_t FabricLevel = 0;
+  /// Collectives: may hide behind compute (DP gradients).
+  bool Overlappable = false;
 
   // Contraction shape: Batch independent (M x K) * (K x N) products.
   int64_t M = 0, N = 0, K = 0, Batch = 1;
-  /// Bytes per element of A and C, and of B (a weight or an activation).
-  double ABytes = 0, BBytes = 0;
+  /// Bytes per element of A and C, and of B (a weight or an activation):
+  /// 0.5 to 8, exact in a float.
+  float ABytes = 0, BBytes = 0;
 
   double Flops = 0;        ///< per execution
   double BytesRead = 0;    ///< device-memory bytes per execution
@@ -182,17 +187,16 @@ struct Op {
   // Collectives.
   CollectiveKind Collective = CollectiveKind::None;
   ParallelDim Group = ParallelDim::None;
-  int64_t GroupSize = 1;
-  int FabricLevel = 0;      ///< 0: inside a node (scale-up); 1: across nodes
-  bool Overlappable = false; ///< may hide behind compute (DP gradients)
+  int32_t GroupSize = 1;
   /// Members of the group inside one node (GroupSize when it fits in a
   /// node): a group spanning nodes drives that many network ports per node.
-  int64_t GroupPerNode = 1;
+  int32_t GroupPerNode = 1;
   double MessageBytes = 0;  ///< per device
 
   bool isCollective() const { return Collective != CollectiveKind::None; }
   llvm::StringRef name() const { return opName(Kind); }
 };
+static_assert(sizeof(Op) == 128, "an operator fills two cache lines");
 
 enum class BlockKind : uint8_t {
   Embedding,

@@ -171,15 +171,14 @@ double AcceleratorConfig::peak(DType T) const {
 }
 
 double AcceleratorConfig::formatEfficiency(DType T) const {
-  switch (runsAs(T)) {
-  case DType::FP8:
-  case DType::INT8:
-  case DType::FP4:
-  case DType::INT4:
-    return NarrowEfficiency;
-  default:
-    return 1;
-  }
+  return rate(T).FormatEfficiency;
+}
+
+AcceleratorConfig::Rate AcceleratorConfig::rate(DType T) const {
+  DType R = runsAs(T);
+  bool Narrow = R == DType::FP8 || R == DType::INT8 || R == DType::FP4 ||
+                R == DType::INT4;
+  return {Peak[static_cast<int>(R)], Narrow ? NarrowEfficiency : 1.0};
 }
 
 static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {

@@ -120,6 +120,11 @@ struct AcceleratorConfig {
   /// NarrowEfficiency for 8-bit and 4-bit formats the device supports, 1
   /// otherwise.
   double formatEfficiency(DType T) const;
+  /// peak(T) and formatEfficiency(T) at once (one format look-up).
+  struct Rate {
+    double Peak, FormatEfficiency;
+  };
+  Rate rate(DType T) const;
 };
 
 /// A fabric as the cost model reads it: per device, per direction.

@@ -22,6 +22,7 @@
 #include "Passes/Passes.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace llmsys {
 namespace passes {
@@ -126,6 +127,16 @@ private:
       divisible(Map.GlobalBatch, "global_batch", Map.Dp * Map.MicroBatch,
                 "dp * micro_batch", L.GlobalBatch);
 
+    // Groups and device counts are 32-bit in the operators (and products
+    // of 64-bit sizes would overflow): far beyond any system.
+    constexpr int64_t Most = std::numeric_limits<int32_t>::max();
+    double Spans = double(Map.Dp) * double(Map.Tp) * double(Map.Pp) *
+                   double(Map.Cp);
+    if (Spans > double(Most)) {
+      error(L.Decl, DiagID::err_mapping_too_large, fmt::format("{:g}", Spans),
+            Most);
+      return false;
+    }
     int64_t Used = Map.devices();
     int64_t Have = Sys.devices();
     bool Mismatch = S.Training ? Used != Have : Used > Have;
@@ -269,9 +280,9 @@ private:
     O.Ph = Ph;
     O.Collective = K;
     O.Group = D;
-    O.GroupSize = Size;
+    O.GroupSize = static_cast<int32_t>(Size);
     O.FabricLevel = level(Size, Stride);
-    O.GroupPerNode = perNode(Size, Stride);
+    O.GroupPerNode = static_cast<int32_t>(perNode(Size, Stride));
     O.MessageBytes = Bytes;
     return O;
   }
@@ -307,66 +318,72 @@ private:
           splitOp(O);
         continue;
       }
-      std::vector<Op> Out;
+      // Written in place when reading the cache's operators (the block's
+      // storage is reused from point to point), else into Scratch.
+      std::vector<Op> &Out = Source ? B.Ops : Scratch;
+      Out.clear();
       Out.reserve(From.size() + (T > 1 ? From.size() / 2 : 0));
       for (const Op &Unsplit : From) {
-        Op O = Unsplit;
-        splitOp(O);
+        // Kind and phase are what split leaves alone: the collectives
+        // around the op follow from them.
+        const OpKind Kind = Unsplit.Kind;
+        const Phase Ph = Unsplit.Ph;
         if (T < 2) {
-          Out.push_back(O);
+          splitOp(Out.emplace_back(Unsplit));
           continue;
         }
-        double Bytes = O.Ph == Phase::Decode ? DecodeStreamBytes : StreamBytes;
-        bool Fwd = isForwardLike(O.Ph);
+        double Bytes = Ph == Phase::Decode ? DecodeStreamBytes : StreamBytes;
+        bool Fwd = isForwardLike(Ph);
         auto Add = [&](OpKind Name, CollectiveKind K, bool Overlap = false) {
-          Op C = collective(Name, O.Ph, K, SP ? ParallelDim::SP : ParallelDim::TP,
-                            T, 1, Bytes);
+          Op &C = Out.emplace_back(collective(
+              Name, Ph, K, SP ? ParallelDim::SP : ParallelDim::TP, T, 1, Bytes));
           C.Overlappable = Overlap;
-          Out.push_back(C);
         };
         // Before the op: with SP, the sharded sequence is gathered ahead of
         // the column-parallel GEMMs (and their gradients ahead of the
         // row-parallel ones in backward).
-        bool FirstAttn = O.Kind == OpKind::AttnQkv || O.Kind == OpKind::AttnQDown ||
-                         O.Kind == OpKind::AttnQ;
-        bool FirstMlp = O.Kind == OpKind::MlpUp || O.Kind == OpKind::MoeRouter;
-        if (SP && Fwd && (FirstAttn || FirstMlp || O.Kind == OpKind::LmHead))
+        bool FirstAttn = Kind == OpKind::AttnQkv || Kind == OpKind::AttnQDown ||
+                         Kind == OpKind::AttnQ;
+        bool FirstMlp = Kind == OpKind::MlpUp || Kind == OpKind::MoeRouter;
+        if (SP && Fwd && (FirstAttn || FirstMlp || Kind == OpKind::LmHead))
           Add(OpKind::TpAllgather, CollectiveKind::AllGather);
-        if (SP && O.Ph == Phase::BackwardData &&
-            (O.Kind == OpKind::AttnOut || O.Kind == OpKind::MlpDown ||
-             O.Kind == OpKind::MoeExpertDown))
+        if (SP && Ph == Phase::BackwardData &&
+            (Kind == OpKind::AttnOut || Kind == OpKind::MlpDown ||
+             Kind == OpKind::MoeExpertDown))
           Add(OpKind::TpAllgather, CollectiveKind::AllGather);
-        if (SP && O.Ph == Phase::BackwardWeight && (FirstAttn || FirstMlp))
+        if (SP && Ph == Phase::BackwardWeight && (FirstAttn || FirstMlp))
           Add(OpKind::TpAllgatherInput, CollectiveKind::AllGather, true);
-        Out.push_back(O);
+        splitOp(Out.emplace_back(Unsplit));
         // After the op.
         bool Reduce = false;
-        if (Fwd && (O.Kind == OpKind::AttnOut || O.Kind == OpKind::MlpDown ||
-                    O.Kind == OpKind::MoeCombine || O.Kind == OpKind::EmbedLookup))
+        if (Fwd && (Kind == OpKind::AttnOut || Kind == OpKind::MlpDown ||
+                    Kind == OpKind::MoeCombine || Kind == OpKind::EmbedLookup))
           Reduce = true;
-        if (O.Ph == Phase::BackwardData && (FirstAttn || FirstMlp ||
-                                            O.Kind == OpKind::LmHead))
+        if (Ph == Phase::BackwardData && (FirstAttn || FirstMlp ||
+                                          Kind == OpKind::LmHead))
           Reduce = true;
         if (Reduce) {
           // A column-parallel layer's input gradient may be reduced while
           // its weight gradient is computed (tp_grad_overlap).
-          bool Async = Map.TpGradOverlap && O.Ph == Phase::BackwardData;
+          bool Async = Map.TpGradOverlap && Ph == Phase::BackwardData;
           if (SP)
             Add(OpKind::TpReducescatter, CollectiveKind::ReduceScatter, Async);
           else
             Add(OpKind::TpAllreduce, CollectiveKind::AllReduce, Async);
         }
-        if (Fwd && O.Kind == OpKind::LmHead && O.Ph != Phase::Decode &&
-            O.Ph != Phase::Prefill) {
+        if (Fwd && Kind == OpKind::LmHead && Ph != Phase::Decode &&
+            Ph != Phase::Prefill) {
           // Vocabulary-parallel cross-entropy: max, sum and target logit
           // per token (Megatron-LM), three fp32 values.
-          Op C = collective(OpKind::TpAllreduceLoss, O.Ph, CollectiveKind::AllReduce,
-                            ParallelDim::TP, T, 1,
-                            double(P.MicroBatch) * P.SeqLen / Map.Cp * 3 * 4);
-          Out.push_back(C);
+          Out.push_back(collective(OpKind::TpAllreduceLoss, Ph,
+                                   CollectiveKind::AllReduce, ParallelDim::TP,
+                                   T, 1,
+                                   double(P.MicroBatch) * P.SeqLen / Map.Cp *
+                                       3 * 4));
         }
       }
-      B.Ops = std::move(Out);
+      if (!Source)
+        B.Ops.swap(Scratch);
     }
   }
 
@@ -463,7 +480,7 @@ private:
                                     streamBytes(Ph) / Map.Tp));
       // A pair of neighbouring stages: the group is the two of them.
       Comm.Ops.back().FabricLevel = level(2, Stride);
-      Comm.Ops.back().GroupPerNode = perNode(2, Stride);
+      Comm.Ops.back().GroupPerNode = static_cast<int32_t>(perNode(2, Stride));
     };
     if (S.Training) {
       Send(Phase::Forward);
@@ -482,8 +499,9 @@ private:
   double stageParams() const {
     StageParamCounter Count(P);
     double Most = 0;
-    for (const Stage &St : P.Stages)
-      Most = std::max(Most, Count(St));
+    for (size_t I = 0; I < P.Stages.size(); ++I)
+      if (I == 0 || !P.Stages[I].sameBlocks(P.Stages[I - 1]))
+        Most = std::max(Most, Count(P.Stages[I]));
     return Most;
   }
 
@@ -556,6 +574,7 @@ private:
   }
 
   Program &P;
+  std::vector<Op> Scratch; ///< splitOps' output when it reads P's own ops
   const ScenarioConfig &S;
   const ModelConfig &M;
   const MappingConfig &Map;

@@ -83,12 +83,27 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
   assert(Registry[PrefixPasses].Run == partition &&
          "the cached prefix ends before partition");
   P.Scenario = Scenario;
+  // What an earlier program left (the blocks stay when the cache restores
+  // them: their operator storage is rewritten in place).
+  P.MicroBatch = 1;
+  P.SeqLen = 0;
+  P.ContextCap = 0;
+  P.Stages.clear();
+  P.Schedule = {};
+  P.Passes.clear();
+  P.Partitioned = false;
+  P.Draft.reset();
+  P.Verify.reset();
+  P.PipelineMicro.reset();
   ArrayRef<const PassInfo *> Passes(All);
   P.Passes.reserve(Passes.size());
   bool Ok;
+  bool Restorable = Ctx.Prefix && layoutAccepted(P);
+  if (!Restorable || !Ctx.Prefix->holds(Ctx.PrefixKey))
+    P.Blocks.clear();
   if (!Ctx.Prefix) {
     Ok = continuePasses(P, Passes, Ctx);
-  } else if (!layoutAccepted(P)) {
+  } else if (!Restorable) {
     // Most points of a mapping sweep are layouts partition rejects: it
     // needs no operators to say so (and reports as it would).
     Ok = continuePasses(P, Passes.drop_front(PrefixPasses), Ctx);

@@ -97,8 +97,9 @@ bool continuePasses(ir::Program &P, llvm::ArrayRef<const PassInfo *> Passes,
                         nullptr);
 
 /// The default pipeline: every pass of the registry (the first ones from
-/// Ctx.Prefix when it holds them), into P, a default-constructed program;
-/// false after a diagnosed failure.
+/// Ctx.Prefix when it holds them), into P; false after a diagnosed failure.
+/// P may hold an earlier program: it is reset, and a sweep that builds
+/// point after point into one program reuses its storage.
 bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
                   ir::Program &P);
 /// The same, returning the program.

@@ -196,6 +196,8 @@ private:
 
 void Runner::evaluate(Instance &I, Chunk &C) {
   std::vector<uint32_t> Choice(Radix.size());
+  // One evaluation rebuilt point after point (its storage reused).
+  cost::Evaluation Scratch;
   passes::PassContext Quiet;
   if (Opts.ReusePrefix && I.prefixKeyExact())
     Quiet.Prefix = &I.prefixCache();
@@ -211,14 +213,12 @@ void Runner::evaluate(Instance &I, Chunk &C) {
       continue;
     }
     Quiet.PrefixKey = I.prefixKey();
-    std::optional<cost::Evaluation> E =
-        cost::evaluate(I.config(), Quiet, /*Detail=*/false);
-    if (!E) {
+    if (!cost::evaluateInto(I.config(), Quiet, Scratch, /*Detail=*/false)) {
       ++C.Invalid;
       continue;
     }
     if (!all_of(After, [&](const spec::Condition *X) {
-          return holds(*X, I.root(), &*E);
+          return holds(*X, I.root(), &Scratch);
         })) {
       ++C.Rejected;
       continue;
@@ -228,7 +228,7 @@ void Runner::evaluate(Instance &I, Chunk &C) {
     P.Choice = Choice;
     P.Figures.reserve(Cols.size());
     for (const std::string &F : Cols)
-      P.Figures.push_back(E->figure(F).value_or(NAN));
+      P.Figures.push_back(Scratch.figure(F).value_or(NAN));
     if (C.Kept->streams())
       C.Streamed.push_back(std::move(P));
     else
