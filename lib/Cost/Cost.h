@@ -94,6 +94,9 @@ struct MemoryBreakdown {
   /// The part of Activations that the transformer layers keep (without the
   /// embedding's and the head's), as Korthikanti et al. 2022 count it.
   double LayerActivations = 0;
+  /// The rest of Activations: what the embedding (first stage) and the
+  /// head and loss (last stage: the fp32 logits) keep.
+  double embeddingAndLogits() const { return Activations - LayerActivations; }
   double InFlight = 0; ///< micro-batches whose activations the stage holds
   /// The fraction of the stage's parameters in its transformer layers
   /// (Korthikanti et al.'s Figure 1 counts only those).

@@ -3,8 +3,8 @@
 // Per stage (the report keeps the stage that needs the most):
 //   weights     parameters on the device x the weights' bytes (/dp with
 //               ZeRO-3)
-//   gradients   fp32 main gradients, 4 bytes a parameter (Megatron-LM),
-//               /dp with ZeRO-2 and above
+//   gradients   in the mapping's `gradients` format (fp32 main gradients
+//               by default, Megatron-LM), /dp with ZeRO-2 and above
 //   optimizer   Adam's fp32 master weights, first and second moments: 12
 //               bytes a parameter (Rajbhandari et al. 2020 §3.1, K = 12;
 //               SGD with momentum: 8),

@@ -114,6 +114,8 @@ Value trainingJson(const Program &P, const cost::TrainingReport &R) {
                         {"gradients_bytes", M.Gradients},
                         {"optimizer_bytes", M.Optimizer},
                         {"activations_bytes", M.Activations},
+                        {"embedding_logits_bytes", M.embeddingAndLogits()},
+                        {"in_flight_micro_batches", M.InFlight},
                         {"reserved_bytes", M.Reserved},
                         {"capacity_bytes", M.Capacity},
                         {"stage", M.Stage},

@@ -90,11 +90,15 @@ void printTrainingText(const Program &P, const cost::TrainingReport &R,
        fmt::format("{} of {} (stage {}): {}; largest: {}", si(Mem.total(), "B"),
                    si(Mem.Capacity, "B"), Mem.Stage,
                    Mem.fits() ? "fits" : "DOES NOT FIT", Mem.largest()));
+  std::string EmbLogits;
+  if (Mem.embeddingAndLogits() > 0)
+    EmbLogits = " (embedding and logits " +
+                si(Mem.embeddingAndLogits(), "B") + ")";
   OS << fmt::format("    weights {}, gradients {}, optimizer {}, activations "
-                    "{}, reserved {}\n",
+                    "{}{}, reserved {}\n",
                     si(Mem.Weights, "B"), si(Mem.Gradients, "B"),
                     si(Mem.Optimizer, "B"), si(Mem.Activations, "B"),
-                    si(Mem.Reserved, "B"));
+                    EmbLogits, si(Mem.Reserved, "B"));
 
   OS << "  step breakdown (slowest stage " << R.SlowestStage << ")\n";
   auto Part = [&](llvm::StringRef Name, double T) {
