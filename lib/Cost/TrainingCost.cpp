@@ -105,7 +105,7 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
     (OT.MemoryBound ? T.MemoryBound : T.ComputeBound) += OT.Time;
     (Side ? T.Backward : T.Forward) += OT.Time;
     Compute[Side] += OT.Time;
-    if (O.Ph == Phase::BackwardWeight)
+    if (O.Ph == Phase::BackwardWeight && O.Category == OpCategory::Contraction)
       WeightCompute += OT.Time;
   }
   // The input-gradient collectives hide behind the weight-gradient GEMMs

@@ -103,6 +103,7 @@ enum class OpKind : uint8_t {
   KvWrite,
   KvAppend,
   OptimizerUpdate,
+  GradAccumulate,
   TpAllreduce,
   TpAllgather,
   TpAllgatherInput,

@@ -129,6 +129,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     C.TpGradOverlap = F->V.Bool;
   if (const spec::Field *F = M.path("dp_overlap"))
     C.DpOverlap = F->V.Bool;
+  if (const spec::Field *F = M.path("grad_accumulation_fusion"))
+    C.GradAccumulationFusion = F->V.Bool;
   C.OffloadWeights = M.word("offload") == "weights";
   C.OffloadOptimizer = M.word("offload") == "optimizer";
   C.Locs.Dp = loc(M, "dp");

@@ -70,6 +70,9 @@ struct MappingConfig {
   /// weight-gradient GEMMs.
   bool TpGradOverlap = false;
   bool DpOverlap = false;
+  /// Weight-gradient GEMMs accumulate into the gradient buffer; false: a
+  /// separate add per weight gradient and micro-batch.
+  bool GradAccumulationFusion = true;
   /// Host-memory offload: the weights (serving: streamed over the host
   /// link for every forward) or the optimizer state.
   bool OffloadWeights = false, OffloadOptimizer = false;

@@ -538,6 +538,12 @@ Schema::Schema() {
                 "column-parallel layers runs during their weight-gradient "
                 "GEMMs (Megatron-LM's asynchronous tensor-parallel "
                 "all-reduce)");
+  B.withDefault(Mapping, "grad_accumulation_fusion", B.boolean(), "true",
+                "weight-gradient GEMMs add into the gradient buffer in "
+                "their epilogue (Megatron-LM --gradient-accumulation-fusion, "
+                "on by default); false: each weight gradient is written in "
+                "the weights' format and added into the buffer by a kernel "
+                "of its own, every micro-batch");
   B.withDefault(Mapping, "dp_overlap", B.boolean(), "false",
                 "data-parallel gradient reduction overlapped with backward "
                 "(Megatron-LM --overlap-grad-reduce; off by default there)");

@@ -300,6 +300,25 @@ private:
   /// the tensor-parallel collectives it needs before and after it; the
   /// other blocks' ops as they are. One pass, reading Source (see run) or
   /// the blocks' own ops.
+  /// Without gradient-accumulation fusion, the weight gradient the last op
+  /// of Out (split) wrote is added into the gradient buffer by a kernel of
+  /// its own: read in the weights' and the gradients' formats, written in
+  /// the gradients' (Megatron-LM's DDP hook `main_grad.add_(grad)`).
+  void accumulate(std::vector<Op> &Out) const {
+    const Op &W = Out.back();
+    if (!AddAccumulation || W.Ph != Phase::BackwardWeight ||
+        W.Category != OpCategory::Contraction)
+      return;
+    // The weight-gradient GEMM's C is the weight: M x N, Batch of them.
+    double Elements = double(W.M) * double(W.N) * double(W.Batch);
+    double G = dtypeBytes(Map.Gradients);
+    Op Add = pointwise(OpKind::GradAccumulate, Phase::BackwardWeight,
+                       OpCategory::Memory, Map.Gradients, G, Elements, 1, 1,
+                       1);
+    Add.BytesRead = Elements * (dtypeBytes(Map.Weights) + G);
+    Out.push_back(Add);
+  }
+
   void splitOps(const std::vector<Block> *Source) {
     int64_t T = Map.Tp;
     bool SP = Map.SequenceParallel;
@@ -313,7 +332,7 @@ private:
           B.Ops = From;
         continue;
       }
-      if (!Source && T < 2) {
+      if (!Source && T < 2 && !AddAccumulation) {
         for (Op &O : B.Ops)
           splitOp(O);
         continue;
@@ -330,6 +349,7 @@ private:
         const Phase Ph = Unsplit.Ph;
         if (T < 2) {
           splitOp(Out.emplace_back(Unsplit));
+          accumulate(Out);
           continue;
         }
         double Bytes = Ph == Phase::Decode ? DecodeStreamBytes : StreamBytes;
@@ -354,6 +374,7 @@ private:
         if (SP && Ph == Phase::BackwardWeight && (FirstAttn || FirstMlp))
           Add(OpKind::TpAllgatherInput, CollectiveKind::AllGather, true);
         splitOp(Out.emplace_back(Unsplit));
+        accumulate(Out);
         // After the op.
         bool Reduce = false;
         if (Fwd && (Kind == OpKind::AttnOut || Kind == OpKind::MlpDown ||
@@ -578,6 +599,8 @@ private:
   const ScenarioConfig &S;
   const ModelConfig &M;
   const MappingConfig &Map;
+  /// Weight gradients added into the buffer by kernels of their own.
+  const bool AddAccumulation = S.Training && !Map.GradAccumulationFusion;
   const SystemConfig &Sys;
   PassContext &Ctx;
   bool Ok = true;
