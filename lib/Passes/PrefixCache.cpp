@@ -16,6 +16,7 @@ bool layoutOnlyMappingField(llvm::StringRef Field) {
       .Cases("zero", "distributed_optimizer", "global_batch", true)
       .Cases("schedule", "virtual_stages", true)
       .Cases("tp_overlap", "tp_grad_overlap", "dp_overlap", "offload", true)
+      .Case("grad_accumulation_fusion", true)
       .Default(false);
 }
 
