@@ -100,7 +100,8 @@ private:
     else if (Map.OffloadWeights && S.System.Device.HostLinkBandwidth <= 0)
       error(L.Offload, DiagID::err_offload_no_host_link,
             S.System.Device.Name);
-    if (S.Training && (Map.Gradients == DType::INT8 || Map.Gradients == DType::INT4))
+    if (S.Training &&
+        (Map.Gradients == DType::INT8 || Map.Gradients == DType::INT4))
       error(L.Gradients, DiagID::err_gradients_format,
             dtypeName(Map.Gradients).str());
     divisible(M.Heads, "heads", Map.Tp, "tp", L.Tp);
@@ -296,14 +297,11 @@ private:
     return double(Tokens) * M.Hidden * dtypeBytes(Map.Precision);
   }
 
-  /// Each op of the model's blocks split over the devices (splitOp), with
-  /// the tensor-parallel collectives it needs before and after it; the
-  /// other blocks' ops as they are. One pass, reading Source (see run) or
-  /// the blocks' own ops.
   /// Without gradient-accumulation fusion, the weight gradient the last op
   /// of Out (split) wrote is added into the gradient buffer by a kernel of
   /// its own: read in the weights' and the gradients' formats, written in
-  /// the gradients' (Megatron-LM's DDP hook `main_grad.add_(grad)`).
+  /// the gradients' (Megatron-LM's DDP hook `main_grad.add_(grad)`). The
+  /// embedding table's gradient, not a GEMM's, is left out.
   void accumulate(std::vector<Op> &Out) const {
     const Op &W = Out.back();
     if (!AddAccumulation || W.Ph != Phase::BackwardWeight ||
@@ -319,6 +317,10 @@ private:
     Out.push_back(Add);
   }
 
+  /// Each op of the model's blocks split over the devices (splitOp), with
+  /// the tensor-parallel collectives it needs before and after it; the
+  /// other blocks' ops as they are. One pass, reading Source (see run) or
+  /// the blocks' own ops.
   void splitOps(const std::vector<Block> *Source) {
     int64_t T = Map.Tp;
     bool SP = Map.SequenceParallel;
