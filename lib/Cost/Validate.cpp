@@ -34,6 +34,7 @@ ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
     C.Figure = M->Figure->Name;
     C.Unit = M->Measured.Dim.unitString();
     C.Training = Config.Training;
+    C.Accelerator = Config.System.Device.Name;
     C.Measured = M->Measured.Num;
     std::optional<Evaluation> E = evaluate(Config, Ctx, /*Detail=*/false);
     std::optional<double> Value = E ? E->figure(C.Figure) : std::nullopt;

@@ -25,6 +25,7 @@ struct ValidationCase {
   std::string Figure;
   std::string Unit; ///< base unit of the figure ("s", "FLOP/s", ...)
   bool Training = true;
+  std::string Accelerator; ///< the scenario's device (calibration is per device)
   double Predicted = 0, Measured = 0;
   double error() const { return (Predicted - Measured) / Measured; }
 };

@@ -66,10 +66,11 @@ void printValidationMarkdown(const ValidationResult &R, llvm::raw_ostream &OS) {
 }
 
 void printValidationCsv(const ValidationResult &R, llvm::raw_ostream &OS) {
-  OS << "source,case,figure,kind,unit,predicted,measured,error\n";
+  OS << "source,case,figure,kind,accelerator,unit,predicted,measured,error\n";
   for (const cost::ValidationCase &C : R.Cases)
     OS << C.Source << ',' << C.Case << ',' << C.Figure << ','
-       << (C.Training ? "train" : "serve") << ',' << C.Unit << ','
+       << (C.Training ? "train" : "serve") << ',' << C.Accelerator << ','
+       << C.Unit << ','
        << spec::formatNumber(C.Predicted) << ','
        << spec::formatNumber(C.Measured) << ',' << spec::formatNumber(C.error())
        << '\n';
@@ -87,6 +88,7 @@ llvm::json::Value validationJson(const ValidationResult &R) {
                                        {"case", C.Case},
                                        {"figure", C.Figure},
                                        {"kind", C.Training ? "train" : "serve"},
+                                       {"accelerator", C.Accelerator},
                                        {"unit", C.Unit},
                                        {"predicted", C.Predicted},
                                        {"measured", C.Measured},
