@@ -140,6 +140,9 @@ struct TrainingReport {
 /// Tables: also fill the per-operator and per-collective tables (a sweep,
 /// which reads figures only, leaves them out).
 TrainingReport costTraining(const ir::Program &P, bool Tables = true);
+/// The same into R, which may hold an earlier report (a sweep thread costs
+/// point after point into one, reusing its storage).
+void costTraining(const ir::Program &P, bool Tables, TrainingReport &R);
 
 /// Where a serving phase sits on the roofline.
 struct PhaseRoofline {

@@ -24,7 +24,7 @@ bool evaluateInto(const ir::ScenarioConfig &S, passes::PassContext &Ctx,
     return false;
   E.Training = S.Training;
   if (S.Training) {
-    E.Train = costTraining(E.Program, Detail);
+    costTraining(E.Program, Detail, E.Train);
     return true;
   }
   E.Serve = costServing(E.Program, Detail);

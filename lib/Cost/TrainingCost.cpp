@@ -130,6 +130,24 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
 
 TrainingReport costTraining(const Program &P, bool WithTables) {
   TrainingReport R;
+  costTraining(P, WithTables, R);
+  return R;
+}
+
+void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
+  {
+    // A fresh report, keeping the storage of its vectors.
+    std::vector<double> Stages = std::move(R.StageTimes);
+    std::vector<OpRow> Ops = std::move(R.Ops);
+    std::vector<CollectiveRow> Collectives = std::move(R.Collectives);
+    R = TrainingReport();
+    Stages.clear();
+    Ops.clear();
+    Collectives.clear();
+    R.StageTimes = std::move(Stages);
+    R.Ops = std::move(Ops);
+    R.Collectives = std::move(Collectives);
+  }
   const ScenarioConfig &S = P.Scenario;
   const MappingConfig &M = S.Mapping;
   const AcceleratorConfig &A = S.System.Device;
@@ -257,7 +275,7 @@ TrainingReport costTraining(const Program &P, bool WithTables) {
 
   R.Memory = trainingMemory(P);
   if (!WithTables)
-    return R;
+    return;
 
   // Tables: the slowest stage's ops over a step.
   OpTables Tables(R.Ops, R.Collectives);
@@ -306,7 +324,6 @@ TrainingReport costTraining(const Program &P, bool WithTables) {
   }
   sortByTime(R.Ops);
   sortByTime(R.Collectives);
-  return R;
 }
 
 } // namespace cost

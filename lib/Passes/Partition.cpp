@@ -304,7 +304,7 @@ private:
   /// embedding table's gradient, not a GEMM's, is left out.
   void accumulate(std::vector<Op> &Out) const {
     const Op &W = Out.back();
-    if (!AddAccumulation || W.Ph != Phase::BackwardWeight ||
+    if (W.Ph != Phase::BackwardWeight ||
         W.Category != OpCategory::Contraction)
       return;
     // The weight-gradient GEMM's C is the weight: M x N, Batch of them.
@@ -351,7 +351,8 @@ private:
         const Phase Ph = Unsplit.Ph;
         if (T < 2) {
           splitOp(Out.emplace_back(Unsplit));
-          accumulate(Out);
+          if (AddAccumulation)
+            accumulate(Out);
           continue;
         }
         double Bytes = Ph == Phase::Decode ? DecodeStreamBytes : StreamBytes;
@@ -376,7 +377,8 @@ private:
         if (SP && Ph == Phase::BackwardWeight && (FirstAttn || FirstMlp))
           Add(OpKind::TpAllgatherInput, CollectiveKind::AllGather, true);
         splitOp(Out.emplace_back(Unsplit));
-        accumulate(Out);
+        if (AddAccumulation)
+          accumulate(Out);
         // After the op.
         bool Reduce = false;
         if (Fwd && (Kind == OpKind::AttnOut || Kind == OpKind::MlpDown ||

@@ -141,7 +141,7 @@ static void trainingEval(benchmark::State &State, bool Tables,
   ir::Program P;
   for (auto _ : State) {
     passes::buildProgram(S, Ctx, P);
-    R = cost::costTraining(P, Tables);
+    cost::costTraining(P, Tables, R);
     benchmark::DoNotOptimize(R.Ops.data());
   }
   State.SetLabel("step " + std::to_string(R.StepTime) + " s");
