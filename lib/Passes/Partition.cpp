@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 
 namespace llmsys {
 namespace passes {
@@ -83,6 +84,21 @@ private:
 
   bool validate() {
     const MappingLocs &L = Map.Locs;
+    // Groups and device counts are 32-bit in the operators, and the checks
+    // below multiply the sizes: far beyond any system, but checked first.
+    constexpr int64_t Most = std::numeric_limits<int32_t>::max();
+    for (auto [Value, Name, Loc] :
+         {std::tuple{Map.MicroBatch, "micro_batch", L.MicroBatch},
+          std::tuple{Map.VirtualStages, "virtual_stages", L.VirtualStages}})
+      if (Value > Most)
+        error(Loc, DiagID::err_mapping_value_too_large, Name, Value, Most);
+    double Spans = double(Map.Dp) * double(Map.Tp) * double(Map.Pp) *
+                   double(Map.Cp);
+    if (Spans > double(Most))
+      error(L.Decl, DiagID::err_mapping_too_large,
+            fmt::format("{:.0f}", Spans), Most);
+    if (!Ok)
+      return false;
     // A device with no peak for the activations' format (nor a wider one)
     // would be costed as infinitely fast.
     if (S.System.Device.peak(Map.Activations) <= 0)
@@ -128,16 +144,6 @@ private:
       divisible(Map.GlobalBatch, "global_batch", Map.Dp * Map.MicroBatch,
                 "dp * micro_batch", L.GlobalBatch);
 
-    // Groups and device counts are 32-bit in the operators (and products
-    // of 64-bit sizes would overflow): far beyond any system.
-    constexpr int64_t Most = std::numeric_limits<int32_t>::max();
-    double Spans = double(Map.Dp) * double(Map.Tp) * double(Map.Pp) *
-                   double(Map.Cp);
-    if (Spans > double(Most)) {
-      error(L.Decl, DiagID::err_mapping_too_large, fmt::format("{:g}", Spans),
-            Most);
-      return false;
-    }
     int64_t Used = Map.devices();
     int64_t Have = Sys.devices();
     bool Mismatch = S.Training ? Used != Have : Used > Have;
