@@ -57,6 +57,7 @@ StringRef opName(OpKind K) {
   case OpKind::KvAppend: return "kv.append";
   case OpKind::OptimizerUpdate: return "optimizer.update";
   case OpKind::GradAccumulate: return "grad.accumulate";
+  case OpKind::GradZero: return "grad.zero";
   case OpKind::TpAllreduce: return "tp.allreduce";
   case OpKind::TpAllgather: return "tp.allgather";
   case OpKind::TpAllgatherInput: return "tp.allgather.input";

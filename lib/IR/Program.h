@@ -104,6 +104,7 @@ enum class OpKind : uint8_t {
   KvAppend,
   OptimizerUpdate,
   GradAccumulate,
+  GradZero,
   TpAllreduce,
   TpAllgather,
   TpAllgatherInput,

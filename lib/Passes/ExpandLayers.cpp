@@ -339,9 +339,12 @@ void appendBackward(std::vector<Op> &Ops) {
 ///  - the update: read the state and the gradient, write the state (Adam
 ///    16 read, 12 written; SGD with momentum 12 and 8);
 ///  - the working weights from the fp32 master (read 4, write w);
+/// and, a kernel of its own over the whole gradient buffer (the optimizer
+/// shards the rest with ZeRO or the distributed optimizer, not this):
 ///  - the gradient buffer zeroed for the next step (write g).
 struct OptimizerTraffic {
   double Read = 0, Written = 0;
+  double Zeroed = 0;
 };
 
 OptimizerTraffic optimizerTraffic(const ScenarioConfig &S) {
@@ -362,7 +365,7 @@ OptimizerTraffic optimizerTraffic(const ScenarioConfig &S) {
   T.Written += State;
   T.Read += 4;                 // working weights
   T.Written += W;
-  T.Written += G;              // zeroed gradient buffer
+  T.Zeroed = G;
   return T;
 }
 
@@ -468,6 +471,9 @@ bool expandLayers(Program &P, PassContext &) {
                           OpCategory::Memory, DType::FP32, 1, Params.Total,
                           S.Sgd ? 4 : 12, Traffic.Read, Traffic.Written);
     Opt.Ops.push_back(Update);
+    Opt.Ops.push_back(pointwise(OpKind::GradZero, Phase::Optimizer,
+                                OpCategory::Memory, S.Mapping.Gradients, 1,
+                                Params.Total, 0, 0, Traffic.Zeroed));
     P.Blocks.push_back(std::move(Opt));
     return true;
   }

@@ -303,19 +303,25 @@ private:
     return double(Tokens) * M.Hidden * dtypeBytes(Map.Precision);
   }
 
-  /// Without gradient-accumulation fusion, the weight gradient the last op
-  /// of Out (split) wrote is added into the gradient buffer by a kernel of
-  /// its own: read in the weights' and the gradients' formats, written in
-  /// the gradients' (Megatron-LM's DDP hook `main_grad.add_(grad)`). The
-  /// embedding table's gradient, not a GEMM's, is left out.
+  /// Where the weight gradient the last op of Out (split) wrote goes. With
+  /// gradient-accumulation fusion the GEMM's epilogue adds it into the
+  /// gradient buffer: it reads and writes the buffer in the gradients'
+  /// format. Without, the GEMM writes it in the weights' format and a
+  /// kernel of its own adds it into the buffer (Megatron-LM's DDP hook
+  /// `main_grad.add_(grad)`). The embedding table's gradient, not a
+  /// GEMM's, is left out.
   void accumulate(std::vector<Op> &Out) const {
-    const Op &W = Out.back();
-    if (W.Ph != Phase::BackwardWeight ||
-        W.Category != OpCategory::Contraction)
+    Op &W = Out.back();
+    if (W.Ph != Phase::BackwardWeight || W.Category != OpCategory::Contraction)
       return;
     // The weight-gradient GEMM's C is the weight: M x N, Batch of them.
     double Elements = double(W.M) * double(W.N) * double(W.Batch);
     double G = dtypeBytes(Map.Gradients);
+    if (Map.GradAccumulationFusion) {
+      W.BytesRead += Elements * G;
+      W.BytesWritten = Elements * G;
+      return;
+    }
     Op Add = pointwise(OpKind::GradAccumulate, Phase::BackwardWeight,
                        OpCategory::Memory, Map.Gradients, G, Elements, 1, 1,
                        1);
@@ -340,7 +346,7 @@ private:
           B.Ops = From;
         continue;
       }
-      if (!Source && T < 2 && !AddAccumulation) {
+      if (!Source && T < 2 && !S.Training) {
         for (Op &O : B.Ops)
           splitOp(O);
         continue;
@@ -357,7 +363,7 @@ private:
         const Phase Ph = Unsplit.Ph;
         if (T < 2) {
           splitOp(Out.emplace_back(Unsplit));
-          if (AddAccumulation)
+          if (S.Training)
             accumulate(Out);
           continue;
         }
@@ -383,7 +389,7 @@ private:
         if (SP && Ph == Phase::BackwardWeight && (FirstAttn || FirstMlp))
           Add(OpKind::TpAllgatherInput, CollectiveKind::AllGather, true);
         splitOp(Out.emplace_back(Unsplit));
-        if (AddAccumulation)
+        if (S.Training)
           accumulate(Out);
         // After the op.
         bool Reduce = false;
@@ -549,13 +555,15 @@ private:
     double GradBytes = dtypeBytes(Map.Gradients);
     double WeightBytes = dtypeBytes(Map.Weights);
     Opt->Params = 0;
-    // The update touches this device's share of the optimizer state.
+    // The update touches this device's share of the optimizer state; the
+    // zeroing, the gradient buffer the device holds (all of it but with
+    // ZeRO-2 and -3, which partition the gradients).
+    double Total = countParams(M).Total;
     for (Op &O : Opt->Ops)
-      if (O.Kind == OpKind::OptimizerUpdate) {
-        double Share = Params / (Sharded ? D : 1);
-        double Total = countParams(M).Total;
-        scale(O, Share / Total);
-      }
+      if (O.Kind == OpKind::OptimizerUpdate)
+        scale(O, Params / (Sharded ? D : 1) / Total);
+      else if (O.Kind == OpKind::GradZero)
+        scale(O, Params / (Map.Zero >= 2 ? D : 1) / Total);
     if (D < 2)
       return;
     int64_t Stride = Map.Tp * Map.Cp;
@@ -609,8 +617,6 @@ private:
   const ScenarioConfig &S;
   const ModelConfig &M;
   const MappingConfig &Map;
-  /// Weight gradients added into the buffer by kernels of their own.
-  const bool AddAccumulation = S.Training && !Map.GradAccumulationFusion;
   const SystemConfig &Sys;
   PassContext &Ctx;
   bool Ok = true;
