@@ -312,7 +312,7 @@ private:
   /// GEMM's, is left out.
   void accumulate(std::vector<Op> &Out) const {
     Op &W = Out.back();
-    if (W.Ph != Phase::BackwardWeight || W.Category != OpCategory::Contraction)
+    if (W.Category != OpCategory::Contraction)
       return;
     // The weight-gradient GEMM's C is the weight: M x N, Batch of them.
     double Elements = double(W.M) * double(W.N) * double(W.Batch);
@@ -363,7 +363,7 @@ private:
         const Phase Ph = Unsplit.Ph;
         if (T < 2) {
           splitOp(Out.emplace_back(Unsplit));
-          if (S.Training)
+          if (Ph == Phase::BackwardWeight)
             accumulate(Out);
           continue;
         }
@@ -389,7 +389,7 @@ private:
         if (SP && Ph == Phase::BackwardWeight && (FirstAttn || FirstMlp))
           Add(OpKind::TpAllgatherInput, CollectiveKind::AllGather, true);
         splitOp(Out.emplace_back(Unsplit));
-        if (S.Training)
+        if (Ph == Phase::BackwardWeight)
           accumulate(Out);
         // After the op.
         bool Reduce = false;

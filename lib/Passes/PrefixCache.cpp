@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/StringSwitch.h"
 
+#include <algorithm>
+
 namespace llmsys {
 namespace passes {
 
@@ -30,6 +32,15 @@ const std::vector<ir::Block> *PrefixCache::restore(uint64_t Key,
       P.SeqLen = E.SeqLen;
       P.ContextCap = E.ContextCap;
       P.Passes = E.Passes;
+      // The pipeline's send/recv block an earlier point's partition added
+      // goes last (swaps, no copies), so that the blocks kept have the
+      // storage their kind had.
+      auto Comm = std::find_if(P.Blocks.begin(), P.Blocks.end(),
+                               [](const ir::Block &B) {
+                                 return B.Kind == ir::BlockKind::PipelineComm;
+                               });
+      if (Comm != P.Blocks.end())
+        std::rotate(Comm, Comm + 1, P.Blocks.end());
       P.Blocks.resize(E.Blocks.size());
       for (size_t I = 0; I < E.Blocks.size(); ++I) {
         P.Blocks[I].Kind = E.Blocks[I].Kind;
