@@ -213,6 +213,8 @@ void Runner::evaluate(Instance &I, Chunk &C) {
       continue;
     }
     Quiet.PrefixKey = I.prefixKey();
+    if (!Opts.ReuseEvaluation)
+      Scratch = cost::Evaluation();
     if (!cost::evaluateInto(I.config(), Quiet, Scratch, /*Detail=*/false)) {
       ++C.Invalid;
       continue;

@@ -55,6 +55,9 @@ struct Options {
   /// in the layout or the system (off: every pass runs at every point;
   /// the results are the same).
   bool ReusePrefix = true;
+  /// Evaluate every point of a thread into one evaluation, reusing its
+  /// storage (off: a new one per point; the results are the same).
+  bool ReuseEvaluation = true;
   /// Without an objective: called for each accepted point, in grid order.
   std::function<void(const Point &)> Stream;
 };

@@ -32,6 +32,7 @@ extern cl::opt<std::string> StdlibDir, ScenarioFilter, SweepFilter, OutputFile,
     PlotDir;
 extern cl::opt<unsigned> ErrorLimit, TopOps, SweepThreads;
 extern cl::opt<bool> SweepReusePrefix;
+extern cl::opt<bool> SweepReuseEvaluation;
 extern cl::opt<Format> OutputFormat;
 extern cl::opt<report::SweepFormat> SweepOutputFormat;
 extern cl::opt<uint64_t> MaxPoints;

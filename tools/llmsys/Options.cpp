@@ -122,6 +122,12 @@ cl::opt<bool> SweepReusePrefix(
              "differ only in layout or system (default on; off runs every "
              "pass at every point, with the same results)"),
     cl::init(true), cl::Hidden, cl::sub(SweepCmd), cl::cat(LLMSysCat));
+cl::opt<bool> SweepReuseEvaluation(
+    "reuse-evaluation",
+    cl::desc("Evaluate every point of a thread into one program and report "
+             "(default on; off builds new ones per point, with the same "
+             "results)"),
+    cl::init(true), cl::Hidden, cl::sub(SweepCmd), cl::cat(LLMSysCat));
 cl::opt<cl::boolOrDefault>
     Progress("progress",
              cl::desc("A progress line on stderr (default: on a terminal)"),

@@ -49,6 +49,7 @@ int runSweep(Compilation &C) {
     sweep::Options Opts;
     Opts.Threads = SweepThreads;
     Opts.ReusePrefix = SweepReusePrefix;
+    Opts.ReuseEvaluation = SweepReuseEvaluation;
     Opts.Progress = Progress == cl::BOU_UNSET
                         ? sys::Process::StandardErrIsDisplayed()
                         : Progress == cl::BOU_TRUE;
