@@ -83,8 +83,8 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
   assert(Registry[PrefixPasses].Run == partition &&
          "the cached prefix ends before partition");
   P.Scenario = Scenario;
-  // What an earlier program left (the blocks stay when the cache restores
-  // them: their operator storage is rewritten in place).
+  // What an earlier program left (its blocks are cleared below unless the
+  // cache restores them: their operator storage is rewritten in place).
   P.MicroBatch = 1;
   P.SeqLen = 0;
   P.ContextCap = 0;
@@ -98,12 +98,11 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
   ArrayRef<const PassInfo *> Passes(All);
   P.Passes.reserve(Passes.size());
   bool Ok;
-  bool Restorable = Ctx.Prefix && layoutAccepted(P);
-  if (!Restorable || !Ctx.Prefix->holds(Ctx.PrefixKey))
-    P.Blocks.clear();
   if (!Ctx.Prefix) {
+    P.Blocks.clear();
     Ok = continuePasses(P, Passes, Ctx);
-  } else if (!Restorable) {
+  } else if (!layoutAccepted(P)) {
+    P.Blocks.clear();
     // Most points of a mapping sweep are layouts partition rejects: it
     // needs no operators to say so (and reports as it would).
     Ok = continuePasses(P, Passes.drop_front(PrefixPasses), Ctx);
@@ -118,6 +117,7 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
       Ok = continuePasses(P, Passes.drop_front(PrefixPasses + 1), Ctx);
     }
   } else {
+    P.Blocks.clear();
     Ok = continuePasses(P, Passes.take_front(PrefixPasses), Ctx);
     if (Ok) {
       Ctx.Prefix->keep(Ctx.PrefixKey, P);

@@ -51,13 +51,6 @@ public:
   /// `partitionFrom` reads the operators from (valid until the next keep);
   /// null when there is no entry.
   const std::vector<ir::Block> *restore(uint64_t Key, ir::Program &P);
-  /// Whether an entry is under Key (restore would find it).
-  bool holds(uint64_t Key) const {
-    for (const Entry &E : Entries)
-      if (E.Key == Key)
-        return true;
-    return false;
-  }
   /// Keeps what the prefix passes made of P under Key (the least recently
   /// used entry goes when the cache is full).
   void keep(uint64_t Key, const ir::Program &P);
