@@ -28,6 +28,7 @@
 #include "Cost/Cost.h"
 
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MathExtras.h"
 #include <algorithm>
 #include <cmath>
 
@@ -84,7 +85,7 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
   case CollectiveKind::AllReduce: {
     double Ring = 2 * (N - 1) / N * Bytes / B + 2 * (N - 1) * A;
     // ceil(log2 n) tree levels, in integers (n >= 2 here).
-    double Levels = 64 - __builtin_clzll(uint64_t(O.GroupSize) - 1);
+    double Levels = llvm::Log2_64_Ceil(uint64_t(O.GroupSize));
     double Tree = 2 * Levels * A + 2 * Bytes / B;
     T.Algorithm = Tree < Ring ? "tree" : "ring";
     T.Time = std::min(Ring, Tree);

@@ -104,8 +104,15 @@ PhaseRoofline phaseCost(const Program &P, const SystemConfig &Sys, Phase Ph,
       }
       if (Original.Fused)
         continue;
-      Op O = Original;
-      O.BytesPerContext *= PerSequence;
+      // (A copy only for the verification forward's per-sequence reads.)
+      const Op *U = &Original;
+      Op Scaled;
+      if (PerSequence != 1) {
+        Scaled = Original;
+        Scaled.BytesPerContext *= PerSequence;
+        U = &Scaled;
+      }
+      const Op &O = *U;
       double Ctx = P.ContextCap ? std::min<double>(Context, P.ContextCap)
                                 : Context;
       OpTime T = opTime(O, A, Ctx);
@@ -149,38 +156,16 @@ double layerTime(const Program &P, Phase Ph, double Context) {
 std::pair<double, double> stageTimes(const Program &Micro,
                                      const SystemConfig &Sys, Phase Ph,
                                      double Context) {
-  double Sum = 0, Max = 0;
-  for (const Stage &St : Micro.Stages) {
-    double T = phaseCost(Micro, Sys, Ph, Context, nullptr, 1, &St).Time;
+  double Sum = 0, Max = 0, T = 0;
+  for (size_t I = 0; I < Micro.Stages.size(); ++I) {
+    const Stage &St = Micro.Stages[I];
+    // (Stages holding what the one before holds take its time.)
+    if (I == 0 || !St.sameBlocks(Micro.Stages[I - 1]))
+      T = phaseCost(Micro, Sys, Ph, Context, nullptr, 1, &St).Time;
     Sum += T;
     Max = std::max(Max, T);
   }
   return {Sum, Max};
-}
-
-/// The mean of a per-token time over the contexts of the generation
-/// (Simpson's rule: the step time follows the context piecewise linearly).
-template <typename F>
-double meanOverContext(F TokenTime, double From, double To, double &First,
-                       double &Last) {
-  First = TokenTime(From);
-  Last = TokenTime(To);
-  double Mid = TokenTime((From + To) / 2);
-  return (First + 4 * Mid + Last) / 6;
-}
-
-/// Parameters on the fullest pipeline stage and its layer count.
-std::pair<double, double> fullestStage(const Program &P) {
-  StageParamCounter StageParams(P);
-  double MostParams = 0, MostLayers = 0;
-  for (const Stage &St : P.Stages) {
-    double Params = StageParams(St);
-    if (Params > MostParams) {
-      MostParams = Params;
-      MostLayers = double(St.DenseLayers + St.MoELayers);
-    }
-  }
-  return {MostParams, MostLayers};
 }
 
 /// KV-cache bytes per token of context on a device of the fullest stage.
@@ -214,7 +199,8 @@ ServingReport costServing(const Program &P, bool WithTables) {
   // that transfer.
   // With pipeline stages a request passes them in turn, each streaming its
   // own layers over its own link: the stages' transfers add up.
-  auto [MostParams, MostLayers] = fullestStage(P);
+  auto [MostParams, MostLayersInt] = fullestStage(P);
+  double MostLayers = double(MostLayersInt);
   double HostTime = 0;
   if (M.OffloadWeights && A.HostLinkBandwidth > 0) {
     StageParamCounter StageParams(P);
@@ -273,17 +259,27 @@ ServingReport costServing(const Program &P, bool WithTables) {
   double FirstCtx = Prompt + 1, LastCtx = Prompt + std::max(1.0, Output - 1);
   double MidCtx = (FirstCtx + LastCtx) / 2;
   if (Output > 1) {
-    R.Tpot = meanOverContext(TokenTime, FirstCtx, LastCtx, R.TpotFirst,
-                             R.TpotLast);
+    // The decode step at the middle context, with the tables: the
+    // verification forward when speculating.
     R.Decode = Streamed(
         Speculating ? phaseCost(*P.Verify, Sys, Phase::Decode, MidCtx, Tables,
                                 1 / (K + 1))
                     : phaseCost(Runs, Sys, Phase::Decode, MidCtx, Tables));
-  }
-  if (Speculating) {
-    R.Speculation.TokensPerStep = Spec.tokensPerStep();
-    R.Speculation.DraftStep = DraftStep(MidCtx);
-    R.Speculation.VerifyStep = VerifyStep(MidCtx);
+    double DraftMid = Speculating ? DraftStep(MidCtx) : 0;
+    double Mid = Micro         ? TokenTime(MidCtx)
+                 : Speculating ? (K * DraftMid + R.Decode.Time) /
+                                     Spec.tokensPerStep()
+                               : R.Decode.Time;
+    // The mean over the contexts of the generation (Simpson's rule: the
+    // step time follows the context piecewise linearly).
+    R.TpotFirst = TokenTime(FirstCtx);
+    R.TpotLast = TokenTime(LastCtx);
+    R.Tpot = (R.TpotFirst + 4 * Mid + R.TpotLast) / 6;
+    if (Speculating) {
+      R.Speculation.TokensPerStep = Spec.tokensPerStep();
+      R.Speculation.DraftStep = DraftMid;
+      R.Speculation.VerifyStep = R.Decode.Time;
+    }
   }
   R.E2E = R.Ttft + std::max(0.0, Output - 1) * R.Tpot;
   R.Throughput = R.E2E > 0 ? R.Replicas * Batch * Output / R.E2E : 0;
@@ -311,7 +307,8 @@ ServingReport costServing(const Program &P, bool WithTables) {
                              ? 0
                              : (Prompt + Output) * kvBytesPerToken(P, MostLayers);
   if (Speculating) {
-    auto [DraftParams, DraftLayers] = fullestStage(*P.Draft);
+    auto [DraftParams, DraftLayersInt] = fullestStage(*P.Draft);
+    double DraftLayers = double(DraftLayersInt);
     Weights += DraftParams * dtypeBytes(M.Weights);
     KvPerSequence +=
         (Prompt + Output + K) * kvBytesPerToken(*P.Draft, DraftLayers);
@@ -372,8 +369,9 @@ void setDecodeCrossover(ServingReport &R, const Program &AtBatch1,
   double F1 = Two.Flops - One.Flops, F0 = One.Flops - F1;
   double B1 = Two.Bytes - One.Bytes, B0 = One.Bytes - B1;
   DType Act = S.Mapping.Activations;
-  double Balance = A.peak(Act) * A.ComputeEfficiency *
-                   A.formatEfficiency(Act) * A.Sustained /
+  AcceleratorConfig::Rate Rt = A.rate(Act);
+  double Balance = Rt.Peak * A.ComputeEfficiency * Rt.FormatEfficiency *
+                   A.Sustained /
                    (A.HbmBandwidth * A.MemoryEfficiency);
   double Denominator = F1 - Balance * B1;
   if (Denominator <= 0)

@@ -164,6 +164,23 @@ StageParamCounter::StageParamCounter(const Program &P) {
     }
 }
 
+FullestStage fullestStage(const Program &P) {
+  StageParamCounter Count(P);
+  FullestStage Most;
+  for (size_t I = 0; I < P.Stages.size(); ++I) {
+    const Stage &St = P.Stages[I];
+    // (A stage holding what the one before holds has its parameters.)
+    if (I > 0 && St.sameBlocks(P.Stages[I - 1]))
+      continue;
+    double Params = Count(St);
+    if (Params > Most.Params) {
+      Most.Params = Params;
+      Most.Layers = St.DenseLayers + St.MoELayers;
+    }
+  }
+  return Most;
+}
+
 ProgramTotals totals(const Program &P, bool OnlyPhase, Phase Which) {
   ProgramTotals T;
   for (const Block &B : P.Blocks) {

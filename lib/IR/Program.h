@@ -263,6 +263,14 @@ public:
 
 };
 
+/// The pipeline stage holding the most parameters (the first of equals):
+/// its parameters on a device and its transformer layers.
+struct FullestStage {
+  double Params = 0;
+  int64_t Layers = 0;
+};
+FullestStage fullestStage(const Program &P);
+
 /// Micro-batch schedule of a training step, or the step structure of
 /// serving.
 struct ScheduleInfo {

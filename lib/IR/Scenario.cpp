@@ -172,10 +172,6 @@ double AcceleratorConfig::peak(DType T) const {
   return Peak[static_cast<int>(runsAs(T))];
 }
 
-double AcceleratorConfig::formatEfficiency(DType T) const {
-  return rate(T).FormatEfficiency;
-}
-
 AcceleratorConfig::Rate AcceleratorConfig::rate(DType T) const {
   DType R = runsAs(T);
   bool Narrow = R == DType::FP8 || R == DType::INT8 || R == DType::FP4 ||
@@ -306,10 +302,16 @@ bool pipelinesRequests(const ScenarioConfig &S) {
          !S.Mapping.OffloadWeights;
 }
 
+int64_t servingMicroBatchSize(const ScenarioConfig &S, int64_t Batch) {
+  if (!pipelinesRequests(S) || Batch <= 1)
+    return Batch;
+  return (Batch + S.Mapping.Pp - 1) / S.Mapping.Pp;
+}
+
 int64_t servingMicroBatches(const ScenarioConfig &S, int64_t Batch) {
   if (!pipelinesRequests(S) || Batch <= 1)
     return 1;
-  int64_t Size = (Batch + S.Mapping.Pp - 1) / S.Mapping.Pp;
+  int64_t Size = servingMicroBatchSize(S, Batch);
   return (Batch + Size - 1) / Size;
 }
 

@@ -120,10 +120,8 @@ struct AcceleratorConfig {
   double peak(DType T) const;
   /// The format a computation in T runs in (T, or the nearest wider one).
   DType runsAs(DType T) const;
-  /// NarrowEfficiency for 8-bit and 4-bit formats the device supports, 1
-  /// otherwise.
-  double formatEfficiency(DType T) const;
-  /// peak(T) and formatEfficiency(T) at once (one format look-up).
+  /// peak(T), and NarrowEfficiency for 8-bit and 4-bit formats the device
+  /// supports (1 otherwise), from one format look-up.
   struct Rate {
     double Peak, FormatEfficiency;
   };
@@ -218,6 +216,9 @@ bool pipelinesRequests(const ScenarioConfig &S);
 /// pp of them, of ceil(Batch / pp) requests, as many as are not empty
 /// (1 without pipelining).
 int64_t servingMicroBatches(const ScenarioConfig &S, int64_t Batch);
+/// Requests in the fullest of them: ceil(Batch / pp) (Batch without
+/// pipelining).
+int64_t servingMicroBatchSize(const ScenarioConfig &S, int64_t Batch);
 /// The parts of it, for a sweep that changes one part per point.
 MappingConfig mappingFromSpec(const spec::Object &Mapping);
 SystemConfig systemFromSpec(const spec::Object &System);

@@ -94,11 +94,9 @@ static void flashAttention(Block &B, double StatsBytesPerRow, double Executed) {
       O.InFusedAttention = true;
       // Backward products read and write Q, K, V, O and their gradients,
       // never an s x s matrix.
-      double Square =
-          O.Kind == OpKind::AttnScoreDq ? double(O.M) * O.K * O.Batch * O.ABytes
-          : O.Kind == OpKind::AttnScoreDk ? double(O.M) * O.K * O.Batch * O.ABytes
-          : O.Kind == OpKind::AttnContextDv ? double(O.M) * O.K * O.Batch * O.ABytes
-                                        : double(O.M) * O.N * O.Batch * O.ABytes;
+      double Square = double(O.M) *
+                      (O.Kind == OpKind::AttnContextDp ? O.N : O.K) *
+                      O.Batch * O.ABytes;
       if (O.Kind == OpKind::AttnContextDp)
         O.BytesWritten -= Square;
       else

@@ -249,9 +249,8 @@ private:
         splitAxis(O, O.TokenAxis, T);
       if (C > 1 && O.Ph != Phase::Decode)
         splitAxis(O, O.TokenAxis, C);
-      if (E > 1 && (O.Kind == OpKind::MoeExpertUp ||
-                    O.Kind == OpKind::MoeExpertAct ||
-                    O.Kind == OpKind::MoeExpertDown))
+      if (E > 1 &&
+          (O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertDown))
         splitAxis(O, Axis::Batch, E);
     } else {
       if (!O.SequenceRegion || SP)
@@ -512,12 +511,10 @@ private:
     Comm.Repeat = Map.VirtualStages;
     int64_t Stride = Map.Tp * Map.Cp * Map.Dp;
     auto Send = [&](Phase Ph) {
+      // A pair of neighbouring stages: the group is the two of them.
       Comm.Ops.push_back(collective(OpKind::PpSendRecv, Ph, CollectiveKind::SendRecv,
                                     ParallelDim::PP, 2, Stride,
                                     streamBytes(Ph) / Map.Tp));
-      // A pair of neighbouring stages: the group is the two of them.
-      Comm.Ops.back().FabricLevel = level(2, Stride);
-      Comm.Ops.back().GroupPerNode = static_cast<int32_t>(perNode(2, Stride));
     };
     if (S.Training) {
       Send(Phase::Forward);
@@ -532,21 +529,11 @@ private:
     P.Blocks.insert(Before, std::move(Comm));
   }
 
-  /// Parameters on the device of the fullest stage.
-  double stageParams() const {
-    StageParamCounter Count(P);
-    double Most = 0;
-    for (size_t I = 0; I < P.Stages.size(); ++I)
-      if (I == 0 || !P.Stages[I].sameBlocks(P.Stages[I - 1]))
-        Most = std::max(Most, Count(P.Stages[I]));
-    return Most;
-  }
-
   void insertDataParallel() {
     Block *Opt = P.block(BlockKind::Optimizer);
     if (!Opt)
       return;
-    double Params = stageParams();
+    double Params = fullestStage(P).Params;
     int64_t D = Map.Dp;
     bool Sharded = Map.Zero >= 1 || Map.DistributedOptimizer;
     // Gradients reduced in their accumulation format (`gradients`: fp32

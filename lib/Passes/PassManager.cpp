@@ -128,8 +128,7 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
   // (the last may hold fewer; the fullest paces the stages).
   if (Ok && !Scenario.Training && P.Schedule.MicroBatches > 1) {
     ir::ScenarioConfig Micro = Scenario;
-    int64_t Parts = P.Schedule.MicroBatches;
-    Micro.Batch = (Scenario.Batch + Parts - 1) / Parts;
+    Micro.Batch = ir::servingMicroBatchSize(Scenario, Scenario.Batch);
     std::optional<ir::Program> Mp = runPasses(Micro, All, Ctx);
     if (!Mp)
       return false;
