@@ -181,6 +181,16 @@ ReferenceCheck checkReference(double Computed, double Reference) {
   return R;
 }
 
+ExpertLoad expertLoad(double Tokens, const MoEConfig &E) {
+  double P = 1.0 - std::pow(1.0 - double(E.TopK) / E.Experts, Tokens);
+  double Active = std::min<double>(E.Experts, std::max(1.0, E.Experts * P));
+  ExpertLoad L;
+  L.Experts = static_cast<int64_t>(std::ceil(Active - 1e-9));
+  L.TokensPerExpert = static_cast<int64_t>(
+      std::ceil(Tokens * E.TopK * E.CapacityFactor / L.Experts - 1e-9));
+  return L;
+}
+
 double kvElementsPerTokenPerLayer(const ModelConfig &M) {
   if (M.Mla) // DeepSeek-V2 §2.1.3: only the latent and the rotary key.
     return static_cast<double>(M.Mla->KvLoraRank + M.Mla->QkRopeHeadDim);

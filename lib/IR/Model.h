@@ -99,6 +99,15 @@ ReferenceCheck checkReference(double Computed, double Reference);
 /// K and V (or the MLA latent) bytes per token per layer, in elements.
 double kvElementsPerTokenPerLayer(const ModelConfig &M);
 
+/// The routed experts' work for Tokens tokens: the experts they reach
+/// (the expected number of distinct experts tokens choosing top_k of
+/// `experts` touch) and the tokens each of those processes (with the
+/// capacity factor's padding).
+struct ExpertLoad {
+  int64_t Experts = 1, TokensPerExpert = 0;
+};
+ExpertLoad expertLoad(double Tokens, const MoEConfig &E);
+
 } // namespace ir
 } // namespace llmsys
 

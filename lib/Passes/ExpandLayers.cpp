@@ -28,12 +28,6 @@ using namespace ir;
 
 namespace {
 
-/// Expected number of distinct experts T tokens choosing k of E touch.
-double activeExperts(double Tokens, const MoEConfig &E) {
-  double P = 1.0 - std::pow(1.0 - double(E.TopK) / E.Experts, Tokens);
-  return std::min<double>(E.Experts, std::max(1.0, E.Experts * P));
-}
-
 class LayerBuilder {
 public:
   LayerBuilder(const ScenarioConfig &S, Phase Fwd, int64_t Sequences,
@@ -188,10 +182,8 @@ public:
     Ops.push_back(Dispatch);
     // Experts a batch of tokens reaches, and tokens per expert (with the
     // capacity factor's padding).
-    double Active = activeExperts(double(T), E);
-    int64_t Experts = static_cast<int64_t>(std::ceil(Active - 1e-9));
-    int64_t PerExpert = static_cast<int64_t>(
-        std::ceil(Routed * E.CapacityFactor / Experts - 1e-9));
+    ExpertLoad Load = expertLoad(double(T), E);
+    int64_t Experts = Load.Experts, PerExpert = Load.TokensPerExpert;
     int64_t Up = M.GatedMlp ? 2 * E.ExpertFfn : E.ExpertFfn;
     Op ExpertUp = gemm(OpKind::MoeExpertUp, Fwd, Act, AB, WB, PerExpert, Up, H,
                        Experts);

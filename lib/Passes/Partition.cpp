@@ -236,6 +236,25 @@ private:
     O.BytesPerContext *= F;
   }
 
+  /// An expert GEMM over the expert-parallel group: the group's ep
+  /// devices each route their tokens to every expert (the all-to-all), so
+  /// a device runs its 1/ep of the experts the group's tokens reach, each
+  /// on the tokens of the whole group routed to it: the expert compute per
+  /// device does not shrink with ep (its expert weights do).
+  void splitExperts(Op &O) const {
+    int64_t E = Map.Ep;
+    double Local = O.Ph == Phase::Decode
+                       ? double(P.MicroBatch)
+                       : double(P.MicroBatch) * double(P.SeqLen);
+    ExpertLoad Group = expertLoad(Local * E, *M.Moe);
+    int64_t Experts = (Group.Experts + E - 1) / E;
+    int64_t Tokens = Group.TokensPerExpert;
+    if (O.TokenAxis == Axis::K)
+      reshape(O, O.M, O.N, Tokens, Experts);
+    else
+      reshape(O, Tokens, O.N, O.K, Experts);
+  }
+
   /// One op's work and kept activations per device.
   void splitOp(Op &O) const {
     int64_t T = Map.Tp, C = Map.Cp, E = Map.Ep;
@@ -251,7 +270,7 @@ private:
         splitAxis(O, O.TokenAxis, C);
       if (E > 1 &&
           (O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertDown))
-        splitAxis(O, Axis::Batch, E);
+        splitExperts(O);
     } else {
       if (!O.SequenceRegion || SP)
         scale(O, 1.0 / T);
