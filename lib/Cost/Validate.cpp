@@ -36,6 +36,7 @@ ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
     C.Training = Config.Training;
     C.Accelerator = Config.System.Device.Name;
     C.Measured = M->Measured.Num;
+    C.Measurement = M;
     std::optional<Evaluation> E = evaluate(Config, Ctx, /*Detail=*/false);
     std::optional<double> Value = E ? E->figure(C.Figure) : std::nullopt;
     if (!Value) {

@@ -26,6 +26,7 @@ struct ValidationCase {
   std::string Unit; ///< base unit of the figure ("s", "FLOP/s", ...)
   bool Training = true;
   std::string Accelerator; ///< the scenario's device (calibration is per device)
+  const spec::Measurement *Measurement = nullptr;
   double Predicted = 0, Measured = 0;
   double error() const { return (Predicted - Measured) / Measured; }
 };

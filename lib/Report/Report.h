@@ -4,6 +4,7 @@
 #define LLMSYS_REPORT_REPORT_H
 
 #include "Cost/Cost.h"
+#include "Cost/CrossValidate.h"
 #include "Cost/Evaluate.h"
 #include "Cost/Require.h"
 #include "Cost/Validate.h"
@@ -45,11 +46,17 @@ llvm::json::Value requireJson(const ir::Program &P,
 
 /// `llmsys validate`: a line per case, then per group, kind and in all
 /// (docs/validation.md); the same as Markdown tables; as CSV; as JSON.
-void printValidationText(const cost::ValidationResult &R, llvm::raw_ostream &OS);
+/// With CV (--cross-validate), the fitted parameters and each group's
+/// in-sample and held-out error follow (CSV: two more columns per case).
+void printValidationText(const cost::ValidationResult &R, llvm::raw_ostream &OS,
+                         const cost::CrossValidation *CV = nullptr);
 void printValidationMarkdown(const cost::ValidationResult &R,
-                             llvm::raw_ostream &OS);
-void printValidationCsv(const cost::ValidationResult &R, llvm::raw_ostream &OS);
-llvm::json::Value validationJson(const cost::ValidationResult &R);
+                             llvm::raw_ostream &OS,
+                             const cost::CrossValidation *CV = nullptr);
+void printValidationCsv(const cost::ValidationResult &R, llvm::raw_ostream &OS,
+                        const cost::CrossValidation *CV = nullptr);
+llvm::json::Value validationJson(const cost::ValidationResult &R,
+                                 const cost::CrossValidation *CV = nullptr);
 
 /// Evaluates the `expect` statements of a spec (evaluating the scenarios
 /// not in Done yet, and adding them). Failures are diagnostics at the

@@ -25,7 +25,39 @@ static std::string summaryLine(const ValidationSummary &S) {
                      S.Cases, 100 * S.meanAbs(), 100 * S.MaxAbs);
 }
 
-void printValidationText(const ValidationResult &R, llvm::raw_ostream &OS) {
+/// "A100_SXM_40GB 0.812 (26 training cases), H100_SXM 0.817 (9)"
+static std::string parameterList(const cost::CrossValidation &CV) {
+  std::string Out;
+  for (const cost::FittedParameter &P : CV.Parameters) {
+    if (!Out.empty())
+      Out += ", ";
+    Out += fmt::format("{} {:.3f} ({}{})", P.Owner, P.Fitted, P.TrainingCases,
+                       Out.empty() ? " training cases" : "");
+  }
+  return Out;
+}
+
+static unsigned trainingCases(const cost::CrossValidation &CV) {
+  unsigned N = 0;
+  for (const cost::HeldOutGroup &G : CV.Groups)
+    if (G.Training)
+      N += G.HeldOut.Cases;
+  return N;
+}
+
+/// "A100_SXM_40GB 0.815, H100_SXM 0.790 pooled"
+static std::string refitValues(const cost::HeldOutGroup &G) {
+  std::string Out;
+  for (const auto &[Owner, V] : G.Values) {
+    if (!Out.empty())
+      Out += ", ";
+    Out += fmt::format("{} {:.3f}{}", Owner, V.first, V.second ? " pooled" : "");
+  }
+  return Out;
+}
+
+void printValidationText(const ValidationResult &R, llvm::raw_ostream &OS,
+                         const cost::CrossValidation *CV) {
   for (const cost::ValidationCase &C : R.Cases)
     OS << fmt::format(
         "{:<18} {:<34} {:<20} predicted {:>12}  measured {:>12}  error {:>7}\n",
@@ -41,9 +73,30 @@ void printValidationText(const ValidationResult &R, llvm::raw_ostream &OS) {
     OS << "validation: " << summaryLine(R.All) << '\n';
   else
     OS << "validation: 0 cases\n";
+  if (!CV)
+    return;
+  OS << fmt::format("cross-validation: each source group predicted with "
+                    "efficiency.sustained refitted without it ({:.3f} .. "
+                    "{:.3f}, step {:.3f})\n",
+                    CV->GridLow, CV->GridHigh, CV->GridStep);
+  OS << fmt::format("fitted parameters: {} for {} training cases: {}\n",
+                    CV->Parameters.size(), trainingCases(*CV),
+                    parameterList(*CV));
+  for (const cost::HeldOutGroup &G : CV->Groups)
+    OS << fmt::format("held-out group {}: {} cases, in-sample {:.1f}%, "
+                      "held-out {:.1f}%, max {:.1f}% ({})\n",
+                      G.Source, G.HeldOut.Cases, 100 * G.InSample.meanAbs(),
+                      100 * G.HeldOut.meanAbs(), 100 * G.HeldOut.MaxAbs,
+                      refitValues(G));
+  if (CV->TrainHeldOut.Cases)
+    OS << "held-out train: " << summaryLine(CV->TrainHeldOut) << '\n';
+  if (CV->ServeHeldOut.Cases)
+    OS << "held-out serve: " << summaryLine(CV->ServeHeldOut) << '\n';
+  OS << "held-out validation: " << summaryLine(CV->AllHeldOut) << '\n';
 }
 
-void printValidationMarkdown(const ValidationResult &R, llvm::raw_ostream &OS) {
+void printValidationMarkdown(const ValidationResult &R, llvm::raw_ostream &OS,
+                             const cost::CrossValidation *CV) {
   OS << "| group | case | figure | predicted | measured | error |\n"
         "| --- | --- | --- | ---: | ---: | ---: |\n";
   for (const cost::ValidationCase &C : R.Cases)
@@ -63,28 +116,64 @@ void printValidationMarkdown(const ValidationResult &R, llvm::raw_ostream &OS) {
   Row("all train", R.Train);
   Row("all serve", R.Serve);
   Row("**all**", R.All);
+  if (!CV)
+    return;
+  OS << "\n| held out | n | in-sample mean \\|error\\| | held-out mean "
+        "\\|error\\| | held-out max \\|error\\| | `sustained` fitted without "
+        "the group |\n"
+        "| --- | ---: | ---: | ---: | ---: | --- |\n";
+  for (const cost::HeldOutGroup &G : CV->Groups)
+    OS << fmt::format("| group {} | {} | {:.1f}% | {:.1f}% | {:.1f}% | {} |\n",
+                      markdownCell(G.Source), G.HeldOut.Cases,
+                      100 * G.InSample.meanAbs(), 100 * G.HeldOut.meanAbs(),
+                      100 * G.HeldOut.MaxAbs, markdownCell(refitValues(G)));
+  auto Held = [&](const std::string &Name, const ValidationSummary &In,
+                  const ValidationSummary &Out) {
+    if (Out.Cases)
+      OS << fmt::format("| {} | {} | {:.1f}% | {:.1f}% | {:.1f}% | |\n", Name,
+                        Out.Cases, 100 * In.meanAbs(), 100 * Out.meanAbs(),
+                        100 * Out.MaxAbs);
+  };
+  Held("all train", R.Train, CV->TrainHeldOut);
+  Held("all serve", R.Serve, CV->ServeHeldOut);
+  Held("**all**", R.All, CV->AllHeldOut);
+  OS << fmt::format("\nFitted parameters: {} (`efficiency.sustained` of {}) "
+                    "for {} training cases.\n",
+                    CV->Parameters.size(), markdownCell(parameterList(*CV)),
+                    trainingCases(*CV));
 }
 
-void printValidationCsv(const ValidationResult &R, llvm::raw_ostream &OS) {
-  OS << "source,case,figure,kind,accelerator,unit,predicted,measured,error\n";
-  for (const cost::ValidationCase &C : R.Cases)
+void printValidationCsv(const ValidationResult &R, llvm::raw_ostream &OS,
+                        const cost::CrossValidation *CV) {
+  OS << "source,case,figure,kind,accelerator,unit,predicted,measured,error"
+     << (CV ? ",held_out_predicted,held_out_error" : "") << '\n';
+  for (size_t I = 0; I < R.Cases.size(); ++I) {
+    const cost::ValidationCase &C = R.Cases[I];
     OS << C.Source << ',' << C.Case << ',' << C.Figure << ','
        << (C.Training ? "train" : "serve") << ',' << C.Accelerator << ','
        << C.Unit << ','
        << spec::formatNumber(C.Predicted) << ','
-       << spec::formatNumber(C.Measured) << ',' << spec::formatNumber(C.error())
-       << '\n';
+       << spec::formatNumber(C.Measured) << ',' << spec::formatNumber(C.error());
+    if (CV) {
+      double Held = CV->HeldOutPredicted[I];
+      OS << ',' << spec::formatNumber(Held) << ','
+         << spec::formatNumber((Held - C.Measured) / C.Measured);
+    }
+    OS << '\n';
+  }
 }
 
-llvm::json::Value validationJson(const ValidationResult &R) {
+llvm::json::Value validationJson(const ValidationResult &R,
+                                 const cost::CrossValidation *CV) {
   auto Summary = [](const ValidationSummary &S) {
     return llvm::json::Object{{"cases", S.Cases},
                               {"mean_abs_error", S.meanAbs()},
                               {"max_abs_error", S.MaxAbs}};
   };
   llvm::json::Array Cases;
-  for (const cost::ValidationCase &C : R.Cases)
-    Cases.push_back(llvm::json::Object{{"source", C.Source},
+  for (size_t I = 0; I < R.Cases.size(); ++I) {
+    const cost::ValidationCase &C = R.Cases[I];
+    llvm::json::Object Case{{"source", C.Source},
                                        {"case", C.Case},
                                        {"figure", C.Figure},
                                        {"kind", C.Training ? "train" : "serve"},
@@ -92,15 +181,48 @@ llvm::json::Value validationJson(const ValidationResult &R) {
                                        {"unit", C.Unit},
                                        {"predicted", C.Predicted},
                                        {"measured", C.Measured},
-                                       {"error", C.error()}});
+                                       {"error", C.error()}};
+    if (CV) {
+      double Held = CV->HeldOutPredicted[I];
+      Case["held_out_predicted"] = Held;
+      Case["held_out_error"] = (Held - C.Measured) / C.Measured;
+    }
+    Cases.push_back(std::move(Case));
+  }
   llvm::json::Object Groups;
   for (const auto &[Id, G] : R.Groups)
     Groups[Id] = Summary(G);
-  return llvm::json::Object{{"cases", std::move(Cases)},
-                            {"groups", std::move(Groups)},
-                            {"train", Summary(R.Train)},
-                            {"serve", Summary(R.Serve)},
-                            {"all", Summary(R.All)}};
+  llvm::json::Object Out{{"cases", std::move(Cases)},
+                         {"groups", std::move(Groups)},
+                         {"train", Summary(R.Train)},
+                         {"serve", Summary(R.Serve)},
+                         {"all", Summary(R.All)}};
+  if (!CV)
+    return Out;
+  llvm::json::Array Params, Held;
+  for (const cost::FittedParameter &P : CV->Parameters)
+    Params.push_back(llvm::json::Object{{"owner", P.Owner},
+                                        {"field", "efficiency.sustained"},
+                                        {"written", P.Written},
+                                        {"fitted", P.Fitted},
+                                        {"training_cases", P.TrainingCases}});
+  for (const cost::HeldOutGroup &G : CV->Groups) {
+    llvm::json::Object Values;
+    for (const auto &[Owner, V] : G.Values)
+      Values[Owner] = llvm::json::Object{{"value", V.first},
+                                         {"pooled", V.second}};
+    Held.push_back(llvm::json::Object{{"source", G.Source},
+                                      {"in_sample", Summary(G.InSample)},
+                                      {"held_out", Summary(G.HeldOut)},
+                                      {"sustained", std::move(Values)}});
+  }
+  Out["cross_validation"] = llvm::json::Object{
+      {"parameters", std::move(Params)},
+      {"groups", std::move(Held)},
+      {"train", Summary(CV->TrainHeldOut)},
+      {"serve", Summary(CV->ServeHeldOut)},
+      {"all", Summary(CV->AllHeldOut)}};
+  return Out;
 }
 
 } // namespace report

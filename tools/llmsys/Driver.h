@@ -31,7 +31,8 @@ extern cl::list<std::string> Inputs, DiffSides, FailIf, ValidateDirs,
 extern cl::opt<std::string> StdlibDir, ScenarioFilter, SweepFilter, OutputFile,
     PlotDir;
 extern cl::opt<unsigned> ErrorLimit, TopOps, SweepThreads;
-extern cl::opt<bool> SweepReusePrefix;
+extern cl::opt<bool> SweepReusePrefix, CrossValidate;
+extern cl::list<std::string> Budgets;
 extern cl::opt<bool> SweepReuseEvaluation;
 extern cl::opt<Format> OutputFormat;
 extern cl::opt<report::SweepFormat> SweepOutputFormat;

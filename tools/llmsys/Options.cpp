@@ -53,6 +53,18 @@ cl::list<std::string>
 cl::list<std::string> ValidateDirs(cl::Positional, cl::desc("<dir>..."),
                                    cl::OneOrMore, cl::sub(ValidateCmd),
                                    cl::cat(LLMSysCat));
+cl::opt<bool> CrossValidate(
+    "cross-validate",
+    cl::desc("Also predict each source group with the fitted parameters "
+             "refitted without it (leave one group out), and report "
+             "in-sample and held-out errors"),
+    cl::sub(ValidateCmd), cl::cat(LLMSysCat));
+cl::list<std::string> Budgets(
+    "budget",
+    cl::desc("Exit 1 when a group's mean |error| (held-out with "
+             "--cross-validate) exceeds <percent>; <group> is a source "
+             "group, train, serve or all (repeatable)"),
+    cl::value_desc("group=percent"), cl::sub(ValidateCmd), cl::cat(LLMSysCat));
 cl::list<std::string>
     IncludeDirs("I", cl::desc("Add <dir> to the search path of quoted imports"),
                 cl::value_desc("dir"), cl::Prefix, cl::sub(EvalCmd),

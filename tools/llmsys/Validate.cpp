@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Cost/CrossValidate.h"
 #include "Cost/Validate.h"
 #include "Driver.h"
 #include "Report/Report.h"
@@ -19,6 +20,62 @@ using namespace llvm;
 
 namespace llmsys {
 namespace driver {
+
+/// --budget group=percent: false (after an error message per group) when a
+/// group's mean |error|, held out when cross-validating, exceeds its
+/// budget, or a budget names no group.
+static bool checkBudgets(const cost::ValidationResult &R,
+                         const cost::CrossValidation *CV) {
+  bool Ok = true;
+  for (const std::string &B : Budgets) {
+    auto [Group, Percent] = StringRef(B).split('=');
+    double Limit;
+    if (Percent.trim().getAsDouble(Limit) || Limit < 0) {
+      WithColor::error(errs(), "llmsys")
+          << "--budget '" << B << "': expected <group>=<percent>\n";
+      Ok = false;
+      continue;
+    }
+    Group = Group.trim();
+    const cost::ValidationSummary *S = nullptr;
+    if (CV) {
+      if (Group == "train")
+        S = &CV->TrainHeldOut;
+      else if (Group == "serve")
+        S = &CV->ServeHeldOut;
+      else if (Group == "all")
+        S = &CV->AllHeldOut;
+      for (const cost::HeldOutGroup &G : CV->Groups)
+        if (G.Source == Group)
+          S = &G.HeldOut;
+    } else {
+      if (Group == "train")
+        S = &R.Train;
+      else if (Group == "serve")
+        S = &R.Serve;
+      else if (Group == "all")
+        S = &R.All;
+      auto It = R.Groups.find(Group.str());
+      if (It != R.Groups.end())
+        S = &It->second;
+    }
+    if (!S || !S->Cases) {
+      WithColor::error(errs(), "llmsys")
+          << "--budget '" << B << "': no case of group '" << Group << "'\n";
+      Ok = false;
+      continue;
+    }
+    if (100 * S->meanAbs() > Limit) {
+      WithColor::error(errs(), "llmsys")
+          << formatv("group {0}: {1} mean |error| {2:F2}% exceeds its budget "
+                     "of {3}%\n",
+                     Group, CV ? "held-out" : "in-sample", 100 * S->meanAbs(),
+                     Percent.trim());
+      Ok = false;
+    }
+  }
+  return Ok;
+}
 
 int runValidate(const char *Argv0) {
   // Every .llmsys file under the folders, checked together.
@@ -45,15 +102,23 @@ int runValidate(const char *Argv0) {
   cost::ValidationResult R = cost::validate(C.Spec, Ctx);
   for (const std::string &F : R.Failures)
     WithColor::error(errs(), "llmsys") << F << '\n';
+  std::optional<cost::CrossValidation> CV;
+  if (CrossValidate && R.Failures.empty()) {
+    CV = cost::crossValidate(C.Spec, R, Ctx);
+    if (!CV)
+      return finish(C, true);
+  }
+  const cost::CrossValidation *CVP = CV ? &*CV : nullptr;
   if (OutputFormat == Format::Json)
-    out() << formatv("{0:2}", report::validationJson(R)) << '\n';
+    out() << formatv("{0:2}", report::validationJson(R, CVP)) << '\n';
   else if (OutputFormat == Format::Md)
-    report::printValidationMarkdown(R, out());
+    report::printValidationMarkdown(R, out(), CVP);
   else if (OutputFormat == Format::Csv)
-    report::printValidationCsv(R, out());
+    report::printValidationCsv(R, out(), CVP);
   else
-    report::printValidationText(R, out());
-  return finish(C, !R.Failures.empty());
+    report::printValidationText(R, out(), CVP);
+  bool OverBudget = !checkBudgets(R, CVP);
+  return finish(C, !R.Failures.empty() || OverBudget);
 }
 
 } // namespace driver

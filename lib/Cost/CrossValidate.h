@@ -1,0 +1,71 @@
+//===- CrossValidate.h - held-out errors of the fitted parameters -*- C++ -*-===//
+//
+// `llmsys validate --cross-validate`: the one end-to-end fitted parameter,
+// each accelerator's `efficiency.sustained`, is refitted with one source
+// group of measurements left out at a time, and that group is predicted
+// with the values fitted on the others (leave-one-group-out). The held-out
+// errors are the ones to quote: an in-sample error measures the fit, not
+// the model (docs/validation.md).
+//
+// The fitting rule is the one tools/calibration/sustained.py applies: for
+// each parameter (the accelerator entity that writes `sustained`, which
+// the devices extending it share), the value on a 0.001 grid with the
+// least mean |error| over the training cases that use it; ties go to the
+// smaller value. A parameter none of whose cases is in the fit set (every
+// run on that device is held out) takes the value fitted on all the fit
+// set's training cases together, one value for every device: what a new
+// device gets before it has measurements of its own.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_COST_CROSSVALIDATE_H
+#define LLMSYS_COST_CROSSVALIDATE_H
+
+#include "Cost/Validate.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace llmsys {
+namespace cost {
+
+/// A fitted parameter: one accelerator entity's `efficiency.sustained`.
+struct FittedParameter {
+  std::string Owner;      ///< the entity that writes the value
+  double Written = 1;     ///< its value in the spec
+  double Fitted = 1;      ///< refitted on every training case
+  unsigned TrainingCases = 0;
+};
+
+struct HeldOutGroup {
+  std::string Source;
+  bool Training = true;      ///< its cases are training runs (fitted on)
+  ValidationSummary InSample; ///< at the spec's values
+  ValidationSummary HeldOut;  ///< at the values fitted without the group
+  /// The refitted value of each parameter the group's cases use, and
+  /// whether it came from the pooled fit (no case of that device left).
+  std::map<std::string, std::pair<double, bool>> Values;
+};
+
+struct CrossValidation {
+  std::vector<FittedParameter> Parameters;
+  std::vector<HeldOutGroup> Groups; ///< by source
+  /// Per case of the ValidationResult (same order): the held-out
+  /// prediction.
+  std::vector<double> HeldOutPredicted;
+  ValidationSummary TrainHeldOut, ServeHeldOut, AllHeldOut;
+  double GridLow = 0.5, GridHigh = 1.0, GridStep = 0.001;
+};
+
+/// Refits and predicts as above; R is validate()'s result for the same
+/// spec (its cases are costed again at each grid value). Returns nullopt
+/// after a diagnosed failure.
+std::optional<CrossValidation> crossValidate(const spec::Spec &S,
+                                             const ValidationResult &R,
+                                             passes::PassContext &Ctx);
+
+} // namespace cost
+} // namespace llmsys
+
+#endif
