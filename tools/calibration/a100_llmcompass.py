@@ -32,7 +32,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CSV = os.path.join(HERE, "..", "..", "..", "shared", "reference", "validation",
+CSV = os.path.join(HERE, "..", "..", "reference", "validation",
                    "measured_dev.csv")
 PEAK, BW, UNITS, TILE, TILE_K, SMALL = 312e12, 2039e9, 108, 128, 32, 0.9
 
