@@ -45,8 +45,11 @@ OpTime opTime(const ir::Op &O, const ir::AcceleratorConfig &A,
 
 /// The shape-aware GEMM efficiency: the accelerator's largest achieved
 /// fraction times tile quantization (M, N, K rounded up to the tile) and
-/// wave quantization (tiles spread over the compute units).
-double gemmEfficiency(const ir::Op &O, const ir::AcceleratorConfig &A);
+/// wave quantization (tiles spread over the compute units), and a tile's
+/// fixed cost over its K loop; KScale is how many times faster than the
+/// 16-bit rate the op's format runs (the fixed cost is a time).
+double gemmEfficiency(const ir::Op &O, const ir::AcceleratorConfig &A,
+                      double KScale = 1);
 
 struct CollectiveTime {
   double Time = 0;
@@ -102,8 +105,12 @@ struct MemoryBreakdown {
   /// (Korthikanti et al.'s Figure 1 counts only those).
   double LayerStateShare = 1;
   double Reserved = 0;
+  /// Weights a low-precision recipe keeps quantized (its weight cache:
+  /// every copy with its scales).
+  double QuantizedWeights = 0;
   double total() const {
-    return Weights + Gradients + Optimizer + Activations + Reserved;
+    return Weights + QuantizedWeights + Gradients + Optimizer + Activations +
+           Reserved;
   }
   double Capacity = 0;
   int Stage = 0; ///< the stage with the most memory

@@ -26,7 +26,7 @@ static int64_t ceilDiv(int64_t V, int64_t By) { return (V + By - 1) / By; }
 /// Tile, wave and K-loop efficiency of a GEMM run with TileM x TileN tiles
 /// (integer arithmetic: sweeps cost millions of GEMMs).
 static double tiledEfficiency(const Op &O, const AcceleratorConfig &A,
-                              int64_t TileM, int64_t TileN) {
+                              int64_t TileM, int64_t TileN, double KScale) {
   int64_t M = std::max<int64_t>(1, O.M), N = std::max<int64_t>(1, O.N),
           K = std::max<int64_t>(1, O.K);
   // Kernels pick smaller tiles for thin matrices: down to the 16-row
@@ -55,15 +55,18 @@ static double tiledEfficiency(const Op &O, const AcceleratorConfig &A,
     Wave = double(Tiles) / double(ceilDiv(Tiles, Units) * Units);
   }
   // Each tile pays a fixed cost (loading its first K slices, the epilogue)
-  // that a short K loop does not amortise.
-  double Loop = KLoop / (KLoop + std::max(0.0, A.KOverhead));
+  // that a short K loop does not amortise. The cost is a time, k elements
+  // of a 16-bit K loop: a format that runs the loop KScale times faster
+  // pays KScale k of its own elements.
+  double Loop = KLoop / (KLoop + std::max(0.0, A.KOverhead) * KScale);
   return Tile * Wave * Loop;
 }
 
-static double computeGemmEfficiency(const Op &O, const AcceleratorConfig &A) {
+static double computeGemmEfficiency(const Op &O, const AcceleratorConfig &A,
+                                    double KScale) {
   int64_t Tm = std::max<int64_t>(1, A.TileM);
   int64_t Tn = std::max<int64_t>(1, A.TileN);
-  double Best = tiledEfficiency(O, A, Tm, Tn);
+  double Best = tiledEfficiency(O, A, Tm, Tn, KScale);
   // A library picks the tile per shape: halving a side fills more compute
   // units when the full tile leaves a wave mostly empty, at a cost in
   // data reuse (efficiency.small_tile; 0: one tile size only).
@@ -71,7 +74,7 @@ static double computeGemmEfficiency(const Op &O, const AcceleratorConfig &A) {
   // tile does as well.)
   if (A.SmallTile > Best)
     for (auto [M, N] : {std::pair{Tm, Tn / 2}, {Tm / 2, Tn}, {Tm / 2, Tn / 2}})
-      Best = std::max(Best, A.SmallTile * tiledEfficiency(O, A, M, N));
+      Best = std::max(Best, A.SmallTile * tiledEfficiency(O, A, M, N, KScale));
   return A.ComputeEfficiency * Best;
 }
 
@@ -80,12 +83,13 @@ namespace {
 /// tile, unit and efficiency fields.
 struct GemmKey {
   int64_t M, N, K, Batch, TileM, TileN, TileK, Units;
-  double KOverhead, SmallTile, Compute;
+  double KOverhead, SmallTile, Compute, KScale;
   bool operator==(const GemmKey &O) const {
     return M == O.M && N == O.N && K == O.K && Batch == O.Batch &&
            TileM == O.TileM && TileN == O.TileN && TileK == O.TileK &&
            Units == O.Units && KOverhead == O.KOverhead &&
-           SmallTile == O.SmallTile && Compute == O.Compute;
+           SmallTile == O.SmallTile && Compute == O.Compute &&
+           KScale == O.KScale;
   }
 };
 
@@ -98,7 +102,7 @@ struct GemmMemo {
 };
 } // namespace
 
-double gemmEfficiency(const Op &O, const AcceleratorConfig &A) {
+double gemmEfficiency(const Op &O, const AcceleratorConfig &A, double KScale) {
   // A pure function of the key, asked again and again in a sweep (the
   // forward, recompute and other points' GEMMs share shapes): remembered
   // per thread in a two-way set-associative table, so results never depend
@@ -106,7 +110,7 @@ double gemmEfficiency(const Op &O, const AcceleratorConfig &A) {
   thread_local GemmMemo Memo;
   GemmKey Key{O.M,         O.N,         O.K,          O.Batch,
               A.TileM,     A.TileN,     A.TileK,      A.ComputeUnits,
-              A.KOverhead, A.SmallTile, A.ComputeEfficiency};
+              A.KOverhead, A.SmallTile, A.ComputeEfficiency, KScale};
   uint64_t H = uint64_t(O.M) * 0x9E3779B97F4A7C15ull;
   H ^= uint64_t(O.N) * 0xC2B2AE3D27D4EB4Full + (H >> 29);
   H ^= uint64_t(O.K) * 0x165667B19E3779F9ull + (H >> 31);
@@ -115,7 +119,7 @@ double gemmEfficiency(const Op &O, const AcceleratorConfig &A) {
   for (int Way = 0; Way < 2; ++Way)
     if (Memo.Used[Set][Way] && Memo.Keys[Set][Way] == Key)
       return Memo.Values[Set][Way];
-  double E = computeGemmEfficiency(O, A);
+  double E = computeGemmEfficiency(O, A, KScale);
   Memo.Keys[Set][1] = Memo.Keys[Set][0];
   Memo.Values[Set][1] = Memo.Values[Set][0];
   Memo.Used[Set][1] = Memo.Used[Set][0];
@@ -136,15 +140,21 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
   // The products of a fused attention kernel run at the kernel's own
   // achieved fraction (FlashAttention tiles the sequence; the head
   // dimension is its short inner loop).
-  double Efficiency = O.InFusedAttention ? A.AttentionEfficiency
-                      : O.Category == OpCategory::Contraction &&
-                              O.FlopsPerContext == 0
-                          ? gemmEfficiency(O, A)
-                          : A.ComputeEfficiency;
   bool Contraction = O.Category == OpCategory::Contraction;
   AcceleratorConfig::Rate R{0, 1};
   if (Flops > 0 || Contraction)
     R = A.rate(O.Type);
+  // How much faster than the 16-bit rate the format runs its K loop.
+  double KScale = 1;
+  if (Contraction && R.Peak > 0) {
+    double Wide = A.Peak[static_cast<int>(DType::BF16)];
+    if (Wide > 0 && R.Peak > Wide)
+      KScale = R.Peak / Wide;
+  }
+  double Efficiency = O.InFusedAttention ? A.AttentionEfficiency
+                      : Contraction && O.FlopsPerContext == 0
+                          ? gemmEfficiency(O, A, KScale)
+                          : A.ComputeEfficiency;
   if (Contraction)
     Efficiency *= R.FormatEfficiency; // 8- and 4-bit tensor cores
   T.Efficiency = Efficiency;

@@ -14,6 +14,8 @@
 //               the stage and the micro-batches in flight on it (1F1B: p - s
 //               on stage s, at most m; interleaving: x (1 + (p-1)/(p v))),
 //               plus the embedding (first stage) and the logits (last)
+//   quantized weights  the weight copies a low-precision recipe caches
+//               (the `quantize` pass sizes them per block)
 //   reserved    the accelerator's reserved_memory (runtime, workspaces)
 //
 //===----------------------------------------------------------------------===//
@@ -38,6 +40,7 @@ largestPart(std::initializer_list<std::pair<const char *, double>> Parts) {
 
 const char *MemoryBreakdown::largest() const {
   return largestPart({{"weights", Weights},
+                      {"quantized weights", QuantizedWeights},
                       {"gradients", Gradients},
                       {"optimizer state", Optimizer},
                       {"activations", Activations},
@@ -86,6 +89,8 @@ MemoryBreakdown trainingMemory(const Program &P) {
     B.Capacity = A.HbmCapacity;
     B.Reserved = A.ReservedMemory;
     B.Weights = Params * dtypeBytes(M.Weights) / (M.Zero >= 3 ? D : 1);
+    for (const Block &Blk : P.Blocks)
+      B.QuantizedWeights += double(St.holds(Blk.Kind)) * Blk.QuantizedWeightBytes;
     B.Gradients = Params * dtypeBytes(M.Gradients) / (M.Zero >= 2 ? D : 1);
     B.Optimizer = Params * P.Scenario.optimizerStateBytes() /
                   (M.Zero >= 1 || M.DistributedOptimizer ? D : 1);

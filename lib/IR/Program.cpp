@@ -58,6 +58,9 @@ StringRef opName(OpKind K) {
   case OpKind::OptimizerUpdate: return "optimizer.update";
   case OpKind::GradAccumulate: return "grad.accumulate";
   case OpKind::GradZero: return "grad.zero";
+  case OpKind::QuantInput: return "quant.input";
+  case OpKind::QuantGrad: return "quant.grad";
+  case OpKind::QuantWeight: return "quant.weight";
   case OpKind::TpAllreduce: return "tp.allreduce";
   case OpKind::TpAllgather: return "tp.allgather";
   case OpKind::TpAllgatherInput: return "tp.allgather.input";
@@ -302,7 +305,10 @@ void printProgram(const Program &P, raw_ostream &OS, bool ExpandLayers) {
         OS << " #" << I;
       else
         OS << " x" << B.Repeat;
-      OS << " params " << num(B.Params) << '\n';
+      OS << " params " << num(B.Params);
+      if (B.QuantizedWeightBytes > 0)
+        OS << " quantized-weights " << num(B.QuantizedWeightBytes) << " B";
+      OS << '\n';
       for (const Op &O : B.Ops)
         printOp(O, OS);
     }

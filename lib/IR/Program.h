@@ -105,6 +105,9 @@ enum class OpKind : uint8_t {
   OptimizerUpdate,
   GradAccumulate,
   GradZero,
+  QuantInput,
+  QuantGrad,
+  QuantWeight,
   TpAllreduce,
   TpAllgather,
   TpAllgatherInput,
@@ -216,6 +219,9 @@ struct Block {
   int64_t Repeat = 1;
   /// Parameters one repeat of the block holds on this device.
   double Params = 0;
+  /// Bytes one repeat keeps of its weights quantized by a recipe that
+  /// caches them (every copy, with scales; the `quantize` pass).
+  double QuantizedWeightBytes = 0;
   std::vector<Op> Ops;
 };
 

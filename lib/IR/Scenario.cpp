@@ -133,6 +133,30 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     C.GradAccumulationFusion = F->V.Bool;
   C.OffloadWeights = M.word("offload") == "weights";
   C.OffloadOptimizer = M.word("offload") == "optimizer";
+  if (const spec::Field *F = M.path("activations"))
+    C.ActivationsWritten = F->From != spec::Origin::Default;
+  if (const spec::Object *R = M.object("recipe")) {
+    RecipeConfig Rc;
+    Rc.Name = R->Name;
+    Rc.Forward = dtypeFromWord(R->word("forward"));
+    Rc.InputGradient = dtypeFromWord(R->word("input_gradient"));
+    Rc.WeightGradient = dtypeFromWord(R->word("weight_gradient"));
+    StringRef Attention = R->word("attention"), Head = R->word("head");
+    Rc.Attention = Attention.empty() ? C.Precision : dtypeFromWord(Attention);
+    Rc.Head = Head.empty() ? C.Precision : dtypeFromWord(Head);
+    Rc.Block = integer(*R, "block", 0);
+    Rc.Copies = integer(*R, "copies", 1);
+    auto Flag = [&](StringRef Name, bool Or) {
+      const spec::Field *F = R->path(Name);
+      return F ? F->V.Bool : Or;
+    };
+    Rc.AmaxPass = Flag("amax_pass", false);
+    Rc.CastPerCopy = Flag("cast_per_copy", false);
+    Rc.WeightCache = Flag("weight_cache", true);
+    Rc.SaveNarrow = Flag("save_narrow", true);
+    Rc.FusedInput = Flag("fused_input", false);
+    C.Recipe = std::move(Rc);
+  }
   C.Locs.Dp = loc(M, "dp");
   C.Locs.Tp = loc(M, "tp");
   C.Locs.Pp = loc(M, "pp");
@@ -144,6 +168,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Locs.VirtualStages = loc(M, "schedule.virtual_stages");
   C.Locs.Offload = loc(M, "offload");
   C.Locs.Gradients = loc(M, "gradients");
+  C.Locs.Activations = loc(M, "activations");
+  C.Locs.Recipe = loc(M, "recipe");
   C.Locs.Decl = M.DeclRange;
   return C;
 }
@@ -174,9 +200,10 @@ double AcceleratorConfig::peak(DType T) const {
 
 AcceleratorConfig::Rate AcceleratorConfig::rate(DType T) const {
   DType R = runsAs(T);
-  bool Narrow = R == DType::FP8 || R == DType::INT8 || R == DType::FP4 ||
-                R == DType::INT4;
-  return {Peak[static_cast<int>(R)], Narrow ? NarrowEfficiency : 1.0};
+  double Efficiency = R == DType::FP8 || R == DType::INT8 ? NarrowEfficiency
+                      : R == DType::FP4 || R == DType::INT4 ? Fp4Efficiency
+                                                            : 1.0;
+  return {Peak[static_cast<int>(R)], Efficiency};
 }
 
 static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
@@ -208,6 +235,8 @@ static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.KOverhead = A.number("efficiency.k_overhead").value_or(0);
   C.SmallTile = A.number("efficiency.small_tile").value_or(0);
   C.NarrowEfficiency = A.number("efficiency.narrow").value_or(1);
+  C.Fp4Efficiency =
+      A.number("efficiency.fp4").value_or(C.NarrowEfficiency);
   C.Sustained = A.number("efficiency.sustained").value_or(1);
   C.KernelOverhead = A.number("efficiency.kernel_overhead").value_or(0);
   C.ReservedMemory = A.number("efficiency.reserved_memory").value_or(0);

@@ -13,6 +13,7 @@
 
 #include "llvm/Support/SMLoc.h"
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace llmsys {
@@ -43,7 +44,36 @@ struct FusionSet {
 /// Where each mapping field was written, for diagnostics at the field.
 struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
-      VirtualStages, Offload, Gradients, Decl;
+      VirtualStages, Offload, Gradients, Activations, Recipe, Decl;
+};
+
+/// A low-precision training recipe (a `recipe` entity; docs/cost-model.md,
+/// "Low-precision recipes"): the formats of the linear layers' GEMMs per
+/// role and what quantizing their operands costs. The `quantize` pass
+/// reads it.
+struct RecipeConfig {
+  std::string Name;
+  /// Operand formats: forward (input and weight), input gradient (output
+  /// gradient and weight), weight gradient (output gradient and input).
+  DType Forward = DType::FP8, InputGradient = DType::FP8,
+        WeightGradient = DType::FP8;
+  /// Formats of the attention products and of the LM head (unset in the
+  /// spec: the mapping's precision).
+  DType Attention = DType::BF16, Head = DType::BF16;
+  /// Elements per 1-byte scale factor (0: one scale per tensor or row).
+  int64_t Block = 0;
+  /// Quantized copies written of each tensor (layouts or scale directions
+  /// the three GEMMs need).
+  int64_t Copies = 1;
+  bool AmaxPass = false;    ///< a separate read to find the scale first
+  bool CastPerCopy = false; ///< each copy its own pass over the input
+  bool WeightCache = true;  ///< weights quantized once per step and kept
+  bool SaveNarrow = true;   ///< backward keeps the quantized input
+  bool FusedInput = false;  ///< norms and activations write the first copy
+  /// Bytes per element of one quantized copy in format T, with its scales.
+  double copyBytes(DType T) const {
+    return dtypeBytes(T) + (Block > 0 ? 1.0 / double(Block) : 0.0);
+  }
 };
 
 struct MappingConfig {
@@ -76,6 +106,11 @@ struct MappingConfig {
   /// Host-memory offload: the weights (serving: streamed over the host
   /// link for every forward) or the optimizer state.
   bool OffloadWeights = false, OffloadOptimizer = false;
+  /// Training only: a low-precision recipe for the linear layers.
+  std::optional<RecipeConfig> Recipe;
+  /// `activations` was written (not the default): a recipe sets the GEMM
+  /// formats instead, and the two may not be combined.
+  bool ActivationsWritten = false;
   MappingLocs Locs;
 
   int64_t devices() const { return Dp * Tp * Pp * Cp; }
@@ -108,6 +143,8 @@ struct AcceleratorConfig {
   /// Achieved fraction of the 8- and 4-bit peaks relative to the 16-bit
   /// one's (compute x narrow).
   double NarrowEfficiency = 1;
+  /// The same for the 4-bit peaks.
+  double Fp4Efficiency = 1;
   /// Fraction of the short-run compute rate sustained through a long run.
   double Sustained = 1;
   double KernelOverhead = 0;
@@ -120,7 +157,8 @@ struct AcceleratorConfig {
   double peak(DType T) const;
   /// The format a computation in T runs in (T, or the nearest wider one).
   DType runsAs(DType T) const;
-  /// peak(T), and NarrowEfficiency for 8-bit and 4-bit formats the device
+  /// peak(T), and NarrowEfficiency (8-bit) or Fp4Efficiency (4-bit) for
+  /// narrow formats the device
   /// supports (1 otherwise), from one format look-up.
   struct Rate {
     double Peak, FormatEfficiency;

@@ -255,6 +255,10 @@ Schema::Schema() {
   StructSpec *Model = B.entity("model", "a transformer");
   StructSpec *Mapping = B.entity(
       "mapping", "how work is split over devices and executed");
+  StructSpec *Recipe = B.entity(
+      "recipe", "a low-precision training recipe: the formats of the linear "
+                "layers' GEMMs and what quantizing their operands costs "
+                "(docs/cost-model.md)");
   StructSpec *Train = B.entity("train", "a training scenario");
   StructSpec *Serve = B.entity("serve", "an inference-serving scenario");
   StructSpec *Workload = B.entity(
@@ -362,8 +366,11 @@ Schema::Schema() {
   B.withDefault(Efficiency, "tile_n", B.integer(), "128", "GEMM tile columns");
   B.withDefault(Efficiency, "tile_k", B.integer(), "32", "GEMM tile depth");
   Fraction("narrow", "1",
-           "achieved fraction of the 8- and 4-bit peaks relative to the "
-           "16-bit one's (their efficiency is compute x narrow)");
+           "achieved fraction of the 8-bit peaks relative to the 16-bit "
+           "one's (their efficiency is compute x narrow)");
+  Fraction("fp4", "narrow",
+           "achieved fraction of the 4-bit peaks relative to the 16-bit "
+           "one's");
   within(B.withDefault(Efficiency, "small_tile", B.number(), "0",
                        "efficiency of half-size tiles (tile_m / 2 or "
                        "tile_n / 2) relative to the full tile, chosen per "
@@ -547,9 +554,61 @@ Schema::Schema() {
   B.withDefault(Mapping, "dp_overlap", B.boolean(), "false",
                 "data-parallel gradient reduction overlapped with backward "
                 "(Megatron-LM --overlap-grad-reduce; off by default there)");
+  B.optional(Mapping, "recipe", B.ref(Recipe),
+             "train: a low-precision recipe for the linear layers' GEMMs "
+             "(instead of `activations`)");
   B.withDefault(Mapping, "offload", B.enumOf(Offload), "none",
                 "host-memory offload (serve: weights streamed over the host "
                 "link for every forward; training offload is not costed)");
+
+  // recipe
+  B.required(Recipe, "forward", B.enumOf(Precision),
+             "format of the forward GEMMs' operands (input and weight)");
+  B.withDefault(Recipe, "input_gradient", B.enumOf(Precision), "forward",
+                "format of the input-gradient GEMMs' operands (output "
+                "gradient and weight)");
+  B.withDefault(Recipe, "weight_gradient", B.enumOf(Precision),
+                "input_gradient",
+                "format of the weight-gradient GEMMs' operands (output "
+                "gradient and input)");
+  B.optional(Recipe, "attention", B.enumOf(Precision),
+             "format of the attention products (default: the mapping's "
+             "precision; Transformer Engine keeps attention in 16 bits "
+             "unless asked for FP8 attention)");
+  B.optional(Recipe, "head", B.enumOf(Precision),
+             "format of the LM head's GEMMs (default: the mapping's "
+             "precision)");
+  within(B.withDefault(Recipe, "block", B.integer(), "0",
+                       "elements that share one 1-byte scale factor (MXFP8: "
+                       "32, NVFP4: 16); 0: one scale per tensor or row"),
+         0, 65536);
+  within(B.withDefault(Recipe, "copies", B.integer(), "1",
+                       "quantized copies written of each input, output "
+                       "gradient and weight: 2 where the backward GEMMs need "
+                       "another layout or scale direction (Hopper's "
+                       "transposes, MX column-scaled copies)"),
+         1, 4);
+  B.withDefault(Recipe, "amax_pass", B.boolean(), "false",
+                "each cast first reads its input once more to find the "
+                "scale (current scaling, dynamic scaling)");
+  B.withDefault(Recipe, "cast_per_copy", B.boolean(), "false",
+                "each copy is a pass of its own over the input (torchao); "
+                "false: one kernel writes every copy (Transformer Engine's "
+                "cast-transpose)");
+  B.withDefault(Recipe, "weight_cache", B.boolean(), "true",
+                "weights are quantized once per step and kept (Transformer "
+                "Engine with Megatron-LM's first-micro-batch flag): memory "
+                "for the copies; false: quantized in every micro-batch's "
+                "forward and backward");
+  B.withDefault(Recipe, "save_narrow", B.boolean(), "true",
+                "backward keeps the quantized input of each linear layer "
+                "(Transformer Engine); false: the wide input, quantized "
+                "again in backward (torchao)");
+  B.withDefault(Recipe, "fused_input", B.boolean(), "false",
+                "the norm or activation before a GEMM writes its quantized "
+                "input (Transformer Engine's fused LayerNormLinear with "
+                "delayed scaling): those inputs are not cast again, only "
+                "their further copies written");
 
   // train
   B.required(Train, "model", B.ref(Model), "the model");

@@ -116,6 +116,10 @@ private:
     else if (Map.OffloadWeights && S.System.Device.HostLinkBandwidth <= 0)
       error(L.Offload, DiagID::err_offload_no_host_link,
             S.System.Device.Name);
+    if (Map.Recipe && !S.Training)
+      error(L.Recipe, DiagID::err_recipe_serving, Map.Recipe->Name);
+    else if (Map.Recipe && Map.ActivationsWritten)
+      error(L.Activations, DiagID::err_recipe_activations, Map.Recipe->Name);
     if (S.Training &&
         (Map.Gradients == DType::INT8 || Map.Gradients == DType::INT4))
       error(L.Gradients, DiagID::err_gradients_format,

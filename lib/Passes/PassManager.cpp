@@ -20,6 +20,8 @@ static const PassInfo Registry[] = {
      recompute},
     {"partition", "TP, SP, CP, PP, EP and DP/ZeRO with their collectives",
      partition},
+    {"quantize", "a low-precision recipe's GEMM formats and casts (training)",
+     quantize},
     {"schedule", "pipeline schedule or serving step structure", schedule},
 };
 

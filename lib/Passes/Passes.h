@@ -8,6 +8,7 @@
 //   recompute      none / selective / full activation recomputation
 //   partition      TP, SP, CP, PP, EP, DP/ZeRO: shapes per device and the
 //                  collectives they need; invalid mappings diagnosed
+//   quantize       a training recipe's GEMM formats and the casts they need
 //   schedule       pipeline schedule (GPipe, 1F1B, interleaved) or the
 //                  serving step structure
 // The default pipeline runs them in that order; llmsys-opt runs any list
@@ -75,6 +76,7 @@ bool partitionFrom(ir::Program &P, const std::vector<ir::Block> &Source,
 /// Whether `partition` would accept the program's layout (its checks read
 /// the scenario only; nothing is reported).
 bool layoutAccepted(ir::Program &P);
+bool quantize(ir::Program &P, PassContext &Ctx);
 bool schedule(ir::Program &P, PassContext &Ctx);
 
 /// Runs passes in order on a program holding only its scenario (the first

@@ -112,6 +112,7 @@ Value trainingJson(const Program &P, const cost::TrainingReport &R) {
       {"pipeline", Object{{"slowest_stage", R.SlowestStage},
                           {"stage_times_s", Array(R.StageTimes)}}},
       {"memory", Object{{"weights_bytes", M.Weights},
+                        {"quantized_weights_bytes", M.QuantizedWeights},
                         {"gradients_bytes", M.Gradients},
                         {"optimizer_bytes", M.Optimizer},
                         {"activations_bytes", M.Activations},

@@ -94,9 +94,12 @@ void printTrainingText(const Program &P, const cost::TrainingReport &R,
   if (Mem.embeddingAndLogits() > 0)
     EmbLogits = " (embedding and logits " +
                 si(Mem.embeddingAndLogits(), "B") + ")";
-  OS << fmt::format("    weights {}, gradients {}, optimizer {}, activations "
+  std::string Quantized;
+  if (Mem.QuantizedWeights > 0)
+    Quantized = " (and quantized " + si(Mem.QuantizedWeights, "B") + ")";
+  OS << fmt::format("    weights {}{}, gradients {}, optimizer {}, activations "
                     "{}{}, reserved {}\n",
-                    si(Mem.Weights, "B"), si(Mem.Gradients, "B"),
+                    si(Mem.Weights, "B"), Quantized, si(Mem.Gradients, "B"),
                     si(Mem.Optimizer, "B"), si(Mem.Activations, "B"),
                     EmbLogits, si(Mem.Reserved, "B"));
 

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Fits an accelerator's `efficiency.narrow` (8-bit) or `efficiency.fp4`
+(4-bit) to a published kernel-only speed-up of a low-precision GEMM set
+over BF16.
+
+The reference is Transformer Engine's GEMM-profiling example
+(NVIDIA/TransformerEngine @ 8f2e63578e103ce1d41503102f47504c129b94d2,
+docs/examples/gemm_profiling/gemm_profiling.rst, "Worked Example: 5B Model"):
+one transformer layer of hidden 4096, 32 heads, FFN 16384 (not gated),
+15,872 tokens, its 12 linear-layer GEMMs (QKV, projection, FC1, FC2; forward,
+input gradient, weight gradient) timed pre-quantized, i.e. without the casts.
+The script builds that layer as a training scenario on the accelerator
+(from a copy of the stdlib with the knob set to 1), sums the time llmsys
+gives those 12 GEMMs in BF16 and in the format, and returns the knob that
+makes the ratio the published one: the GEMMs are compute-bound, so their
+time is inversely proportional to the knob.
+
+    python3 tools/calibration/narrow.py H100_SXM fp8 1.904
+    python3 tools/calibration/narrow.py B300 fp4 3.484 --field fp4
+
+The result is written by hand into stdlib/hardware/nvidia.llmsys with its
+source; re-run it when the GEMM model (lib/Cost/OpCost.cpp) changes.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+LINEARS = {"attn.qkv", "attn.out", "mlp.up", "mlp.down"}
+
+SPEC = """import std.hardware.nvidia
+network cal_link {{ bandwidth = 450 GB/s; latency = 1 us }}
+system cal_one {{ node {{ accelerator = {accel}; devices = 1; fabric = cal_link }} }}
+model cal_5b {{ layers = 1; hidden = 4096; heads = 32; ffn = 16384; vocab = 32000; max_seq = 15872; bias = false }}
+recipe cal_narrow {{ forward = {fmt} }}
+train wide {{ model = cal_5b; system = cal_one; mapping {{ fusion = [flash_attention] }} }}
+train narrow {{ model = cal_5b; system = cal_one; mapping {{ fusion = [flash_attention]; recipe = cal_narrow }} }}
+"""
+
+
+def with_field(text, accelerator, field, value):
+    """stdlib text with `field = ...` in the accelerator's efficiency block
+    set to value (added when the block does not write it)."""
+    start = re.search(r"^accelerator\s+%s\b" % re.escape(accelerator), text,
+                      re.M)
+    if not start:
+        return None
+    end = re.compile(r"^accelerator\s", re.M).search(text, start.end())
+    stop = end.start() if end else len(text)
+    eff = re.compile(r"efficiency\s*\{").search(text, start.end(), stop)
+    if not eff:
+        sys.exit("accelerator %s has no efficiency block" % accelerator)
+    known = re.compile(r"(\b%s\s*=\s*)([0-9.]+)" % field)
+    m = known.search(text, eff.end(), stop)
+    if m:
+        return text[:m.start(2)] + repr(value) + text[m.end(2):]
+    at = eff.end()
+    return text[:at] + "\n    %s = %r" % (field, value) + text[at:]
+
+
+def gemm_times(llmsys, stdlib, spec):
+    env = dict(os.environ, LLMSYS_STDLIB=stdlib)
+    out = subprocess.run([llmsys, "eval", "--format=json", spec],
+                         capture_output=True, text=True, env=env)
+    if out.returncode != 0:
+        sys.exit(out.stderr)
+    times = {}
+    for s in json.loads(out.stdout)["scenarios"]:
+        times[s["name"]] = sum(o["time_s"] for o in s["operators"]
+                               if o["name"] in LINEARS and
+                               o["category"] == "contraction")
+    return times
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("accelerator")
+    p.add_argument("format", choices=["fp8", "fp4"])
+    p.add_argument("speedup", type=float,
+                   help="published BF16 time over the format's time")
+    p.add_argument("--field", default="narrow", choices=["narrow", "fp4"])
+    p.add_argument("--llmsys", default=os.path.join(ROOT, "build", "bin",
+                                                    "llmsys"))
+    a = p.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        stdlib = os.path.join(tmp, "stdlib")
+        shutil.copytree(os.path.join(ROOT, "stdlib"), stdlib)
+        path = os.path.join(stdlib, "hardware", "nvidia.llmsys")
+        text = with_field(open(path).read(), a.accelerator, a.field, 1.0)
+        if text is None:
+            sys.exit("no accelerator %s in stdlib/hardware/nvidia.llmsys" %
+                     a.accelerator)
+        open(path, "w").write(text)
+        spec = os.path.join(tmp, "layer.llmsys")
+        open(spec, "w").write(SPEC.format(accel=a.accelerator, fmt=a.format))
+        t = gemm_times(a.llmsys, stdlib, spec)
+    ratio = t["wide"] / t["narrow"]
+    fit = a.speedup / ratio
+    print("bf16 GEMMs %.4g s, %s GEMMs %.4g s at %s = 1: %.3fx" %
+          (t["wide"], a.format, t["narrow"], a.field, ratio))
+    print("fit: %s %.3f (published %.3fx)" % (a.field, fit, a.speedup))
+
+
+if __name__ == "__main__":
+    main()
