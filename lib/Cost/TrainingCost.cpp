@@ -54,9 +54,27 @@ struct BlockTime {
   /// collectives that overlap the weight-gradient GEMMs.
   double HiddenExposed[2] = {0, 0};
   double GradExposed = 0;
+  /// Of the context-parallel ring exchange, the share left exposed per side.
+  double RingExposed[2] = {0, 0};
   /// Contraction FLOPs of one repeat: counted in MFU, and performed.
   double ModelFlops = 0, HardwareFlops = 0;
 };
+
+/// An attention product (the context-parallel ring runs beside them).
+bool attentionProduct(const Op &O) {
+  switch (O.Kind) {
+  case OpKind::AttnScore:
+  case OpKind::AttnContext:
+  case OpKind::AttnFlashRescore:
+  case OpKind::AttnScoreDq:
+  case OpKind::AttnScoreDk:
+  case OpKind::AttnContextDp:
+  case OpKind::AttnContextDv:
+    return O.Category == OpCategory::Contraction;
+  default:
+    return false;
+  }
+}
 
 /// A collective that runs beside its layer's compute: overlappable, or TP
 /// with tp_overlap.
@@ -76,6 +94,11 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
   const AcceleratorConfig &A = S.System.Device;
   double Compute[2] = {0, 0}; // forward, backward compute
   double Hideable[2] = {0, 0};
+  double HideableKind[2][5] = {}; // the same, by kind of communication
+  // Ring attention (CP): each step's K/V exchange runs beside the
+  // attention products of the chunk at hand (Transformer Engine's
+  // context-parallel attention), per side.
+  double Ring[2] = {0, 0}, Attention[2] = {0, 0};
   double Grad = 0, WeightCompute = 0;
   for (const Op &O : B.Ops) {
     int Side = isBackward(O.Ph) ? 1 : 0;
@@ -84,12 +107,17 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
     if (O.isCollective()) {
       CollectiveTime C = collectiveTime(O, S.System);
       CommKind K = commKind(O);
+      if (O.Kind == OpKind::CpRingKv || O.Kind == OpKind::CpRingKvGrad) {
+        Ring[Side] += C.Time;
+        continue;
+      }
       if (overlapsWeightGradients(O, S.Mapping)) {
         Grad += C.Time;
         continue;
       }
       if (hideable(O, S.Mapping)) {
         Hideable[Side] += C.Time;
+        HideableKind[Side][static_cast<int>(K)] += C.Time;
         continue;
       }
       T.Comm[static_cast<int>(K)] += C.Time;
@@ -107,6 +135,17 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
     Compute[Side] += OT.Time;
     if (O.Ph == Phase::BackwardWeight && O.Category == OpCategory::Contraction)
       WeightCompute += OT.Time;
+    if (attentionProduct(O))
+      Attention[Side] += OT.Time;
+  }
+  // The ring shows where it outlasts the attention it runs beside; that
+  // attention is busy with it (not there to hide other communication).
+  for (int Side = 0; Side < 2; ++Side) {
+    double Left = std::max(0.0, Ring[Side] - Attention[Side]);
+    (Side ? T.Backward : T.Forward) += Left;
+    T.Comm[static_cast<int>(CommKind::CP)] += Left;
+    Compute[Side] -= std::min(Ring[Side], Attention[Side]);
+    T.RingExposed[Side] = Ring[Side] > 0 ? Left / Ring[Side] : 0;
   }
   // The input-gradient collectives hide behind the weight-gradient GEMMs
   // only; what they use of that compute is not there for the rest.
@@ -121,7 +160,9 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
     double Left = std::max(0.0, Hideable[Side] - Compute[Side]);
     T.HiddenExposed[Side] = Hideable[Side] > 0 ? Left / Hideable[Side] : 0;
     (Side ? T.Backward : T.Forward) += Left;
-    T.Comm[static_cast<int>(CommKind::TP)] += Left;
+    // Each kind keeps its share of what is left exposed.
+    for (int K = 0; K < 5; ++K)
+      T.Comm[K] += HideableKind[Side][K] * T.HiddenExposed[Side];
   }
   return T;
 }
@@ -307,7 +348,9 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
         // Communication beside compute: the share of it the block's time
         // left exposed.
         const BlockTime &BT = TimeOf(B.Kind);
-        if (overlapsWeightGradients(O, M))
+        if (O.Kind == OpKind::CpRingKv || O.Kind == OpKind::CpRingKvGrad)
+          Row.Exposed += N * C.Time * BT.RingExposed[isBackward(O.Ph)];
+        else if (overlapsWeightGradients(O, M))
           Row.Exposed += N * C.Time * BT.GradExposed;
         else if (hideable(O, M))
           Row.Exposed += N * C.Time * BT.HiddenExposed[isBackward(O.Ph)];

@@ -587,6 +587,9 @@ private:
         Op Gather = collective(OpKind::DpParamAllgather, Phase::Forward,
                                CollectiveKind::AllGather, ParallelDim::DP, D,
                                Stride, B.Params * WeightBytes);
+        // With dp_overlap (FSDP's prefetch) each layer's gather runs
+        // during the layer before it.
+        Gather.Overlappable = Map.DpOverlap;
         Op GatherBwd = Gather;
         GatherBwd.Ph = Phase::BackwardData;
         Op Reduce = collective(OpKind::DpGradReducescatter, Phase::BackwardWeight,
