@@ -49,6 +49,8 @@ std::optional<double> Evaluation::figure(llvm::StringRef Name) const {
       return R.StepTime;
     if (Name == "throughput")
       return R.TokensPerSecond;
+    if (Name == "throughput_per_device")
+      return R.Devices > 0 ? R.TokensPerSecond / double(R.Devices) : 0.0;
     if (Name == "mfu")
       return R.Mfu;
     if (Name == "hfu")

@@ -58,6 +58,7 @@ StringRef recomputeName(Recompute R) {
   switch (R) {
   case Recompute::None: return "none";
   case Recompute::Selective: return "selective";
+  case Recompute::Ops: return "ops";
   case Recompute::Full: return "full";
   }
   llvm_unreachable("unknown recompute mode");
@@ -106,6 +107,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   StringRef R = M.word("recompute");
   C.Recomp = R == "full"        ? Recompute::Full
              : R == "selective" ? Recompute::Selective
+             : R == "ops"       ? Recompute::Ops
                                 : Recompute::None;
   C.Precision = dtypeFromWord(M.word("precision"));
   C.Weights = dtypeFromWord(M.word("weights"));

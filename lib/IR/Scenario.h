@@ -25,7 +25,7 @@ DType dtypeFromWord(llvm::StringRef Word);
 llvm::StringRef dtypeName(DType T);
 double dtypeBytes(DType T);
 
-enum class Recompute : uint8_t { None, Selective, Full };
+enum class Recompute : uint8_t { None, Selective, Ops, Full };
 enum class ScheduleKind : uint8_t { GPipe, OneFOneB, Interleaved };
 llvm::StringRef recomputeName(Recompute R);
 llvm::StringRef scheduleName(ScheduleKind S);

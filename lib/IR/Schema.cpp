@@ -229,8 +229,9 @@ Schema::Schema() {
       B.enumType("pipeline schedule", {"gpipe", "1f1b", "interleaved_1f1b"},
                  "pipeline-parallel schedule");
   const EnumSpec *Recompute =
-      B.enumType("recompute mode", {"none", "selective", "full"},
-                 "activation recomputation (Korthikanti et al. 2022)");
+      B.enumType("recompute mode", {"none", "selective", "ops", "full"},
+                 "activation recomputation (Korthikanti et al. 2022; ops: "
+                 "torchtitan's per-op selective checkpointing)");
   const EnumSpec *Fusion = B.enumType(
       "fusion",
       {"flash_attention", "bias_gelu", "bias_dropout_add", "layernorm",
@@ -622,6 +623,9 @@ Schema::Schema() {
                 "parameter; sgd, with momentum: 8)");
   B.figure(Train, "step_time", B.qty(time()), "time of one optimizer step");
   B.figure(Train, "throughput", B.qty(tokenRate()), "tokens per second, system");
+  B.figure(Train, "throughput_per_device", B.qty(tokenRate()),
+           "tokens per second per device (as torchtitan and Megatron-Bridge "
+           "report them)");
   B.figure(Train, "mfu", B.number(), "model FLOPs utilisation");
   B.figure(Train, "hfu", B.number(), "hardware FLOPs utilisation");
   B.figure(Train, "model_flops_rate", B.qty(opsRate()),

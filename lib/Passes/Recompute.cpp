@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Passes/OpBuilder.h"
 #include "Passes/Passes.h"
 
 
@@ -27,6 +28,29 @@ namespace llmsys {
 namespace passes {
 
 using namespace ir;
+
+/// Under `ops`, the part of a forward op's work that is recomputed (0:
+/// kept), for a layer of model M.
+static double recomputedShare(const Op &O, const ModelConfig &M) {
+  switch (O.Kind) {
+  case OpKind::AttnQkv: // wq, wk, wv: wk is the second
+    return double(M.KvHeads) / double(M.Heads + 2 * M.KvHeads);
+  case OpKind::AttnOut: // wo, the fourth
+    return 1;
+  case OpKind::MlpUp: // w1 and w3 (the sixth) when gated; w1 alone is fifth
+    return M.GatedMlp ? 0.5 : 0;
+  case OpKind::MlpDown: // w2: seventh when gated, sixth without
+    return M.GatedMlp ? 0 : 1;
+  default:
+    break;
+  }
+  if (O.Category == OpCategory::Contraction || O.InFusedAttention ||
+      O.Kind == OpKind::AttnSoftmax || O.Kind == OpKind::AttnDropout)
+    return 0; // other matmuls, and attention (its output is kept)
+  if (O.Category == OpCategory::Memory)
+    return 0; // MoE dispatch and combine: data movement, kept
+  return 1;   // norms and element-wise ops
+}
 
 static bool isAttentionCore(const Op &O) {
   return O.Kind == OpKind::AttnScore || O.Kind == OpKind::AttnSoftmax ||
@@ -45,6 +69,27 @@ bool recompute(Program &P, PassContext &) {
     for (Op &O : B.Ops) {
       if (O.Ph != Phase::Forward)
         continue;
+      if (S.Mapping.Recomp == Recompute::Ops) {
+        double Share = recomputedShare(O, S.Model);
+        if (Share <= 0)
+          continue;
+        Op R = O;
+        R.Ph = Phase::Recompute;
+        R.ModelWork = false;
+        R.SavedBytes = 0;
+        if (Share < 1 && R.Category == OpCategory::Contraction) {
+          // The recomputed projection: its share of the output features.
+          int64_t N = std::max<int64_t>(1, int64_t(double(R.N) * Share + 0.5));
+          reshape(R, R.M, N, R.K, R.Batch);
+        }
+        Again.push_back(R);
+        // What it recomputes from is kept by another op (a kept matmul's
+        // output); the norms keep their inputs, the residual stream, and
+        // the other element-wise ops nothing.
+        if (R.Category == OpCategory::Elementwise)
+          O.SavedBytes = 0;
+        continue;
+      }
       bool Redo = S.Mapping.Recomp == Recompute::Full ||
                   (isAttentionCore(O) && !Flash);
       if (!Redo)
