@@ -26,9 +26,10 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+
+import llmsys_run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -65,13 +66,9 @@ def with_field(text, accelerator, field, value):
 
 
 def gemm_times(llmsys, stdlib, spec):
-    env = dict(os.environ, LLMSYS_STDLIB=stdlib)
-    out = subprocess.run([llmsys, "eval", "--format=json", spec],
-                         capture_output=True, text=True, env=env)
-    if out.returncode != 0:
-        sys.exit(out.stderr)
+    out = llmsys_run.run(llmsys, stdlib, ["eval", "--format=json", spec])
     times = {}
-    for s in json.loads(out.stdout)["scenarios"]:
+    for s in json.loads(out)["scenarios"]:
         times[s["name"]] = sum(o["time_s"] for o in s["operators"]
                                if o["name"] in LINEARS and
                                o["category"] == "contraction")

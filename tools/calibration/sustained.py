@@ -25,9 +25,10 @@ import io
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+
+import llmsys_run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -49,12 +50,8 @@ def with_sustained(text, accelerator, value):
 
 
 def cases(llmsys, stdlib, folder):
-    env = dict(os.environ, LLMSYS_STDLIB=stdlib)
-    out = subprocess.run([llmsys, "validate", "--format=csv", folder],
-                         capture_output=True, text=True, env=env)
-    if out.returncode != 0:
-        sys.exit(out.stderr)
-    return list(csv.DictReader(io.StringIO(out.stdout)))
+    out = llmsys_run.run(llmsys, stdlib, ["validate", "--format=csv", folder])
+    return list(csv.DictReader(io.StringIO(out)))
 
 
 def main():
