@@ -80,26 +80,28 @@ public:
   }
 
   /// The grid index with the least mean |error| over the training cases
-  /// that Use accepts (ties: the smaller value); -1 when there is none.
+  /// that Use accepts; -1 when there is none. A least |error| can be flat
+  /// over an interval (two cases erring in opposite directions): ties go
+  /// to the middle of the tied values (the lower of two middles).
   template <typename Pred> int fit(Pred Use) const {
-    int Best = -1;
-    double BestSum = std::numeric_limits<double>::infinity();
+    std::vector<double> Sums(points(), 0);
+    double Least = std::numeric_limits<double>::infinity();
     for (int G = 0; G < points(); ++G) {
-      double Sum = 0;
       unsigned N = 0;
       for (const CaseInfo &I : Cases)
         if (I.Case->Training && Use(I)) {
-          Sum += absError(I.Grid[G], I.Case->Measured);
+          Sums[G] += absError(I.Grid[G], I.Case->Measured);
           ++N;
         }
       if (!N)
         return -1;
-      if (Sum < BestSum) {
-        BestSum = Sum;
-        Best = G;
-      }
+      Least = std::min(Least, Sums[G]);
     }
-    return Best;
+    std::vector<int> Tied;
+    for (int G = 0; G < points(); ++G)
+      if (Sums[G] <= Least * (1 + 1e-12))
+        Tied.push_back(G);
+    return Tied[(Tied.size() - 1) / 2];
   }
 
   /// The value of Owner's parameter fitted on the training cases outside

@@ -10,8 +10,8 @@
 // The fitting rule is the one tools/calibration/sustained.py applies: for
 // each parameter (the accelerator entity that writes `sustained`, which
 // the devices extending it share), the value on a 0.001 grid with the
-// least mean |error| over the training cases that use it; ties go to the
-// smaller value. A parameter none of whose cases is in the fit set (every
+// least mean |error| over the training cases that use it; ties (a flat
+// least |error|) go to the middle of the tied values. A parameter none of whose cases is in the fit set (every
 // run on that device is held out) takes the value fitted on all the fit
 // set's training cases together, one value for every device: what a new
 // device gets before it has measurements of its own.

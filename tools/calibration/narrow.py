@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fits an accelerator's `efficiency.narrow` (8-bit) or `efficiency.fp4`
 (4-bit) to a published kernel-only speed-up of a low-precision GEMM set
-over BF16.
+over BF16, or its `efficiency.compute` to the set's published BF16 time.
 
 The reference is Transformer Engine's GEMM-profiling example
 (NVIDIA/TransformerEngine @ 8f2e63578e103ce1d41503102f47504c129b94d2,
@@ -17,6 +17,11 @@ time is inversely proportional to the knob.
 
     python3 tools/calibration/narrow.py H100_SXM fp8 1.904
     python3 tools/calibration/narrow.py B300 fp4 3.484 --field fp4
+    python3 tools/calibration/narrow.py B300 bf16 13.10 --field compute
+
+With --field compute the third argument is the BF16 time of the 12 GEMMs
+in milliseconds; the copy has compute and sustained set to 1 (a kernel
+profile is a short run), and the fit is the time llmsys gives over it.
 
 The result is written by hand into stdlib/hardware/nvidia.llmsys with its
 source; re-run it when the GEMM model (lib/Cost/OpCost.cpp) changes.
@@ -78,10 +83,12 @@ def gemm_times(llmsys, stdlib, spec):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("accelerator")
-    p.add_argument("format", choices=["fp8", "fp4"])
+    p.add_argument("format", choices=["fp8", "fp4", "bf16"])
     p.add_argument("speedup", type=float,
-                   help="published BF16 time over the format's time")
-    p.add_argument("--field", default="narrow", choices=["narrow", "fp4"])
+                   help="published BF16 time over the format's time (with "
+                   "--field compute: the BF16 time in ms)")
+    p.add_argument("--field", default="narrow",
+                   choices=["narrow", "fp4", "compute"])
     p.add_argument("--llmsys", default=os.path.join(ROOT, "build", "bin",
                                                     "llmsys"))
     a = p.parse_args()
@@ -90,13 +97,21 @@ def main():
         shutil.copytree(os.path.join(ROOT, "stdlib"), stdlib)
         path = os.path.join(stdlib, "hardware", "nvidia.llmsys")
         text = with_field(open(path).read(), a.accelerator, a.field, 1.0)
+        if text is not None and a.field == "compute":
+            text = with_field(text, a.accelerator, "sustained", 1.0)
         if text is None:
             sys.exit("no accelerator %s in stdlib/hardware/nvidia.llmsys" %
                      a.accelerator)
         open(path, "w").write(text)
         spec = os.path.join(tmp, "layer.llmsys")
-        open(spec, "w").write(SPEC.format(accel=a.accelerator, fmt=a.format))
+        fmt = "fp8" if a.format == "bf16" else a.format
+        open(spec, "w").write(SPEC.format(accel=a.accelerator, fmt=fmt))
         t = gemm_times(a.llmsys, stdlib, spec)
+    if a.field == "compute":
+        fit = t["wide"] / (a.speedup * 1e-3)
+        print("bf16 GEMMs %.4g s at compute = 1, sustained = 1" % t["wide"])
+        print("fit: compute %.3f (published %.2f ms)" % (fit, a.speedup))
+        return
     ratio = t["wide"] / t["narrow"]
     fit = a.speedup / ratio
     print("bf16 GEMMs %.4g s, %s GEMMs %.4g s at %s = 1: %.3fx" %

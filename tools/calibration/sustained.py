@@ -8,8 +8,9 @@ a training run. For each value of a grid this script copies stdlib/ to a
 temporary folder with the value written into the accelerator's
 `efficiency` block, runs `llmsys validate --format=csv` on the training
 cases, keeps the cases whose scenario runs on one of the fitted devices,
-and takes their mean |error|; the least is the fit. Ties go to the smaller
-value. It prints every grid point and, at the fit, the mean |error| of
+and takes their mean |error|; the least is the fit. Ties (a flat least
+|error|) go to the middle of the tied values, as in `llmsys validate
+--cross-validate`. It prints every grid point and, at the fit, the mean |error| of
 each source group.
 
     python3 tools/calibration/sustained.py A100_SXM_40GB \\
@@ -94,7 +95,10 @@ def main():
             results.append((err, v, rows))
             print("sustained %.3f: %d cases, mean |error| %.3f%%"
                   % (v, len(rows), 100 * err))
-    err, best, rows = min(results, key=lambda r: (round(r[0], 12), r[1]))
+    least = min(r[0] for r in results)
+    tied = sorted((r for r in results if r[0] <= least * (1 + 1e-12)),
+                  key=lambda r: r[1])
+    err, best, rows = tied[(len(tied) - 1) // 2]
     print("fit: sustained %.3f, mean |error| %.3f%% over %d cases"
           % (best, 100 * err, len(rows)))
     groups = {}
