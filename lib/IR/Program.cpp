@@ -61,6 +61,7 @@ StringRef opName(OpKind K) {
   case OpKind::QuantInput: return "quant.input";
   case OpKind::QuantGrad: return "quant.grad";
   case OpKind::QuantWeight: return "quant.weight";
+  case OpKind::QuantRescale: return "quant.rescale";
   case OpKind::TpAllreduce: return "tp.allreduce";
   case OpKind::TpAllgather: return "tp.allgather";
   case OpKind::TpAllgatherInput: return "tp.allgather.input";

@@ -108,6 +108,7 @@ enum class OpKind : uint8_t {
   QuantInput,
   QuantGrad,
   QuantWeight,
+  QuantRescale,
   TpAllreduce,
   TpAllgather,
   TpAllgatherInput,

@@ -157,6 +157,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     Rc.WeightCache = Flag("weight_cache", true);
     Rc.SaveNarrow = Flag("save_narrow", true);
     Rc.FusedInput = Flag("fused_input", false);
+    Rc.NarrowGather = Flag("narrow_gather", true);
+    Rc.RescaleBackward = Flag("rescale_backward", false);
     C.Recipe = std::move(Rc);
   }
   C.Locs.Dp = loc(M, "dp");

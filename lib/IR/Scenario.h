@@ -70,6 +70,10 @@ struct RecipeConfig {
   bool WeightCache = true;  ///< weights quantized once per step and kept
   bool SaveNarrow = true;   ///< backward keeps the quantized input
   bool FusedInput = false;  ///< norms and activations write the first copy
+  /// Sequence parallelism's all-gather carries the quantized input.
+  bool NarrowGather = true;
+  /// The backward GEMMs' outputs are rescaled by a pass of their own.
+  bool RescaleBackward = false;
   /// Bytes per element of one quantized copy in format T, with its scales.
   double copyBytes(DType T) const {
     return dtypeBytes(T) + (Block > 0 ? 1.0 / double(Block) : 0.0);

@@ -610,6 +610,16 @@ Schema::Schema() {
                 "input (Transformer Engine's fused LayerNormLinear with "
                 "delayed scaling): those inputs are not cast again, only "
                 "their further copies written");
+  B.withDefault(Recipe, "narrow_gather", B.boolean(), "true",
+                "with sequence parallelism, a column-parallel layer's input "
+                "is cast on the device's shard and all-gathered quantized "
+                "(FP8 all-gather); false: all-gathered in 16 bits and cast "
+                "after the gather, on every device (torchao row-wise and "
+                "MXFP8)");
+  B.withDefault(Recipe, "rescale_backward", B.boolean(), "false",
+                "the backward GEMMs run with per-tensor scales and a pass "
+                "of their own applies the row scales to each output (torchao "
+                "row-wise)");
 
   // train
   B.required(Train, "model", B.ref(Model), "the model");

@@ -18,14 +18,18 @@
 //                 (Transformer Engine with Megatron-LM's first-micro-batch
 //                 flag; the optimizer block), or in every micro-batch's
 //                 forward and backward (torchao).
+//   quant.rescale after each backward GEMM of a recipe that runs them with
+//                 per-tensor scales and rescales the output by rows in a
+//                 pass of its own (torchao row-wise).
 //
 // Attention products run in the recipe's `attention` format (the mapping's
 // precision unless the recipe asks for FP8 attention), the LM head in its
 // `head` format, the MoE router, norms, softmax and the optimizer as they
-// were. With sequence parallelism a column-parallel GEMM's input is cast
-// on its sequence shard, before the all-gather, which then carries the
-// quantized copy (FP8 all-gather). Runs after `partition`, on the shapes
-// one device executes.
+// were. With sequence parallelism and a recipe that gathers narrow, a
+// column-parallel GEMM's input is cast on its sequence shard, before the
+// all-gather, which then carries the quantized copy (FP8 all-gather);
+// otherwise the gathered wide input is cast on every device. Runs after
+// `partition`, on the shapes one device executes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -191,7 +195,8 @@ private:
       // weight gradient. With SP a column-parallel input is cast on its
       // shard before the all-gather, which then carries the copy.
       double Elements = A;
-      if (SP && O.SavedInSequenceRegion && !O.SequenceRegion) {
+      if (R.NarrowGather && SP && O.SavedInSequenceRegion &&
+          !O.SequenceRegion) {
         Elements /= double(Map.Tp);
         for (auto I = Out.rbegin(); I != Out.rend(); ++I) {
           if (!I->isCollective())
@@ -228,6 +233,13 @@ private:
       G.SavedBytes *= Kept / O.ABytes;
     }
     Out.push_back(G);
+    // Row scales applied after a backward GEMM run with per-tensor ones:
+    // its output read and written again.
+    if (R.RescaleBackward &&
+        (O.Ph == Phase::BackwardData || O.Ph == Phase::BackwardWeight))
+      Out.push_back(pointwise(OpKind::QuantRescale, O.Ph,
+                              OpCategory::Elementwise, Map.Precision, Wide,
+                              double(O.M) * double(O.N) * Batch, 1, 1, 1));
   }
 
   /// Cached weights: quantized once per step, after the optimizer has
