@@ -79,7 +79,9 @@ bool attentionProduct(const Op &O) {
 /// A collective that runs beside its layer's compute: overlappable, or TP
 /// with tp_overlap.
 bool hideable(const Op &O, const MappingConfig &M) {
-  return O.Overlappable || (M.TpOverlap && commKind(O) == CommKind::TP);
+  return O.Overlappable ||
+         (M.TpOverlap && commKind(O) == CommKind::TP &&
+          (M.TpOverlapBackward || O.Ph == Phase::Forward));
 }
 
 /// The input-gradient collective of a column-parallel layer that overlaps

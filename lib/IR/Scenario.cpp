@@ -127,6 +127,10 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     }
   if (const spec::Field *F = M.path("tp_overlap"))
     C.TpOverlap = F->V.Bool;
+  if (const spec::Field *F = M.path("tp_overlap_backward")) {
+    C.TpOverlapBackward = F->V.Bool;
+    C.TpOverlapBackwardWritten = F->From != spec::Origin::Default;
+  }
   if (const spec::Field *F = M.path("tp_grad_overlap"))
     C.TpGradOverlap = F->V.Bool;
   if (const spec::Field *F = M.path("dp_overlap"))
@@ -174,6 +178,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Locs.Gradients = loc(M, "gradients");
   C.Locs.Activations = loc(M, "activations");
   C.Locs.Recipe = loc(M, "recipe");
+  C.Locs.TpOverlapBackward = loc(M, "tp_overlap_backward");
   C.Locs.Decl = M.DeclRange;
   return C;
 }

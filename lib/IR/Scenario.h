@@ -44,7 +44,8 @@ struct FusionSet {
 /// Where each mapping field was written, for diagnostics at the field.
 struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
-      VirtualStages, Offload, Gradients, Activations, Recipe, Decl;
+      VirtualStages, Offload, Gradients, Activations, Recipe,
+      TpOverlapBackward, Decl;
 };
 
 /// A low-precision training recipe (a `recipe` entity; docs/cost-model.md,
@@ -100,6 +101,10 @@ struct MappingConfig {
   DType Gradients = DType::FP32;
   FusionSet Fusion;
   bool TpOverlap = false;
+  /// tp_overlap also hides the backward's TP communication (false: the
+  /// forward's only, PyTorch's async TP).
+  bool TpOverlapBackward = true;
+  bool TpOverlapBackwardWritten = false;
   /// Column-parallel layers' input-gradient collective hides behind their
   /// weight-gradient GEMMs.
   bool TpGradOverlap = false;

@@ -541,6 +541,11 @@ Schema::Schema() {
                 "fused kernels in use");
   B.withDefault(Mapping, "tp_overlap", B.boolean(), "false",
                 "tensor-parallel communication overlapped with compute");
+  B.withDefault(Mapping, "tp_overlap_backward", B.boolean(), "true",
+                "with tp_overlap: the backward's tensor-parallel "
+                "communication is hidden too (Megatron-LM's userbuffers); "
+                "false: the forward's only (PyTorch's async TP, whose "
+                "micro-pipelining speeds up the forward)");
   B.withDefault(Mapping, "tp_grad_overlap", B.boolean(), "false",
                 "the input-gradient all-reduce (reduce-scatter with SP) of "
                 "column-parallel layers runs during their weight-gradient "

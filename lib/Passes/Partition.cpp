@@ -116,6 +116,8 @@ private:
     else if (Map.OffloadWeights && S.System.Device.HostLinkBandwidth <= 0)
       error(L.Offload, DiagID::err_offload_no_host_link,
             S.System.Device.Name);
+    if (Map.TpOverlapBackwardWritten && !Map.TpOverlap)
+      error(L.TpOverlapBackward, DiagID::err_tp_overlap_backward);
     if (Map.Recipe && !S.Training)
       error(L.Recipe, DiagID::err_recipe_serving, Map.Recipe->Name);
     else if (Map.Recipe && Map.ActivationsWritten)
