@@ -63,7 +63,9 @@ MemoryBreakdown trainingMemory(const Program &P) {
   const Block *Dense = P.block(BlockKind::DenseLayer);
   const Block *Moe = P.block(BlockKind::MoELayer);
   const Block *Head = P.block(BlockKind::Head);
-  double D = static_cast<double>(M.Dp);
+  // ZeRO and the distributed optimizer shard over every device holding
+  // the same weights (data and context parallelism).
+  double D = static_cast<double>(M.weightReplicas());
   int64_t Pp = static_cast<int64_t>(P.Stages.size());
   int64_t Mb = P.Schedule.MicroBatches;
   double V = M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;

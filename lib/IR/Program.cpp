@@ -365,7 +365,7 @@ std::string verifyProgram(const Program &P) {
         case ParallelDim::SP: Size = M.Tp; break;
         case ParallelDim::CP: Size = M.Cp; break;
         case ParallelDim::PP: Size = 2; break; // a send/recv pair
-        case ParallelDim::DP: Size = M.Dp; break;
+        case ParallelDim::DP: Size = M.weightReplicas(); break;
         case ParallelDim::EP: Size = M.Ep; break;
         case ParallelDim::None: Size = 0; break;
         }

@@ -123,6 +123,12 @@ struct MappingConfig {
   MappingLocs Locs;
 
   int64_t devices() const { return Dp * Tp * Pp * Cp; }
+  /// The devices holding the same weights: the data-parallel replicas and
+  /// the context-parallel ranks of each. Gradients are reduced, and ZeRO's
+  /// or the distributed optimizer's state sharded, over them (Megatron-LM's
+  /// data-parallel group with context parallelism; torchtitan's
+  /// dp_shard x cp mesh).
+  int64_t weightReplicas() const { return Dp * Cp; }
 };
 
 /// One device, as the cost model reads it.

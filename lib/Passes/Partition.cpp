@@ -559,7 +559,9 @@ private:
     if (!Opt)
       return;
     double Params = fullestStage(P).Params;
-    int64_t D = Map.Dp;
+    // Every device holding the same weights reduces their gradients: the
+    // data-parallel replicas and their context-parallel ranks.
+    int64_t D = Map.weightReplicas();
     bool Sharded = Map.Zero >= 1 || Map.DistributedOptimizer;
     // Gradients reduced in their accumulation format (`gradients`: fp32
     // main gradients by default); parameters gathered in the weights'
@@ -578,7 +580,7 @@ private:
         scale(O, Params / (Map.Zero >= 2 ? D : 1) / Total);
     if (D < 2)
       return;
-    int64_t Stride = Map.Tp * Map.Cp;
+    int64_t Stride = Map.Tp;
     std::vector<Op> Comm;
     if (Map.Zero == 3) {
       // ZeRO-3: every layer's parameters gathered before its forward and

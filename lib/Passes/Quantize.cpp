@@ -176,7 +176,7 @@ private:
     B.Ops.swap(Out);
     // With ZeRO-3 a device keeps (and quantizes) its shard of the weights,
     // as it keeps its shard of the wide ones.
-    double Shard = Map.Zero >= 3 ? double(Map.Dp) : 1.0;
+    double Shard = Map.Zero >= 3 ? double(Map.weightReplicas()) : 1.0;
     B.QuantizedWeightBytes = R.WeightCache ? WeightElements * WeightCopies *
                                                  R.copyBytes(R.Forward) / Shard
                                            : 0;
