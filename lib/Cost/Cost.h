@@ -60,6 +60,7 @@ CollectiveTime collectiveTime(const ir::Op &O, const ir::SystemConfig &S);
 
 /// Where a collective's time is accounted.
 enum class CommKind { TP, CP, PP, DP, EP };
+constexpr int NumCommKinds = 5;
 const char *commKindName(CommKind K);
 CommKind commKind(const ir::Op &O);
 

@@ -101,6 +101,8 @@ public:
     for (int G = 0; G < points(); ++G)
       if (Sums[G] <= Least * (1 + 1e-12))
         Tied.push_back(G);
+    if (Tied.empty()) // no finite sum (a prediction not a number)
+      return -1;
     return Tied[(Tied.size() - 1) / 2];
   }
 
@@ -131,8 +133,7 @@ public:
 
 } // namespace
 
-std::optional<CrossValidation> crossValidate(const spec::Spec &,
-                                             const ValidationResult &R,
+std::optional<CrossValidation> crossValidate(const ValidationResult &R,
                                              passes::PassContext &Ctx) {
   CrossValidation CV;
   const int Low = 500, High = 1000; // sustained in thousandths
@@ -173,9 +174,11 @@ std::optional<CrossValidation> crossValidate(const spec::Spec &,
       // Not a fitted parameter, or no training case outside the group at
       // all: the spec's value.
       Predicted = C.Predicted;
-      H.Values[I.Owner] = {I.Config.System.Device.Sustained, false};
+      H.Values[I.Owner] = {I.Config.System.Device.Sustained,
+                           HeldOutGroup::Origin::Written};
     } else {
-      H.Values[I.Owner] = {F.value(G), Pooled};
+      H.Values[I.Owner] = {F.value(G), Pooled ? HeldOutGroup::Origin::Pooled
+                                              : HeldOutGroup::Origin::Fitted};
       if (C.Training) {
         Predicted = I.Grid[G];
       } else {

@@ -43,9 +43,17 @@ struct HeldOutGroup {
   bool Training = true;      ///< its cases are training runs (fitted on)
   ValidationSummary InSample; ///< at the spec's values
   ValidationSummary HeldOut;  ///< at the values fitted without the group
-  /// The refitted value of each parameter the group's cases use, and
-  /// whether it came from the pooled fit (no case of that device left).
-  std::map<std::string, std::pair<double, bool>> Values;
+  /// Where a value a group was predicted with comes from: refitted on
+  /// the device's other cases, the pooled fit (no case of that device
+  /// left), or written in the spec (not a fitted parameter, or no training
+  /// case left at all).
+  enum class Origin { Fitted, Pooled, Written };
+  struct Value {
+    double V = 1;
+    Origin From = Origin::Fitted;
+  };
+  /// The value of each parameter the group's cases use.
+  std::map<std::string, Value> Values;
 };
 
 struct CrossValidation {
@@ -61,8 +69,7 @@ struct CrossValidation {
 /// Refits and predicts as above; R is validate()'s result for the same
 /// spec (its cases are costed again at each grid value). Returns nullopt
 /// after a diagnosed failure.
-std::optional<CrossValidation> crossValidate(const spec::Spec &S,
-                                             const ValidationResult &R,
+std::optional<CrossValidation> crossValidate(const ValidationResult &R,
                                              passes::PassContext &Ctx);
 
 } // namespace cost

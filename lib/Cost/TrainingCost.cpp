@@ -48,7 +48,7 @@ bool isBackward(Phase P) {
 struct BlockTime {
   double Forward = 0, Backward = 0;
   double ComputeBound = 0, MemoryBound = 0;
-  double Comm[5] = {}; ///< exposed, by kind
+  double Comm[NumCommKinds] = {}; ///< exposed, by kind
   /// Of the communication that runs beside compute, the share left
   /// exposed: per side (forward, backward), and for the input-gradient
   /// collectives that overlap the weight-gradient GEMMs.
@@ -59,22 +59,6 @@ struct BlockTime {
   /// Contraction FLOPs of one repeat: counted in MFU, and performed.
   double ModelFlops = 0, HardwareFlops = 0;
 };
-
-/// An attention product (the context-parallel ring runs beside them).
-bool attentionProduct(const Op &O) {
-  switch (O.Kind) {
-  case OpKind::AttnScore:
-  case OpKind::AttnContext:
-  case OpKind::AttnFlashRescore:
-  case OpKind::AttnScoreDq:
-  case OpKind::AttnScoreDk:
-  case OpKind::AttnContextDp:
-  case OpKind::AttnContextDv:
-    return O.Category == OpCategory::Contraction;
-  default:
-    return false;
-  }
-}
 
 /// A collective that runs beside its layer's compute: overlappable, or TP
 /// with tp_overlap.
@@ -96,7 +80,7 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
   const AcceleratorConfig &A = S.System.Device;
   double Compute[2] = {0, 0}; // forward, backward compute
   double Hideable[2] = {0, 0};
-  double HideableKind[2][5] = {}; // the same, by kind of communication
+  double HideableKind[2][NumCommKinds] = {}; // the same, by kind
   // Ring attention (CP): each step's K/V exchange runs beside the
   // attention products of the chunk at hand (Transformer Engine's
   // context-parallel attention), per side.
@@ -137,7 +121,7 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
     Compute[Side] += OT.Time;
     if (O.Ph == Phase::BackwardWeight && O.Category == OpCategory::Contraction)
       WeightCompute += OT.Time;
-    if (attentionProduct(O))
+    if (isAttentionProduct(O))
       Attention[Side] += OT.Time;
   }
   // The ring shows where it outlasts the attention it runs beside; that
@@ -163,7 +147,7 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
     T.HiddenExposed[Side] = Hideable[Side] > 0 ? Left / Hideable[Side] : 0;
     (Side ? T.Backward : T.Forward) += Left;
     // Each kind keeps its share of what is left exposed.
-    for (int K = 0; K < 5; ++K)
+    for (int K = 0; K < NumCommKinds; ++K)
       T.Comm[K] += HideableKind[Side][K] * T.HiddenExposed[Side];
   }
   return T;

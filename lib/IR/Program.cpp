@@ -335,6 +335,23 @@ void printProgram(const Program &P, raw_ostream &OS, bool ExpandLayers) {
   }
 }
 
+bool isAttentionProduct(const Op &O) {
+  if (O.Category != OpCategory::Contraction)
+    return false;
+  switch (O.Kind) {
+  case OpKind::AttnScore:
+  case OpKind::AttnContext:
+  case OpKind::AttnFlashRescore:
+  case OpKind::AttnScoreDq:
+  case OpKind::AttnScoreDk:
+  case OpKind::AttnContextDp:
+  case OpKind::AttnContextDv:
+    return true;
+  default:
+    return O.InFusedAttention;
+  }
+}
+
 std::string verifyProgram(const Program &P) {
   const MappingConfig &M = P.Scenario.Mapping;
   for (const Block &B : P.Blocks) {

@@ -333,6 +333,10 @@ struct ProgramTotals {
 ProgramTotals totals(const Program &P, bool OnlyPhase = false,
                      Phase Which = Phase::Forward);
 
+/// An attention product: the score and context products and their
+/// gradients, in a fused attention kernel or not.
+bool isAttentionProduct(const Op &O);
+
 /// The stable text form (llmsys-opt --print-after-all).
 void printProgram(const Program &P, llvm::raw_ostream &OS,
                   bool ExpandLayers = false);

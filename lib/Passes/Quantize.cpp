@@ -37,6 +37,7 @@
 #include "Passes/Passes.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace llmsys {
 namespace passes {
@@ -44,22 +45,6 @@ namespace passes {
 using namespace ir;
 
 namespace {
-
-bool isAttentionProduct(const Op &O) {
-  switch (O.Kind) {
-  case OpKind::AttnScore:
-  case OpKind::AttnContext:
-  case OpKind::AttnFlash:
-  case OpKind::AttnFlashRescore:
-  case OpKind::AttnScoreDq:
-  case OpKind::AttnScoreDk:
-  case OpKind::AttnContextDp:
-  case OpKind::AttnContextDv:
-    return true;
-  default:
-    return O.InFusedAttention;
-  }
-}
 
 /// Whether a linear layer's input is written by the norm or activation
 /// just before it (the inputs a fused norm-linear or activation-linear
@@ -95,62 +80,80 @@ public:
         SP(Map.SequenceParallel && Map.Tp > 1) {}
 
   void run() {
-    for (Block &B : P.Blocks)
-      if (modelBlock(B))
-        block(B);
+    BlockElements.assign(P.Blocks.size(), 0);
+    for (size_t I = 0; I < P.Blocks.size(); ++I)
+      if (modelBlock(P.Blocks[I]))
+        block(I);
     cacheWeights();
   }
 
 private:
-  bool narrow(DType T) const { return dtypeBytes(T) < Wide; }
+  /// A format the recipe quantizes into: narrower than the wide tensors,
+  /// scales included.
+  bool narrow(DType T) const { return R.copyBytes(T) < Wide; }
 
-  /// The format of a linear layer's GEMM in phase Ph.
-  DType format(const Op &O) const {
+  /// The formats of a linear layer's three GEMMs.
+  struct Roles {
+    DType Fwd, Dgrad, Wgrad;
+  };
+  Roles roles(const Op &O) const {
     if (O.Kind == OpKind::LmHead)
-      return R.Head;
-    switch (O.Ph) {
-    case Phase::BackwardData: return R.InputGradient;
-    case Phase::BackwardWeight: return R.WeightGradient;
-    default: return R.Forward;
+      return {R.Head, R.Head, R.Head};
+    return {R.Forward, R.InputGradient, R.WeightGradient};
+  }
+  static DType role(const Roles &F, Phase Ph) {
+    switch (Ph) {
+    case Phase::BackwardData: return F.Dgrad;
+    case Phase::BackwardWeight: return F.Wgrad;
+    default: return F.Fwd;
     }
   }
 
-  /// A cast of Elements values from the wide format into Copies quantized
-  /// copies in format T (nothing when no copy is needed).
-  void cast(std::vector<Op> &Out, OpKind Kind, Phase Ph, DType T,
-            double Elements, double FromBytes, int64_t Copies, bool Fused) {
-    if (Copies <= 0 || Elements <= 0)
+  /// A cast of Elements values from the wide format into one copy in
+  /// format First and, if Second is set, one more in Second (at most the
+  /// recipe's copies in all); nothing when no copy is needed.
+  void cast(std::vector<Op> &Out, OpKind Kind, Phase Ph,
+            std::optional<DType> First, std::optional<DType> Second,
+            double Elements, double FromBytes, bool Fused) {
+    std::vector<DType> Formats;
+    for (std::optional<DType> T : {First, Second})
+      if (T)
+        Formats.push_back(*T);
+    if (Formats.empty() || Elements <= 0)
       return;
-    double Copy = R.copyBytes(T);
+    // Two GEMMs reading the tensor narrow need the recipe's copies (a
+    // layout or scale direction each); one GEMM, one copy.
+    int64_t Copies = Formats.size() == 2 ? R.Copies : 1;
+    auto CopyBytes = [&](int64_t I) {
+      return R.copyBytes(Formats[std::min<size_t>(I, Formats.size() - 1)]);
+    };
     double Read = 0, Written = 0;
+    for (int64_t I = 0; I < Copies; ++I)
+      Written += CopyBytes(I);
     if (Fused) {
       // The producer wrote the first copy; the others are made from it.
       if (Copies < 2)
         return;
-      Read = Copy;
-      Written = double(Copies - 1) * Copy;
+      Read = CopyBytes(0);
+      Written -= CopyBytes(0);
     } else {
       Read = (R.CastPerCopy ? double(Copies) : 1.0) * FromBytes;
-      Written = double(Copies) * Copy;
       if (R.AmaxPass)
         Read += FromBytes;
     }
-    Op C = pointwise(Kind, Ph, OpCategory::Memory, T, 1, Elements, 1, Read,
-                     Written);
-    Out.push_back(C);
+    Out.push_back(pointwise(Kind, Ph, OpCategory::Memory, Formats[0], 1,
+                            Elements, 1, Read, Written));
   }
 
-  /// The copies a tensor needs: one per GEMM that reads it narrow, at most
-  /// the recipe's count.
-  int64_t copies(bool First, bool Second) const {
-    int64_t N = int64_t(First) + int64_t(Second);
-    return N == 2 ? R.Copies : N;
+  static std::optional<DType> when(bool Narrow, DType T) {
+    return Narrow ? std::optional<DType>(T) : std::nullopt;
   }
 
-  void block(Block &B) {
+  void block(size_t Index) {
+    Block &B = P.Blocks[Index];
     Out.clear();
     Out.reserve(B.Ops.size() * 2);
-    WeightElements = 0;
+    CacheElements = CacheBytes = CacheGatherBytes = 0;
     for (const Op &O : B.Ops) {
       if (O.Category != OpCategory::Contraction) {
         Out.push_back(O);
@@ -166,35 +169,53 @@ private:
         Out.push_back(A);
         continue;
       }
-      DType T = format(O);
-      if (O.Kind == OpKind::MoeRouter || !narrow(T)) {
+      if (O.Kind == OpKind::MoeRouter) {
         Out.push_back(O);
         continue;
       }
-      linear(O, T);
+      linear(O);
     }
     B.Ops.swap(Out);
     // With ZeRO-3 a device keeps (and quantizes) its shard of the weights,
-    // as it keeps its shard of the wide ones.
+    // as it keeps its shard of the wide ones; the gathers then carry the
+    // first quantized copy (FP8 parameter gather; Megatron-LM makes the
+    // transposes after the gather).
     double Shard = Map.Zero >= 3 ? double(Map.weightReplicas()) : 1.0;
-    B.QuantizedWeightBytes = R.WeightCache ? WeightElements * WeightCopies *
-                                                 R.copyBytes(R.Forward) / Shard
-                                           : 0;
+    B.QuantizedWeightBytes = CacheBytes / Shard;
+    BlockElements[Index] = CacheElements / Shard;
+    if (Map.Zero >= 3 && CacheElements > 0)
+      for (Op &O : B.Ops)
+        if (O.Kind == OpKind::DpParamAllgather && O.MessageBytes > 0) {
+          double Gathered = O.MessageBytes / WeightBytes; // elements
+          double Rest = std::max(0.0, Gathered - CacheElements);
+          O.MessageBytes = Rest * WeightBytes + CacheGatherBytes;
+        }
   }
 
-  void linear(const Op &O, DType T) {
+  /// The weights a device holds of a linear layer's GEMM (experts: all its
+  /// experts, not only those this micro-batch reaches).
+  double weightElements(const Op &O) const {
+    double W = double(O.K) * double(O.N);
+    if ((O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertDown) &&
+        P.Scenario.Model.Moe)
+      return W * double((P.Scenario.Model.Moe->Experts + Map.Ep - 1) / Map.Ep);
+    return W * double(O.Batch);
+  }
+
+  void linear(const Op &O) {
+    Roles F = roles(O);
+    bool Fwd = narrow(F.Fwd), Dgrad = narrow(F.Dgrad), Wgrad = narrow(F.Wgrad);
+    DType T = role(F, O.Ph);
     double Batch = double(O.Batch);
     double A = double(O.M) * double(O.K) * Batch; // input / output gradient
     double W = double(O.K) * double(O.N) * Batch; // weight / output gradient
     bool Forward = O.Ph == Phase::Forward || O.Ph == Phase::Recompute;
-    DType Dgrad = R.InputGradient, Wgrad = R.WeightGradient;
-    if (O.Kind == OpKind::LmHead)
-      Dgrad = Wgrad = R.Head;
-    if (Forward) {
+    if (Forward && (Fwd || Wgrad)) {
       // The input, for this GEMM and (a copy kept or made again) for the
       // weight gradient. With SP a column-parallel input is cast on its
       // shard before the all-gather, which then carries the copy.
       double Elements = A;
+      DType First = Fwd ? F.Fwd : F.Wgrad;
       if (R.NarrowGather && SP && O.SavedInSequenceRegion &&
           !O.SequenceRegion) {
         Elements /= double(Map.Tp);
@@ -202,24 +223,49 @@ private:
           if (!I->isCollective())
             break;
           if (I->Kind == OpKind::TpAllgather)
-            I->MessageBytes *= R.copyBytes(T) / Wide;
+            I->MessageBytes *= R.copyBytes(First) / Wide;
         }
       }
-      cast(Out, OpKind::QuantInput, O.Ph, T, Elements, Wide,
-           copies(true, narrow(Wgrad)),
-           R.FusedInput && inputFromNormOrActivation(O.Kind));
+      cast(Out, OpKind::QuantInput, O.Ph, First,
+           Fwd ? when(Wgrad, F.Wgrad) : std::nullopt, Elements, Wide,
+           Fwd && R.FusedInput && inputFromNormOrActivation(O.Kind));
       if (!R.WeightCache)
-        cast(Out, OpKind::QuantWeight, O.Ph, T, W, WeightBytes, 1, false);
-      else if (O.Ph == Phase::Forward && O.Kind != OpKind::LmHead) {
-        WeightElements += W;
-        WeightCopies = copies(true, narrow(Dgrad));
+        cast(Out, OpKind::QuantWeight, O.Ph, when(Fwd, F.Fwd), std::nullopt,
+             W, WeightBytes, false);
+      else if (O.Ph == Phase::Forward && (Fwd || Dgrad)) {
+        // The weights the step's cache keeps: one copy per GEMM that reads
+        // them narrow.
+        double Elements = weightElements(O);
+        CacheElements += Elements;
+        std::optional<DType> Copy1 = when(Fwd, F.Fwd), Copy2 = when(Dgrad, F.Dgrad);
+        if (!Copy1)
+          std::swap(Copy1, Copy2);
+        int64_t Copies = Copy2 ? R.Copies : 1;
+        CacheBytes += Elements * (R.copyBytes(*Copy1) +
+                                  double(Copies - 1) *
+                                      R.copyBytes(Copy2 ? *Copy2 : *Copy1));
+        CacheGatherBytes += Elements * R.copyBytes(*Copy1);
       }
-    } else if (O.Ph == Phase::BackwardData) {
+    } else if (O.Ph == Phase::BackwardData && (Dgrad || Wgrad)) {
       // The output gradient, for this GEMM and the weight gradient.
-      cast(Out, OpKind::QuantGrad, O.Ph, T, A, Wide,
-           copies(true, narrow(Wgrad)), false);
+      cast(Out, OpKind::QuantGrad, O.Ph, Dgrad ? F.Dgrad : F.Wgrad,
+           Dgrad ? when(Wgrad, F.Wgrad) : std::nullopt, A, Wide, false);
       if (!R.WeightCache)
-        cast(Out, OpKind::QuantWeight, O.Ph, T, W, WeightBytes, 1, false);
+        cast(Out, OpKind::QuantWeight, O.Ph, when(Dgrad, F.Dgrad),
+             std::nullopt, W, WeightBytes, false);
+    } else if (O.Ph == Phase::BackwardWeight && Wgrad && R.SaveNarrow &&
+               R.NarrowGather && SP) {
+      // The kept input is the quantized shard: its re-gather carries it.
+      for (auto I = Out.rbegin(); I != Out.rend(); ++I) {
+        if (!I->isCollective())
+          break;
+        if (I->Kind == OpKind::TpAllgatherInput)
+          I->MessageBytes *= R.copyBytes(F.Wgrad) / Wide;
+      }
+    }
+    if (!narrow(T)) {
+      Out.push_back(O);
+      return;
     }
     Op G = O;
     double Operands = Batch * (double(O.M) * double(O.K) * O.ABytes +
@@ -227,9 +273,9 @@ private:
     G.BytesRead += A * R.copyBytes(T) + W * R.copyBytes(T) - Operands;
     G.BytesRead = std::max(0.0, G.BytesRead);
     G.Type = T;
+    G.ABytes = G.BBytes = float(R.copyBytes(T));
     if (O.Ph == Phase::Forward && G.SavedBytes > 0 && O.ABytes > 0) {
-      double Kept = R.SaveNarrow && narrow(Wgrad) ? R.copyBytes(Wgrad)
-                                                  : O.ABytes;
+      double Kept = R.SaveNarrow && Wgrad ? R.copyBytes(F.Wgrad) : O.ABytes;
       G.SavedBytes *= Kept / O.ABytes;
     }
     Out.push_back(G);
@@ -243,28 +289,32 @@ private:
   }
 
   /// Cached weights: quantized once per step, after the optimizer has
-  /// updated them, for the stage holding the most.
+  /// updated them, for the stage holding the most (its shard with ZeRO-3).
   void cacheWeights() {
     Block *Opt = P.block(BlockKind::Optimizer);
     if (!Opt || !R.WeightCache)
       return;
-    double Elements = 0;
-    int64_t Copies = 1;
-    for (const Stage &St : P.Stages.empty() ? std::vector<Stage>{Stage{}}
-                                            : P.Stages) {
-      double Here = 0;
+    double Bytes = 0, Elements = 0;
+    for (const Stage &St : P.Stages) {
+      double HereBytes = 0, HereElements = 0;
       for (const Block &B : P.Blocks)
-        if (modelBlock(B) && B.QuantizedWeightBytes > 0)
-          Here += double(St.holds(B.Kind)) * B.QuantizedWeightBytes;
-      Elements = std::max(Elements, Here);
+        if (modelBlock(B) && B.QuantizedWeightBytes > 0) {
+          HereBytes += double(St.holds(B.Kind)) * B.QuantizedWeightBytes;
+          HereElements +=
+              double(St.holds(B.Kind)) * BlockElements[&B - P.Blocks.data()];
+        }
+      if (HereBytes > Bytes) {
+        Bytes = HereBytes;
+        Elements = HereElements;
+      }
     }
-    Copies = std::max<int64_t>(1, WeightCopies);
-    // Bytes to elements: QuantizedWeightBytes counts every copy.
-    Elements /= double(Copies) * R.copyBytes(R.Forward);
-    std::vector<Op> Ops;
-    cast(Ops, OpKind::QuantWeight, Phase::Optimizer, R.Forward, Elements,
-         WeightBytes, Copies, false);
-    Opt->Ops.insert(Opt->Ops.end(), Ops.begin(), Ops.end());
+    if (Bytes <= 0)
+      return;
+    Op C = pointwise(OpKind::QuantWeight, Phase::Optimizer, OpCategory::Memory,
+                     R.Forward, 1, Elements, 1, 0, 0);
+    C.BytesRead = Elements * WeightBytes * (R.AmaxPass ? 2 : 1);
+    C.BytesWritten = Bytes;
+    Opt->Ops.push_back(C);
   }
 
   Program &P;
@@ -273,8 +323,15 @@ private:
   double Wide, WeightBytes;
   bool SP;
   std::vector<Op> Out;
-  double WeightElements = 0;
-  int64_t WeightCopies = 1;
+  /// The block at hand: weight elements and bytes its cache keeps per
+  /// repeat (before ZeRO-3's sharding).
+  double CacheElements = 0, CacheBytes = 0;
+  /// Of CacheBytes, the first copy's: what a ZeRO-3 gather carries (the
+  /// other layouts are made from it after the gather).
+  double CacheGatherBytes = 0;
+  /// Per block of the program: the weight elements a device caches per
+  /// repeat.
+  std::vector<double> BlockElements;
 };
 
 } // namespace

@@ -45,13 +45,17 @@ static unsigned trainingCases(const cost::CrossValidation &CV) {
   return N;
 }
 
-/// "A100_SXM_40GB 0.815, H100_SXM 0.790 pooled"
+/// "A100_SXM_40GB 0.815, H100_SXM 0.790 pooled, llmc_dev 1.000 written"
 static std::string refitValues(const cost::HeldOutGroup &G) {
   std::string Out;
   for (const auto &[Owner, V] : G.Values) {
     if (!Out.empty())
       Out += ", ";
-    Out += fmt::format("{} {:.3f}{}", Owner, V.first, V.second ? " pooled" : "");
+    const char *From = V.From == cost::HeldOutGroup::Origin::Pooled ? " pooled"
+                       : V.From == cost::HeldOutGroup::Origin::Written
+                           ? " written"
+                           : "";
+    Out += fmt::format("{} {:.3f}{}", Owner, V.V, From);
   }
   return Out;
 }
@@ -209,8 +213,11 @@ llvm::json::Value validationJson(const ValidationResult &R,
   for (const cost::HeldOutGroup &G : CV->Groups) {
     llvm::json::Object Values;
     for (const auto &[Owner, V] : G.Values)
-      Values[Owner] = llvm::json::Object{{"value", V.first},
-                                         {"pooled", V.second}};
+      Values[Owner] = llvm::json::Object{
+          {"value", V.V},
+          {"from", V.From == cost::HeldOutGroup::Origin::Pooled    ? "pooled"
+                   : V.From == cost::HeldOutGroup::Origin::Written ? "written"
+                                                                   : "fitted"}};
     Held.push_back(llvm::json::Object{{"source", G.Source},
                                       {"in_sample", Summary(G.InSample)},
                                       {"held_out", Summary(G.HeldOut)},

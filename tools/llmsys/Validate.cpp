@@ -15,6 +15,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include <algorithm>
+#include <cmath>
 
 using namespace llvm;
 
@@ -30,7 +31,8 @@ static bool checkBudgets(const cost::ValidationResult &R,
   for (const std::string &B : Budgets) {
     auto [Group, Percent] = StringRef(B).split('=');
     double Limit;
-    if (Percent.trim().getAsDouble(Limit) || Limit < 0) {
+    if (Percent.trim().getAsDouble(Limit) || !std::isfinite(Limit) ||
+        Limit < 0) {
       WithColor::error(errs(), "llmsys")
           << "--budget '" << B << "': expected <group>=<percent>\n";
       Ok = false;
@@ -104,7 +106,7 @@ int runValidate(const char *Argv0) {
     WithColor::error(errs(), "llmsys") << F << '\n';
   std::optional<cost::CrossValidation> CV;
   if (CrossValidate && R.Failures.empty()) {
-    CV = cost::crossValidate(C.Spec, R, Ctx);
+    CV = cost::crossValidate(R, Ctx);
     if (!CV)
       return finish(C, true);
   }
