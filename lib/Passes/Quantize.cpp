@@ -216,15 +216,14 @@ private:
       // shard before the all-gather, which then carries the copy.
       double Elements = A;
       DType First = Fwd ? F.Fwd : F.Wgrad;
-      if (R.NarrowGather && SP && O.SavedInSequenceRegion &&
-          !O.SequenceRegion) {
-        Elements /= double(Map.Tp);
-        for (auto I = Out.rbegin(); I != Out.rend(); ++I) {
-          if (!I->isCollective())
-            break;
-          if (I->Kind == OpKind::TpAllgather)
+      if (R.NarrowGather && SP) {
+        // The all-gather partition put right before the GEMM, if any.
+        for (auto I = Out.rbegin(); I != Out.rend() && I->isCollective(); ++I)
+          if (I->Kind == OpKind::TpAllgather) {
             I->MessageBytes *= R.copyBytes(First) / Wide;
-        }
+            Elements /= double(Map.Tp);
+            break;
+          }
       }
       cast(Out, OpKind::QuantInput, O.Ph, First,
            Fwd ? when(Wgrad, F.Wgrad) : std::nullopt, Elements, Wide,
@@ -274,7 +273,10 @@ private:
     G.BytesRead = std::max(0.0, G.BytesRead);
     G.Type = T;
     G.ABytes = G.BBytes = float(R.copyBytes(T));
-    if (O.Ph == Phase::Forward && G.SavedBytes > 0 && O.ABytes > 0) {
+    // (Under recompute = ops a GEMM keeps its output, in 16 bits, not its
+    // input.)
+    if (O.Ph == Phase::Forward && G.SavedBytes > 0 && O.ABytes > 0 &&
+        Map.Recomp != Recompute::Ops) {
       double Kept = R.SaveNarrow && Wgrad ? R.copyBytes(F.Wgrad) : O.ABytes;
       G.SavedBytes *= Kept / O.ABytes;
     }
@@ -342,6 +344,14 @@ bool quantize(Program &P, PassContext &Ctx) {
   const MappingConfig &Map = P.Scenario.Mapping;
   if (!P.Scenario.Training || !Map.Recipe)
     return true;
+  // Once: a second run would narrow the narrow GEMMs' casts again.
+  if (std::find(P.Passes.begin(), P.Passes.end(), "quantize") !=
+      P.Passes.end()) {
+    if (Ctx.Diags)
+      Ctx.Diags->report(DiagID::err_recipe_twice, Map.Locs.Recipe,
+                        Map.Recipe->Name);
+    return false;
+  }
   // The casts are sized from the shapes one device runs.
   if (!P.Partitioned) {
     if (Ctx.Diags)

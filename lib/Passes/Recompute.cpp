@@ -52,6 +52,27 @@ static double recomputedShare(const Op &O, const ModelConfig &M) {
   return 1;   // norms and element-wise ops
 }
 
+/// What a forward op keeps for backward under `ops`: the policy keeps
+/// outputs, so a kept matmul keeps its (kept share of the) output, and the
+/// layer keeps its input (ln1's) and what attention keeps; everything else
+/// is recomputed from those.
+static void keptUnderOps(Op &O, double RecomputedShare) {
+  if (O.Kind == OpKind::Ln1 || isAttentionProduct(O) ||
+      O.Kind == OpKind::AttnSoftmax || O.Kind == OpKind::AttnDropout)
+    return;
+  if (O.Category == OpCategory::Contraction && RecomputedShare < 1 &&
+      O.Kind != OpKind::MoeRouter) {
+    // Its output, M x N x Batch in the activations' format; TP splits it
+    // as it splits the output (column-parallel: features; row-parallel:
+    // the sequence, with SP).
+    O.SavedBytes = double(O.M) * double(O.N) * double(O.Batch) * O.ABytes *
+                   (1 - RecomputedShare);
+    O.SavedInSequenceRegion = O.TpAxis == Axis::K || O.TpAxis == Axis::None;
+    return;
+  }
+  O.SavedBytes = 0;
+}
+
 static bool isAttentionCore(const Op &O) {
   return O.Kind == OpKind::AttnScore || O.Kind == OpKind::AttnSoftmax ||
          O.Kind == OpKind::AttnDropout || O.Kind == OpKind::AttnContext;
@@ -71,6 +92,7 @@ bool recompute(Program &P, PassContext &) {
         continue;
       if (S.Mapping.Recomp == Recompute::Ops) {
         double Share = recomputedShare(O, S.Model);
+        keptUnderOps(O, Share);
         if (Share <= 0)
           continue;
         Op R = O;
@@ -83,11 +105,6 @@ bool recompute(Program &P, PassContext &) {
           reshape(R, R.M, N, R.K, R.Batch);
         }
         Again.push_back(R);
-        // What it recomputes from is kept by another op (a kept matmul's
-        // output); the norms keep their inputs, the residual stream, and
-        // the other element-wise ops nothing.
-        if (R.Category == OpCategory::Elementwise)
-          O.SavedBytes = 0;
         continue;
       }
       bool Redo = S.Mapping.Recomp == Recompute::Full ||
