@@ -85,6 +85,7 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
   // attention products of the chunk at hand (Transformer Engine's
   // context-parallel attention), per side.
   double Ring[2] = {0, 0}, Attention[2] = {0, 0};
+  const bool RingAttention = S.Mapping.Cp > 1 && S.Training;
   double Grad = 0, WeightCompute = 0;
   for (const Op &O : B.Ops) {
     int Side = isBackward(O.Ph) ? 1 : 0;
@@ -121,7 +122,7 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
     Compute[Side] += OT.Time;
     if (O.Ph == Phase::BackwardWeight && O.Category == OpCategory::Contraction)
       WeightCompute += OT.Time;
-    if (isAttentionProduct(O))
+    if (RingAttention && isAttentionProduct(O))
       Attention[Side] += OT.Time;
   }
   // The ring shows where it outlasts the attention it runs beside; that
