@@ -127,6 +127,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     }
   if (const spec::Field *F = M.path("tp_overlap"))
     C.TpOverlap = F->V.Bool;
+  if (const spec::Field *F = M.path("ep_overlap"))
+    C.EpOverlap = F->V.Bool;
   if (const spec::Field *F = M.path("tp_overlap_backward")) {
     C.TpOverlapBackward = F->V.Bool;
     C.TpOverlapBackwardWritten = F->From != spec::Origin::Default;
@@ -179,6 +181,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Locs.Activations = loc(M, "activations");
   C.Locs.Recipe = loc(M, "recipe");
   C.Locs.TpOverlapBackward = loc(M, "tp_overlap_backward");
+  C.Locs.EpOverlap = loc(M, "ep_overlap");
   C.Locs.Decl = M.DeclRange;
   return C;
 }

@@ -45,7 +45,7 @@ struct FusionSet {
 struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
       VirtualStages, Offload, Gradients, Activations, Recipe,
-      TpOverlapBackward, Decl;
+      TpOverlapBackward, EpOverlap, Decl;
 };
 
 /// A low-precision training recipe (a `recipe` entity; docs/cost-model.md,
@@ -105,6 +105,9 @@ struct MappingConfig {
   /// forward's only, PyTorch's async TP).
   bool TpOverlapBackward = true;
   bool TpOverlapBackwardWritten = false;
+  /// Expert-parallel all-to-alls run beside another micro-batch's compute
+  /// (Megatron-LM's overlap_moe_expert_parallel_comm).
+  bool EpOverlap = false;
   /// Column-parallel layers' input-gradient collective hides behind their
   /// weight-gradient GEMMs.
   bool TpGradOverlap = false;

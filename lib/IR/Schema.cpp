@@ -546,6 +546,11 @@ Schema::Schema() {
                 "communication is hidden too (Megatron-LM's userbuffers); "
                 "false: the forward's only (PyTorch's async TP, whose "
                 "micro-pipelining speeds up the forward)");
+  B.withDefault(Mapping, "ep_overlap", B.boolean(), "false",
+                "train: expert-parallel all-to-alls run beside the compute "
+                "of another micro-batch and show only where they outlast "
+                "the layer's (Megatron-LM's overlap_moe_expert_parallel_comm); "
+                "false: exposed");
   B.withDefault(Mapping, "tp_grad_overlap", B.boolean(), "false",
                 "the input-gradient all-reduce (reduce-scatter with SP) of "
                 "column-parallel layers runs during their weight-gradient "

@@ -116,6 +116,10 @@ private:
     else if (Map.OffloadWeights && S.System.Device.HostLinkBandwidth <= 0)
       error(L.Offload, DiagID::err_offload_no_host_link,
             S.System.Device.Name);
+    if (Map.EpOverlap && (!S.Training || Map.Ep < 2))
+      error(L.EpOverlap, DiagID::err_ep_overlap,
+            S.Training ? "it needs expert parallelism (ep > 1)"
+                       : "it is costed for training only");
     if (Map.TpOverlapBackwardWritten && !Map.TpOverlap)
       error(L.TpOverlapBackward, DiagID::err_tp_overlap_backward);
     if (Map.Recipe && !S.Training)
@@ -496,6 +500,7 @@ private:
       auto AllToAll = [&](OpKind Name) {
         Out.push_back(collective(Name, O.Ph, CollectiveKind::AllToAll,
                                  ParallelDim::EP, E, Map.Tp * Map.Cp, Bytes));
+        Out.back().Overlappable = Map.EpOverlap && S.Training;
       };
       // Tokens go to their experts before the up projection and come back
       // after the down projection; backward runs the reverse.
