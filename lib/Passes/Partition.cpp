@@ -126,6 +126,17 @@ private:
       error(L.Recipe, DiagID::err_recipe_serving, Map.Recipe->Name);
     else if (Map.Recipe && Map.ActivationsWritten)
       error(L.Activations, DiagID::err_recipe_activations, Map.Recipe->Name);
+    else if (Map.Recipe) {
+      const RecipeConfig &R = *Map.Recipe;
+      double Wide = dtypeBytes(Map.Precision);
+      bool Any = false;
+      for (DType T : {R.Forward, R.InputGradient, R.WeightGradient, R.Head,
+                      R.Attention})
+        Any |= R.copyBytes(T) < Wide;
+      if (!Any)
+        error(L.Recipe, DiagID::err_recipe_nothing, R.Name,
+              dtypeName(Map.Precision).str());
+    }
     if (S.Training &&
         (Map.Gradients == DType::INT8 || Map.Gradients == DType::INT4))
       error(L.Gradients, DiagID::err_gradients_format,
