@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <set>
 
 namespace llmsys {
 namespace cost {
@@ -44,6 +45,8 @@ public:
       I.Case = &C;
       I.Config = ir::scenarioFromSpec(*C.Measurement->Scenario);
       I.Owner = sustainedOwner(*C.Measurement->Scenario);
+      if (C.Training)
+        FittedOwners.insert(I.Owner);
       Cases.push_back(std::move(I));
     }
   }
@@ -112,10 +115,7 @@ public:
   /// that use it, not a fitted parameter).
   std::pair<int, bool> fitOwner(const std::string &Owner,
                                 const std::string &Out) const {
-    bool Fitted = false;
-    for (const CaseInfo &I : Cases)
-      Fitted |= I.Case->Training && I.Owner == Owner;
-    if (!Fitted)
+    if (!FittedOwners.count(Owner))
       return {-1, false};
     int G = fit([&](const CaseInfo &I) {
       return I.Owner == Owner && I.Case->Source != Out;
@@ -129,9 +129,30 @@ public:
   passes::PassContext &Ctx;
   int Low, High;
   std::vector<CaseInfo> Cases;
+  /// The parameters some training case uses (the fitted ones).
+  std::set<std::string> FittedOwners;
 };
 
 } // namespace
+
+const ValidationSummary *CrossValidation::summary(llvm::StringRef Name) const {
+  for (const HeldOutGroup &G : Groups)
+    if (G.Source == Name)
+      return &G.HeldOut;
+  return Name == "train"   ? &TrainHeldOut
+         : Name == "serve" ? &ServeHeldOut
+         : Name == "all"   ? &AllHeldOut
+                           : nullptr;
+}
+
+llvm::StringRef originName(HeldOutGroup::Origin O) {
+  switch (O) {
+  case HeldOutGroup::Origin::Fitted: return "fitted";
+  case HeldOutGroup::Origin::Pooled: return "pooled";
+  case HeldOutGroup::Origin::Written: return "written";
+  }
+  return "fitted";
+}
 
 std::optional<CrossValidation> crossValidate(const ValidationResult &R,
                                              passes::PassContext &Ctx) {
@@ -167,7 +188,6 @@ std::optional<CrossValidation> crossValidate(const ValidationResult &R,
     const ValidationCase &C = *I.Case;
     HeldOutGroup &H = Groups[C.Source];
     H.Source = C.Source;
-    H.Training = C.Training;
     auto [G, Pooled] = F.fitOwner(I.Owner, C.Source);
     double Predicted;
     if (G < 0) {
@@ -189,7 +209,7 @@ std::optional<CrossValidation> crossValidate(const ValidationResult &R,
       }
     }
     CV.HeldOutPredicted[K] = Predicted;
-    double Error = (Predicted - C.Measured) / C.Measured;
+    double Error = C.errorOf(Predicted);
     H.InSample.add(C.error());
     H.HeldOut.add(Error);
     for (ValidationSummary *S :

@@ -40,7 +40,6 @@ struct FittedParameter {
 
 struct HeldOutGroup {
   std::string Source;
-  bool Training = true;      ///< its cases are training runs (fitted on)
   ValidationSummary InSample; ///< at the spec's values
   ValidationSummary HeldOut;  ///< at the values fitted without the group
   /// Where a value a group was predicted with comes from: refitted on
@@ -64,7 +63,14 @@ struct CrossValidation {
   std::vector<double> HeldOutPredicted;
   ValidationSummary TrainHeldOut, ServeHeldOut, AllHeldOut;
   double GridLow = 0.5, GridHigh = 1.0, GridStep = 0.001;
+
+  /// A source group's held-out summary, else "train", "serve" or "all";
+  /// null for another name.
+  const ValidationSummary *summary(llvm::StringRef Name) const;
 };
+
+/// "fitted", "pooled", "written".
+llvm::StringRef originName(HeldOutGroup::Origin O);
 
 /// Refits and predicts as above; R is validate()'s result for the same
 /// spec (its cases are costed again at each grid value). Returns nullopt

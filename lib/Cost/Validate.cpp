@@ -18,6 +18,16 @@ void ValidationSummary::add(double Error) {
   MaxAbs = std::max(MaxAbs, std::fabs(Error));
 }
 
+const ValidationSummary *ValidationResult::summary(llvm::StringRef Name) const {
+  auto It = Groups.find(Name.str());
+  if (It != Groups.end())
+    return &It->second;
+  return Name == "train"   ? &Train
+         : Name == "serve" ? &Serve
+         : Name == "all"   ? &All
+                           : nullptr;
+}
+
 ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
   std::vector<const spec::Measurement *> Ms;
   for (const spec::Measurement &M : S.Measurements)

@@ -28,7 +28,9 @@ struct ValidationCase {
   std::string Accelerator; ///< the scenario's device (calibration is per device)
   const spec::Measurement *Measurement = nullptr;
   double Predicted = 0, Measured = 0;
-  double error() const { return (Predicted - Measured) / Measured; }
+  double error() const { return errorOf(Predicted); }
+  /// The relative error of another prediction of this measurement.
+  double errorOf(double P) const { return (P - Measured) / Measured; }
 };
 
 struct ValidationSummary {
@@ -46,6 +48,10 @@ struct ValidationResult {
   /// the pass context); a figure the scenario lacks is diagnosed at the
   /// measurement instead.
   std::vector<std::string> Failures;
+
+  /// A source group's summary, else "train", "serve" or "all"; null for
+  /// another name.
+  const ValidationSummary *summary(llvm::StringRef Name) const;
 };
 
 ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx);

@@ -599,37 +599,42 @@ Schema::Schema() {
                        "another layout or scale direction (Hopper's "
                        "transposes, MX column-scaled copies)"),
          1, 4);
-  B.withDefault(Recipe, "amax_pass", B.boolean(), "false",
-                "each cast first reads its input once more to find the "
-                "scale (current scaling, dynamic scaling)");
-  B.withDefault(Recipe, "cast_per_copy", B.boolean(), "false",
-                "each copy is a pass of its own over the input (torchao); "
-                "false: one kernel writes every copy (Transformer Engine's "
-                "cast-transpose)");
-  B.withDefault(Recipe, "weight_cache", B.boolean(), "true",
-                "weights are quantized once per step and kept (Transformer "
-                "Engine with Megatron-LM's first-micro-batch flag): memory "
-                "for the copies; false: quantized in every micro-batch's "
-                "forward and backward");
-  B.withDefault(Recipe, "save_narrow", B.boolean(), "true",
-                "backward keeps the quantized input of each linear layer "
-                "(Transformer Engine); false: the wide input, quantized "
-                "again in backward (torchao)");
-  B.withDefault(Recipe, "fused_input", B.boolean(), "false",
-                "the norm or activation before a GEMM writes its quantized "
-                "input (Transformer Engine's fused LayerNormLinear with "
-                "delayed scaling): those inputs are not cast again, only "
-                "their further copies written");
-  B.withDefault(Recipe, "narrow_gather", B.boolean(), "true",
-                "with sequence parallelism, a column-parallel layer's input "
-                "is cast on the device's shard and all-gathered quantized "
-                "(FP8 all-gather); false: all-gathered in 16 bits and cast "
-                "after the gather, on every device (torchao row-wise and "
-                "MXFP8)");
-  B.withDefault(Recipe, "rescale_backward", B.boolean(), "false",
-                "the backward GEMMs run with per-tensor scales and a pass "
-                "of their own applies the row scales to each output (torchao "
-                "row-wise)");
+  // A yes/no choice of the recipe's.
+  auto RecipeFlag = [&](const char *Name, const char *Default,
+                        const char *Doc) {
+    B.withDefault(Recipe, Name, B.boolean(), Default, Doc);
+  };
+  RecipeFlag("amax_pass", "false",
+             "each cast first reads its input once more to find the "
+             "scale (current scaling, dynamic scaling)");
+  RecipeFlag("cast_per_copy", "false",
+             "each copy is a pass of its own over the input (torchao); "
+             "false: one kernel writes every copy (Transformer Engine's "
+             "cast-transpose)");
+  RecipeFlag("weight_cache", "true",
+             "weights are quantized once per step and kept (Transformer "
+             "Engine with Megatron-LM's first-micro-batch flag): memory "
+             "for the copies; false: quantized in every micro-batch's "
+             "forward and backward");
+  RecipeFlag("save_narrow", "true",
+             "backward keeps the quantized input of each linear layer "
+             "(Transformer Engine); false: the wide input, quantized "
+             "again in backward (torchao)");
+  RecipeFlag("fused_input", "false",
+             "the norm or activation before a GEMM writes its quantized "
+             "input (Transformer Engine's fused LayerNormLinear with "
+             "delayed scaling): those inputs are not cast again, only "
+             "their further copies written");
+  RecipeFlag("narrow_gather", "true",
+             "with sequence parallelism, a column-parallel layer's input "
+             "is cast on the device's shard and all-gathered quantized "
+             "(FP8 all-gather); false: all-gathered in 16 bits and cast "
+             "after the gather, on every device (torchao row-wise and "
+             "MXFP8)");
+  RecipeFlag("rescale_backward", "false",
+             "the backward GEMMs run with per-tensor scales and a pass "
+             "of their own applies the row scales to each output (torchao "
+             "row-wise)");
 
   // train
   B.required(Train, "model", B.ref(Model), "the model");

@@ -145,6 +145,17 @@ private:
                             Elements, 1, Read, Written));
   }
 
+  /// The all-gather of kind Kind that partition put right before the GEMM
+  /// at hand, if any, carries Bytes an element instead of the wide format's.
+  bool narrowGather(OpKind Kind, double Bytes) {
+    for (auto I = Out.rbegin(); I != Out.rend() && I->isCollective(); ++I)
+      if (I->Kind == Kind) {
+        I->MessageBytes *= Bytes / Wide;
+        return true;
+      }
+    return false;
+  }
+
   static std::optional<DType> when(bool Narrow, DType T) {
     return Narrow ? std::optional<DType>(T) : std::nullopt;
   }
@@ -216,15 +227,9 @@ private:
       // shard before the all-gather, which then carries the copy.
       double Elements = A;
       DType First = Fwd ? F.Fwd : F.Wgrad;
-      if (R.NarrowGather && SP) {
-        // The all-gather partition put right before the GEMM, if any.
-        for (auto I = Out.rbegin(); I != Out.rend() && I->isCollective(); ++I)
-          if (I->Kind == OpKind::TpAllgather) {
-            I->MessageBytes *= R.copyBytes(First) / Wide;
-            Elements /= double(Map.Tp);
-            break;
-          }
-      }
+      if (R.NarrowGather && SP &&
+          narrowGather(OpKind::TpAllgather, R.copyBytes(First)))
+        Elements /= double(Map.Tp);
       cast(Out, OpKind::QuantInput, O.Ph, First,
            Fwd ? when(Wgrad, F.Wgrad) : std::nullopt, Elements, Wide,
            Fwd && R.FusedInput && inputFromNormOrActivation(O.Kind));
@@ -255,12 +260,7 @@ private:
     } else if (O.Ph == Phase::BackwardWeight && Wgrad && R.SaveNarrow &&
                R.NarrowGather && SP) {
       // The kept input is the quantized shard: its re-gather carries it.
-      for (auto I = Out.rbegin(); I != Out.rend(); ++I) {
-        if (!I->isCollective())
-          break;
-        if (I->Kind == OpKind::TpAllgatherInput)
-          I->MessageBytes *= R.copyBytes(F.Wgrad) / Wide;
-      }
+      narrowGather(OpKind::TpAllgatherInput, R.copyBytes(F.Wgrad));
     }
     if (!narrow(T)) {
       Out.push_back(O);

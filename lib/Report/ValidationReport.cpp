@@ -37,24 +37,16 @@ static std::string parameterList(const cost::CrossValidation &CV) {
   return Out;
 }
 
-static unsigned trainingCases(const cost::CrossValidation &CV) {
-  unsigned N = 0;
-  for (const cost::HeldOutGroup &G : CV.Groups)
-    if (G.Training)
-      N += G.HeldOut.Cases;
-  return N;
-}
-
 /// "A100_SXM_40GB 0.815, H100_SXM 0.790 pooled, llmc_dev 1.000 written"
 static std::string refitValues(const cost::HeldOutGroup &G) {
   std::string Out;
   for (const auto &[Owner, V] : G.Values) {
     if (!Out.empty())
       Out += ", ";
-    const char *From = V.From == cost::HeldOutGroup::Origin::Pooled ? " pooled"
-                       : V.From == cost::HeldOutGroup::Origin::Written
-                           ? " written"
-                           : "";
+    // Fitted values go unmarked.
+    std::string From;
+    if (V.From != cost::HeldOutGroup::Origin::Fitted)
+      From = " " + cost::originName(V.From).str();
     Out += fmt::format("{} {:.3f}{}", Owner, V.V, From);
   }
   return Out;
@@ -84,7 +76,7 @@ void printValidationText(const ValidationResult &R, llvm::raw_ostream &OS,
                     "{:.3f}, step {:.3f})\n",
                     CV->GridLow, CV->GridHigh, CV->GridStep);
   OS << fmt::format("fitted parameters: {} for {} training cases: {}\n",
-                    CV->Parameters.size(), trainingCases(*CV),
+                    CV->Parameters.size(), CV->TrainHeldOut.Cases,
                     parameterList(*CV));
   for (const cost::HeldOutGroup &G : CV->Groups)
     OS << fmt::format("held-out group {}: {} cases, in-sample {:.1f}%, "
@@ -144,7 +136,7 @@ void printValidationMarkdown(const ValidationResult &R, llvm::raw_ostream &OS,
   OS << fmt::format("\nFitted parameters: {} (`efficiency.sustained` of {}) "
                     "for {} training cases.\n",
                     CV->Parameters.size(), markdownCell(parameterList(*CV)),
-                    trainingCases(*CV));
+                    CV->TrainHeldOut.Cases);
 }
 
 void printValidationCsv(const ValidationResult &R, llvm::raw_ostream &OS,
@@ -161,7 +153,7 @@ void printValidationCsv(const ValidationResult &R, llvm::raw_ostream &OS,
     if (CV) {
       double Held = CV->HeldOutPredicted[I];
       OS << ',' << spec::formatNumber(Held) << ','
-         << spec::formatNumber((Held - C.Measured) / C.Measured);
+         << spec::formatNumber(C.errorOf(Held));
     }
     OS << '\n';
   }
@@ -189,7 +181,7 @@ llvm::json::Value validationJson(const ValidationResult &R,
     if (CV) {
       double Held = CV->HeldOutPredicted[I];
       Case["held_out_predicted"] = Held;
-      Case["held_out_error"] = (Held - C.Measured) / C.Measured;
+      Case["held_out_error"] = C.errorOf(Held);
     }
     Cases.push_back(std::move(Case));
   }
@@ -213,11 +205,8 @@ llvm::json::Value validationJson(const ValidationResult &R,
   for (const cost::HeldOutGroup &G : CV->Groups) {
     llvm::json::Object Values;
     for (const auto &[Owner, V] : G.Values)
-      Values[Owner] = llvm::json::Object{
-          {"value", V.V},
-          {"from", V.From == cost::HeldOutGroup::Origin::Pooled    ? "pooled"
-                   : V.From == cost::HeldOutGroup::Origin::Written ? "written"
-                                                                   : "fitted"}};
+      Values[Owner] = llvm::json::Object{{"value", V.V},
+                                         {"from", cost::originName(V.From)}};
     Held.push_back(llvm::json::Object{{"source", G.Source},
                                       {"in_sample", Summary(G.InSample)},
                                       {"held_out", Summary(G.HeldOut)},

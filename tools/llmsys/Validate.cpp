@@ -39,28 +39,7 @@ static bool checkBudgets(const cost::ValidationResult &R,
       continue;
     }
     Group = Group.trim();
-    const cost::ValidationSummary *S = nullptr;
-    if (CV) {
-      if (Group == "train")
-        S = &CV->TrainHeldOut;
-      else if (Group == "serve")
-        S = &CV->ServeHeldOut;
-      else if (Group == "all")
-        S = &CV->AllHeldOut;
-      for (const cost::HeldOutGroup &G : CV->Groups)
-        if (G.Source == Group)
-          S = &G.HeldOut;
-    } else {
-      if (Group == "train")
-        S = &R.Train;
-      else if (Group == "serve")
-        S = &R.Serve;
-      else if (Group == "all")
-        S = &R.All;
-      auto It = R.Groups.find(Group.str());
-      if (It != R.Groups.end())
-        S = &It->second;
-    }
+    const cost::ValidationSummary *S = CV ? CV->summary(Group) : R.summary(Group);
     if (!S || !S->Cases) {
       WithColor::error(errs(), "llmsys")
           << "--budget '" << B << "': no case of group '" << Group << "'\n";
