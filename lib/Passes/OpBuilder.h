@@ -80,6 +80,22 @@ inline void splitAxis(ir::Op &O, ir::Axis A, int64_t Parts) {
   }
 }
 
+/// Sets one axis of a contraction to Value.
+inline void setAxis(ir::Op &O, ir::Axis A, int64_t Value) {
+  switch (A) {
+  case ir::Axis::None:
+    return;
+  case ir::Axis::M:
+    return reshape(O, Value, O.N, O.K, O.Batch);
+  case ir::Axis::N:
+    return reshape(O, O.M, Value, O.K, O.Batch);
+  case ir::Axis::K:
+    return reshape(O, O.M, O.N, Value, O.Batch);
+  case ir::Axis::Batch:
+    return reshape(O, O.M, O.N, O.K, Value);
+  }
+}
+
 /// An op over Elements values: FlopsPer operations per value, ReadPer and
 /// WritePer values read and written per value, each of Bytes bytes.
 inline ir::Op pointwise(ir::OpKind Kind, ir::Phase Ph, ir::OpCategory Cat,

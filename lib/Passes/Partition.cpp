@@ -283,7 +283,9 @@ private:
     bool SavedSeq = O.SavedInSequenceRegion || O.SequenceRegion;
     double SavedFactor = (SavedSeq && !SP) ? 1.0 : 1.0 / T;
     if (O.Category == OpCategory::Contraction) {
-      if (!O.SequenceRegion)
+      if (!O.SequenceRegion && O.Kind == OpKind::AttnQkv && kvReplicated())
+        setAxis(O, O.TpAxis, qkvWidthPerDevice());
+      else if (!O.SequenceRegion)
         splitAxis(O, O.TpAxis, T);
       else if (SP)
         splitAxis(O, O.TokenAxis, T);
@@ -299,6 +301,36 @@ private:
         scale(O, 1.0 / C);
     }
     O.SavedBytes *= SavedFactor / C;
+    // Decode reads and appends the cache of the K/V heads a device holds,
+    // not a 1/tp share of all of them.
+    bool CacheRead = O.Ph == Phase::Decode && (O.Kind == OpKind::AttnScore ||
+                                               O.Kind == OpKind::AttnContext);
+    if (CacheRead)
+      O.BytesPerContext *= kvCacheReplication();
+    if (O.Kind == OpKind::KvAppend)
+      O.BytesWritten *= kvCacheReplication();
+  }
+
+  /// Fewer K/V heads than the TP group: each device keeps one whole head
+  /// (tp is a multiple of kv_heads, validate()), replicated tp / kv_heads
+  /// times, as Megatron-LM and vLLM do.
+  bool kvReplicated() const { return !M.Mla && Map.Tp > M.KvHeads; }
+
+  /// The fused Q/K/V projection's output features on one device: its
+  /// share of the query heads and whole K and V heads.
+  int64_t qkvWidthPerDevice() const {
+    int64_t T = Map.Tp, G = M.KvHeads;
+    return (M.Heads / T + 2 * ((G + T - 1) / T)) * M.HeadDim;
+  }
+
+  /// How many times a device's share of the K/V cache exceeds 1/tp of it:
+  /// tp / kv_heads when heads are replicated; tp for MLA, whose latent
+  /// every device needs whole (DeepSeek-V2 §2.1.3).
+  double kvCacheReplication() const {
+    int64_t T = Map.Tp;
+    if (M.Mla)
+      return double(T);
+    return double(T) / double(std::min<int64_t>(T, std::max<int64_t>(1, M.KvHeads)));
   }
 
   /// The parameters of a block's repeat on one device.
@@ -307,6 +339,15 @@ private:
     for (Block &B : P.Blocks)
       if (inModel(B))
         B.Params /= T;
+    // Replicated K/V heads: a whole head's K and V weights (and biases)
+    // on every device, where 1/tp of kv_heads heads was counted.
+    if (kvReplicated()) {
+      double PerHead = 2.0 * M.HeadDim * (M.Hidden + (M.QkvBias ? 1 : 0));
+      double Extra = PerHead * (1.0 - double(M.KvHeads) / double(T));
+      for (Block &B : P.Blocks)
+        if (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer)
+          B.Params += Extra;
+    }
     // Expert parameters live on 1/ep of the devices.
     if (Block *Moe = P.block(BlockKind::MoELayer)) {
       ParamCount Pc = countParams(M);

@@ -37,7 +37,7 @@ std::string Resolver::fieldPath(const Object *O, unsigned Field) const {
 
 std::string Resolver::currentField() const {
   if (EvalStack.empty())
-    return "";
+    return AxisPath;
   const EvalFrame &F = EvalStack.back();
   // The word of a block chosen by a word (`schedule = 1f1b`) belongs to the
   // field holding the block.

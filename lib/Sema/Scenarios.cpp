@@ -214,7 +214,16 @@ void Resolver::resolveSweep(EntityInfo &EI) {
         Ok = false;
         break;
       }
+      // A block chosen by a word (`schedule = 1f1b`) is swept by its word:
+      // `mapping.schedule in [1f1b, gpipe]` sets `mapping.schedule.kind`.
+      std::string Path = A.Path.str();
+      if (FS->Type.Kind == TypeKind::Struct && FS->Type.Struct->TagField >= 0) {
+        FS = &FS->Type.Struct->Fields[FS->Type.Struct->TagField];
+        Path += "." + FS->Name;
+      }
+      AxisPath = Path;
       std::optional<Value> V = eval(*A.Values, nullptr, &FS->Type);
+      AxisPath.clear();
       if (!V) {
         Ok = false;
         break;
@@ -225,7 +234,6 @@ void Resolver::resolveSweep(EntityInfo &EI) {
         Ok = false;
         break;
       }
-      std::string Path = A.Path.str();
       bool Overlap = false;
       for (const spec::SweepAxis &Other : W.Axes) {
         StringRef X = Path, Y = Other.Path;
@@ -242,7 +250,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
       }
       spec::SweepAxis Axis;
       Axis.Range = M->getRange();
-      Axis.Path = A.Path.str();
+      Axis.Path = Path;
       Axis.Field = FS;
       for (Value &E : V->Elems) {
         if (!checkValue(*FS, E, A.Values->getRange(), Axis.Path)) {

@@ -172,6 +172,8 @@ public:
   std::unordered_map<const Object *, std::vector<Slot>> Slots;
   std::unordered_map<const Object *, EntityInfo *> InfoOf;
   std::vector<EvalFrame> EvalStack;
+  /// The sweep axis whose values are being evaluated (no frame holds it).
+  std::string AxisPath;
   /// For each field read while another was evaluated: the readers (sweep
   /// axes must not be read; see checkAxisUnread).
   std::map<std::pair<const Object *, unsigned>,
