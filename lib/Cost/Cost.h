@@ -16,6 +16,7 @@
 #ifndef LLMSYS_COST_COST_H
 #define LLMSYS_COST_COST_H
 
+#include "IR/Figures.h"
 #include "IR/Program.h"
 
 #include <initializer_list>
@@ -211,6 +212,12 @@ struct ServingReport {
 /// decode steps against a growing KV cache. Crossover needs programs of
 /// the scenario at batches 1 and 2 (built by the caller).
 ServingReport costServing(const ir::Program &P, bool Tables = true);
+
+/// A figure of Figures.def in base units (booleans as 0 or 1), or nullopt
+/// when the result lacks it (FigureInfo::Needs says why). A figure of the
+/// other scenario kind has none.
+std::optional<double> figureValue(const TrainingReport &R, ir::FigureID F);
+std::optional<double> figureValue(const ServingReport &R, ir::FigureID F);
 void setDecodeCrossover(ServingReport &R, const ir::Program &AtBatch1,
                         const ir::Program &AtBatch2);
 

@@ -24,10 +24,11 @@ struct Evaluation {
   ServingReport Serve;
 
   /// The value of a figure in base units (booleans as 0 or 1), or nullopt
-  /// when this version does not compute it.
-  std::optional<double> figure(llvm::StringRef Name) const;
-  /// Why figure(Name) has no value: the inputs it needs.
-  static const char *missingReason(llvm::StringRef Name);
+  /// when the result lacks it (ir::FigureInfo::Needs says why).
+  std::optional<double> figure(ir::FigureID F) const;
+  /// The same by name or key, nullopt also for a figure of the other
+  /// scenario kind.
+  std::optional<double> figure(llvm::StringRef NameOrKey) const;
 };
 
 /// Runs the passes and the cost. Failures are diagnosed through Ctx.

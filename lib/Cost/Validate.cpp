@@ -56,7 +56,8 @@ ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
         Ctx.Diags->report(DiagID::err_measurement_unavailable,
                           M->Decl->DeclRange, M->Scenario->Name, C.Figure,
                           M->Decl->Name,
-                          Evaluation::missingReason(C.Figure));
+                          ir::findFigure(C.Training, C.Figure)
+                              ->missingReason());
       else
         R.Failures.push_back("case " + C.Case + ": cannot predict " +
                              M->Scenario->Name + "." + C.Figure);

@@ -150,8 +150,8 @@ public:
                          StringRef Default, StringRef Doc) {
     return add(St, Name, T, Presence::Default, Default, Doc);
   }
-  void figure(StructSpec *St, StringRef Name, TypeSpec T, StringRef Doc) {
-    St->Figures.push_back(FigureSpec{Name.str(), T, Doc.str()});
+  void figure(StructSpec *St, const ir::FigureInfo &F, TypeSpec T) {
+    St->Figures.push_back(FigureSpec{F.Name.str(), T, F.Doc.str(), &F});
   }
 
 private:
@@ -646,30 +646,6 @@ Schema::Schema() {
   B.withDefault(Train, "optimizer", B.enumOf(Optimizer), "adam",
                 "mixed-precision optimizer (adam: 12 bytes of state a "
                 "parameter; sgd, with momentum: 8)");
-  B.figure(Train, "step_time", B.qty(time()), "time of one optimizer step");
-  B.figure(Train, "throughput", B.qty(tokenRate()), "tokens per second, system");
-  B.figure(Train, "throughput_per_device", B.qty(tokenRate()),
-           "tokens per second per device (as torchtitan and Megatron-Bridge "
-           "report them)");
-  B.figure(Train, "mfu", B.number(), "model FLOPs utilisation");
-  B.figure(Train, "hfu", B.number(), "hardware FLOPs utilisation");
-  B.figure(Train, "model_flops_rate", B.qty(opsRate()),
-           "model FLOPs per second per device (MFU times the peak)");
-  B.figure(Train, "hardware_flops_rate", B.qty(opsRate()),
-           "FLOPs per second per device, recomputation included");
-  B.figure(Train, "time_to_train", B.qty(time()), "time to train `tokens`");
-  B.figure(Train, "energy", B.qty(energy()),
-           "energy to train `tokens`: devices x TDP x PUE x time");
-  B.figure(Train, "energy_per_token", B.qty(energy() / tokens()),
-           "energy per trained token (devices x TDP x PUE / throughput)");
-  B.figure(Train, "cost", B.qty(currency()),
-           "cost to train `tokens`: device prices amortised over the "
-           "system's lifetime for the time to train, plus energy x price");
-  B.figure(Train, "cost_per_token", B.qty(currency() / tokens()),
-           "cost per trained token (devices' amortised price and energy "
-           "per second / throughput)");
-  B.figure(Train, "peak_memory", B.qty(bytes()), "memory per device");
-  B.figure(Train, "fits", B.boolean(), "peak memory within capacity");
 
   // serve
   StructSpec *Slo = B.block("slo", "service-level objectives");
@@ -708,26 +684,27 @@ Schema::Schema() {
   B.optional(Serve, "slo", B.nested(Slo),
              "service-level objectives (default: the workload's)");
   B.optional(Serve, "speculative", B.nested(Spec), "speculative decoding");
-  B.figure(Serve, "ttft", B.qty(time()), "time to first token");
-  B.figure(Serve, "tpot", B.qty(time()), "time per output token");
-  B.figure(Serve, "e2e", B.qty(time()), "end-to-end latency");
-  B.figure(Serve, "throughput", B.qty(tokenRate()),
-           "output tokens per second, system");
-  B.figure(Serve, "throughput_per_device", B.qty(tokenRate()),
-           "output tokens per second per device");
-  B.figure(Serve, "prefill_layer_time", B.qty(time()),
-           "one transformer layer of the prefill (per device)");
-  B.figure(Serve, "decode_layer_time", B.qty(time()),
-           "one transformer layer of the last decode step (per device)");
-  B.figure(Serve, "max_batch", B.integer(), "largest batch that fits");
-  B.figure(Serve, "peak_memory", B.qty(bytes()), "memory per device");
-  B.figure(Serve, "fits", B.boolean(), "peak memory within capacity");
-  B.figure(Serve, "energy_per_token", B.qty(energy() / tokens()),
-           "energy per output token (devices x TDP x PUE / throughput)");
-  B.figure(Serve, "cost_per_token", B.qty(currency() / tokens()),
-           "cost per output token: amortised device prices and energy "
-           "over throughput");
   (void)Sweep;
+
+  // The figures of each scenario kind (Figures.def).
+  auto FigureType = [&](ir::FigureType T) {
+    switch (T) {
+    case ir::FigureType::Time: return B.qty(time());
+    case ir::FigureType::TokenRate: return B.qty(tokenRate());
+    case ir::FigureType::OpsRate: return B.qty(opsRate());
+    case ir::FigureType::Number: return B.number();
+    case ir::FigureType::Count: return B.integer();
+    case ir::FigureType::Bool: return B.boolean();
+    case ir::FigureType::Bytes: return B.qty(bytes());
+    case ir::FigureType::Energy: return B.qty(energy());
+    case ir::FigureType::EnergyPerToken: return B.qty(energy() / tokens());
+    case ir::FigureType::Currency: return B.qty(currency());
+    case ir::FigureType::CurrencyPerToken: return B.qty(currency() / tokens());
+    }
+    llvm_unreachable("unknown figure type");
+  };
+  for (const ir::FigureInfo &F : ir::figures())
+    B.figure(F.Training ? Train : Serve, F, FigureType(F.Type));
 
   // measurement: figures are words of the union of the scenario kinds'
   // figures; Sema checks the word and the value's dimension against the
@@ -820,10 +797,15 @@ void Schema::printMarkdown(raw_ostream &OS) const {
     OS << "### `" << E->Name << "` — " << E->Doc << "\n\n";
     printFields(OS, *E);
     if (!E->Figures.empty()) {
-      OS << "Figures (for `expect` and sweep objectives):\n\n"
-         << "| figure | type | meaning |\n| --- | --- | --- |\n";
+      OS << "Figures (by name in `expect`, `where` and sweep objectives; by "
+            "key in JSON, CSV and Markdown; `diff --fail-if` takes either; "
+            "better: the direction a Pareto front ranks by):\n\n"
+         << "| figure | key | type | better | meaning |\n"
+         << "| --- | --- | --- | --- | --- |\n";
       for (const FigureSpec &F : E->Figures)
-        OS << "| `" << F.Name << "` | " << F.Type.describe() << " | " << F.Doc
+        OS << "| `" << F.Name << "` | `" << F.key() << "` | "
+           << F.Type.describe() << " | "
+           << (F.Info->HigherIsBetter ? "higher" : "lower") << " | " << F.Doc
            << " |\n";
       OS << "\n";
     }

@@ -13,6 +13,7 @@
 #define LLMSYS_IR_SCHEMA_H
 
 #include "Basic/Units.h"
+#include "IR/Figures.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -63,10 +64,16 @@ struct FieldSpec {
 };
 
 /// A result figure of a scenario kind, for `expect` and sweep objectives.
+/// A scenario's figure: its row of Figures.def (Info) as the schema types
+/// it.
 struct FigureSpec {
   std::string Name;
   TypeSpec Type;
   std::string Doc;
+  const ir::FigureInfo *Info = nullptr;
+  ir::FigureID id() const { return Info->Id; }
+  /// The name in JSON, CSV and Markdown ("step_time_s").
+  llvm::StringRef key() const { return Info->Key; }
 };
 
 struct StructSpec {

@@ -40,7 +40,7 @@ static std::string csvNumber(double V, const FigureSpec &F) {
 void printScenarioCsvHeader(raw_ostream &OS) {
   OS << "scenario,kind";
   for (const FigureSpec *F : scenarioFigures())
-    OS << ',' << figureKey(*F);
+    OS << ',' << F->key();
   OS << '\n';
 }
 

@@ -94,7 +94,7 @@ DiffResult diff(const spec::Object &A, const cost::Evaluation &EA,
       continue;
     FigureChange C;
     C.Figure = &F;
-    C.Key = figureKey(F);
+    C.Key = F.key().str();
     C.A = EA.figure(F.Name);
     C.B = EB.figure(F.Name);
     D.Figures.push_back(C);

@@ -28,11 +28,11 @@ bool checkExpectations(
       Ok = false;
       continue;
     }
-    std::optional<double> V = It->second->figure(X.Figure->Name);
+    std::optional<double> V = It->second->figure(X.Figure->id());
     if (!V) {
       Diags.report(DiagID::err_expect_unavailable, X.Range, X.Scenario->Name,
                    X.Figure->Name,
-                   cost::Evaluation::missingReason(X.Figure->Name));
+                   X.Figure->Info->missingReason());
       Ok = false;
       continue;
     }

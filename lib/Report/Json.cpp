@@ -80,6 +80,25 @@ static Array collectives(const std::vector<cost::CollectiveRow> &Cs) {
   return Out;
 }
 
+/// The figures of a scenario kind (Figures.def) under their keys; a figure
+/// the result lacks is null.
+template <typename ReportT>
+static void addFigures(Object &O, bool Training, const ReportT &R) {
+  for (const ir::FigureInfo &F : ir::figures()) {
+    if (F.Training != Training)
+      continue;
+    std::optional<double> V = cost::figureValue(R, F.Id);
+    if (!V)
+      O[F.Key] = nullptr;
+    else if (F.Type == ir::FigureType::Bool)
+      O[F.Key] = *V != 0;
+    else if (F.Type == ir::FigureType::Count)
+      O[F.Key] = int64_t(*V);
+    else
+      O[F.Key] = *V;
+  }
+}
+
 Value trainingJson(const Program &P, const cost::TrainingReport &R) {
   Object Breakdown{{"compute_bound_s", R.ComputeBound},
                    {"memory_bound_s", R.MemoryBoundTime},
@@ -89,25 +108,13 @@ Value trainingJson(const Program &P, const cost::TrainingReport &R) {
     Breakdown[std::string(cost::commKindName(static_cast<cost::CommKind>(K))) +
               "_comm_exposed_s"] = R.ExposedComm[K];
   const cost::MemoryBreakdown &M = R.Memory;
-  return Object{
+  Object O{
       {"name", P.Scenario.Name},
       {"kind", "train"},
       {"inputs", inputs(P)},
-      {"step_time_s", R.StepTime},
       {"micro_batches", R.MicroBatches},
       {"tokens_per_step", R.TokensPerStep},
-      {"tokens_per_s", R.TokensPerSecond},
-      {"tokens_per_s_per_device", R.TokensPerSecond / R.Devices},
-      {"mfu", R.Mfu},
-      {"hfu", R.Hfu},
-      {"model_flops_per_s_per_device", R.ModelFlopsRate},
-      {"hardware_flops_per_s_per_device", R.HardwareFlopsRate},
-      {"time_to_train_s", R.TimeToTrain},
       {"device_hours", R.DeviceHours},
-      {"energy_j", R.Energy},
-      {"energy_per_token_j", R.EnergyPerToken},
-      {"cost_usd", R.Cost},
-      {"cost_per_million_tokens_usd", R.CostPerToken * 1e6},
       {"breakdown", std::move(Breakdown)},
       {"pipeline", Object{{"slowest_stage", R.SlowestStage},
                           {"stage_times_s", Array(R.StageTimes)}}},
@@ -122,11 +129,11 @@ Value trainingJson(const Program &P, const cost::TrainingReport &R) {
                         {"capacity_bytes", M.Capacity},
                         {"stage", M.Stage},
                         {"largest", M.largest()}}},
-      {"peak_memory_bytes", M.total()},
-      {"fits", M.fits()},
       {"operators", operators(R.Ops)},
       {"collectives", collectives(R.Collectives)},
   };
+  addFigures(O, /*Training=*/true, R);
+  return O;
 }
 
 static Object roofline(const cost::PhaseRoofline &R) {
@@ -149,19 +156,12 @@ Value servingJson(const Program &P, const cost::ServingReport &R) {
                          {"met", C.Met},
                          {"binding", C.Binding}});
   const cost::ServingMemory &M = R.Memory;
-  return Object{
+  Object O{
       {"name", P.Scenario.Name},
       {"kind", "serve"},
       {"inputs", inputs(P)},
       {"output_tokens", P.Scenario.OutputLen},
       {"micro_batches", R.MicroBatches},
-      {"ttft_s", R.Ttft},
-      {"tpot_s", R.Tpot},
-      {"e2e_s", R.E2E},
-      {"throughput_tokens_per_s", R.Throughput},
-      {"throughput_tokens_per_s_per_device", R.ThroughputPerDevice},
-      {"prefill_layer_time_s", R.PrefillLayerTime},
-      {"decode_layer_time_s", R.DecodeLayerTime},
       {"prefill", roofline(R.Prefill)},
       {"decode", roofline(R.Decode)},
       {"decode_crossover_batch", R.DecodeCrossoverBatch},
@@ -181,15 +181,12 @@ Value servingJson(const Program &P, const cost::ServingReport &R) {
                         {"reserved_bytes", M.Reserved},
                         {"capacity_bytes", M.Capacity},
                         {"largest", M.largest()}}},
-      {"peak_memory_bytes", M.total()},
-      {"fits", M.fits()},
-      {"max_batch", R.MaxBatch},
-      {"energy_per_token_j", R.EnergyPerToken},
-      {"cost_per_million_tokens_usd", R.CostPerToken * 1e6},
       {"slo", std::move(Slo)},
       {"operators", operators(R.Ops)},
       {"collectives", collectives(R.Collectives)},
   };
+  addFigures(O, /*Training=*/false, R);
+  return O;
 }
 
 } // namespace report

@@ -117,17 +117,13 @@ void printMarkdown(const json::Value &Scenario, raw_ostream &OS) {
     return;
   OS << "## " << S->getString("kind").value_or("") << " `"
      << S->getString("name").value_or("") << "`\n\n";
-  // The headline figures first, in the order of the text report.
-  static const char *const Order[] = {
-      "step_time_s", "tokens_per_s", "tokens_per_s_per_device", "mfu", "hfu",
-      "model_flops_per_s_per_device", "hardware_flops_per_s_per_device",
-      "ttft_s", "tpot_s", "e2e_s", "throughput_tokens_per_s",
-      "throughput_tokens_per_s_per_device", "peak_memory_bytes", "fits",
-      "max_batch"};
+  // The figures first, in the order of Figures.def.
+  bool Training = S->getString("kind").value_or("") == "train";
   std::vector<std::string> Keys;
-  for (const char *K : Order)
-    if (S->get(K))
-      Keys.push_back(K);
+  for (const ir::FigureInfo &F : ir::figures())
+    if (F.Training == Training && S->get(F.Key) &&
+        !llvm::is_contained(Keys, F.Key.str()))
+      Keys.push_back(F.Key.str());
   std::vector<std::string> Rest;
   for (const auto &KV : *S) {
     StringRef K = KV.first;

@@ -17,6 +17,13 @@
 namespace llmsys {
 namespace report {
 
+/// The version of the JSON reports' layout (docs/report-format.md), written
+/// as "schema_version" in every JSON document; raised when a key changes
+/// meaning or goes away. 2: figures under the keys of Figures.def (was
+/// `tokens_per_s`, `cost_per_million_tokens_usd`, ...), null when a result
+/// lacks one.
+constexpr int JsonSchemaVersion = 2;
+
 /// The text report of a training scenario (llmsys eval): a summary, the
 /// memory per device, the step's breakdown, and the operator and collective
 /// tables (the TopOps longest operators).

@@ -8,6 +8,7 @@
 #include "Report/SweepReport.h"
 
 #include "Report/Format.h"
+#include "Report/Report.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include <cmath>
@@ -17,23 +18,6 @@ using namespace llvm;
 
 namespace llmsys {
 namespace report {
-
-std::string figureKey(const FigureSpec &F) {
-  if (F.Type.Kind != TypeKind::Quantity)
-    return F.Name;
-  std::string Unit = F.Type.Dim.unitString();
-  std::string Slug;
-  for (StringRef Part : split(Unit, '/')) {
-    // A count reads in the plural as a numerator ("tokens_per_s"), in the
-    // singular after "per" ("j_per_token").
-    bool Numerator = Slug.empty();
-    std::string P = Part == "B"                    ? "bytes"
-                    : Part == "token" && Numerator ? "tokens"
-                                                   : Part.lower();
-    Slug += (Slug.empty() ? "" : "_per_") + P;
-  }
-  return F.Name + "_" + Slug;
-}
 
 std::string showFigure(double V, const TypeSpec &T) {
   if (std::isnan(V))
@@ -129,13 +113,14 @@ void SweepPrinter::begin() {
     for (const spec::SweepAxis &A : W.Axes)
       Header.push_back(csvField(A.Path));
     for (const FigureSpec *F : Figures)
-      Header.push_back(figureKey(*F));
+      Header.push_back(F->key().str());
     OS << join(Header, ",") << '\n';
     break;
   }
   case SweepFormat::Json:
     J = std::make_unique<json::OStream>(OS, 2);
     J->objectBegin();
+    J->attribute("schema_version", JsonSchemaVersion);
     J->attribute("sweep", W.Decl->Name);
     J->attribute("scenario", W.Scenario->Name);
     J->attribute("points", static_cast<int64_t>(W.points()));
@@ -197,11 +182,11 @@ void SweepPrinter::row(const sweep::Point &P, uint64_t Rank) {
     for (size_t I = 0; I < Figures.size(); ++I) {
       double V = P.Figures[I];
       if (std::isnan(V))
-        J->attribute(figureKey(*Figures[I]), nullptr);
+        J->attribute(Figures[I]->key(), nullptr);
       else if (Figures[I]->Type.Kind == TypeKind::Bool)
-        J->attribute(figureKey(*Figures[I]), V != 0);
+        J->attribute(Figures[I]->key(), V != 0);
       else
-        J->attribute(figureKey(*Figures[I]), V);
+        J->attribute(Figures[I]->key(), V);
     }
     J->objectEnd();
     break;

@@ -21,8 +21,6 @@ namespace report {
 
 enum class SweepFormat { Text, Csv, Json };
 
-/// "step_time_s", "throughput_tokens_per_s", "mfu", "fits".
-std::string figureKey(const FigureSpec &F);
 /// A figure as people read it: "1.420 s", "0.4150", "true"; "-" for NaN.
 std::string showFigure(double V, const TypeSpec &T);
 

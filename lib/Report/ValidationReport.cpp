@@ -188,7 +188,8 @@ llvm::json::Value validationJson(const ValidationResult &R,
   llvm::json::Object Groups;
   for (const auto &[Id, G] : R.Groups)
     Groups[Id] = Summary(G);
-  llvm::json::Object Out{{"cases", std::move(Cases)},
+  llvm::json::Object Out{{"schema_version", JsonSchemaVersion},
+                         {"cases", std::move(Cases)},
                          {"groups", std::move(Groups)},
                          {"train", Summary(R.Train)},
                          {"serve", Summary(R.Serve)},

@@ -21,9 +21,11 @@ namespace llmsys {
 namespace sweep {
 
 bool higherIsBetter(StringRef F) {
-  return F == "throughput" || F == "throughput_per_device" || F == "mfu" ||
-         F == "hfu" || F == "model_flops_rate" || F == "hardware_flops_rate" ||
-         F == "max_batch" || F == "fits";
+  // A name both scenario kinds have means the same direction in both.
+  const ir::FigureInfo *Info = ir::findFigure(true, F);
+  if (!Info)
+    Info = ir::findFigure(false, F);
+  return Info && Info->HigherIsBetter;
 }
 
 std::vector<std::string> columns(const spec::Sweep &W) {
@@ -168,6 +170,8 @@ class Runner {
 public:
   Runner(const spec::Sweep &W, const Options &Opts)
       : W(W), Opts(Opts), Cols(columns(W)) {
+    for (const std::string &F : Cols)
+      ColIds.push_back(W.Scenario->Type->findFigure(F)->id());
     for (const spec::Condition &C : W.Where)
       (C.NeedsFigures ? After : Before).push_back(&C);
     for (const spec::SweepAxis &A : W.Axes)
@@ -188,6 +192,7 @@ private:
   const spec::Sweep &W;
   const Options &Opts;
   std::vector<std::string> Cols;
+  std::vector<ir::FigureID> ColIds; ///< Cols' figures
   std::vector<const spec::Condition *> Before, After;
   std::vector<uint64_t> Radix;
 };
@@ -229,7 +234,7 @@ void Runner::evaluate(Instance &I, Chunk &C) {
     P.Index = Index;
     P.Choice = Choice;
     P.Figures.reserve(Cols.size());
-    for (const std::string &F : Cols)
+    for (ir::FigureID F : ColIds)
       P.Figures.push_back(Scratch.figure(F).value_or(NAN));
     if (C.Kept->streams())
       C.Streamed.push_back(std::move(P));

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Report/Diff.h"
+#include "Report/Report.h"
 #include "Cost/Evaluate.h"
 #include "Driver.h"
 #include "Report/Csv.h"
@@ -121,7 +122,9 @@ int runDiff(const char *Argv0) {
   }
   if (Json)
     out() << formatv("{0:2}",
-                     json::Value(json::Object{{"diffs", std::move(Out)}}))
+                     json::Value(json::Object{
+                         {"schema_version", report::JsonSchemaVersion},
+                         {"diffs", std::move(Out)}}))
           << '\n';
   if (OutputFormat == Format::Csv)
     report::printDiffCsv(Results, out());

@@ -89,6 +89,7 @@ int runEval(Compilation &C) {
   }
   if (Json)
     out() << formatv("{0:2}", json::Value(json::Object{
+                                  {"schema_version", report::JsonSchemaVersion},
                                   {"scenarios", std::move(Scenarios)}}))
           << '\n';
   if (!ScenarioFilter.empty() && Shown == 0)

@@ -60,6 +60,7 @@ int runRequire(Compilation &C) {
   }
   if (Json)
     out() << formatv("{0:2}", json::Value(json::Object{
+                                  {"schema_version", report::JsonSchemaVersion},
                                   {"requirements", std::move(Out)}}))
           << '\n';
   if (Shown == 0 && !Failed)

@@ -67,7 +67,8 @@ int runSweep(Compilation &C) {
       if (std::isnan(Best))
         C.Diags.report(DiagID::warn_sweep_objective_unavailable,
                        W.Decl->DeclRange, Figure, W.Decl->Name,
-                       cost::Evaluation::missingReason(Figure));
+                       W.Scenario->Type->findFigure(Figure)
+                           ->Info->missingReason());
     }
     if (!PlotDir.empty() && W.Pareto &&
         !writePlot(W.Decl->Name + ".pareto.svg", report::plotPareto(W, R)))
