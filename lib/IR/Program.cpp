@@ -261,7 +261,7 @@ void printProgram(const Program &P, raw_ostream &OS, bool ExpandLayers) {
   for (const std::string &N : P.Passes)
     OS << ' ' << N;
   OS << '\n';
-  if (P.Partitioned) {
+  if (P.has(StatePartitioned)) {
     OS << "  mapping: dp " << M.Dp << " tp " << M.Tp << " pp " << M.Pp << " cp "
        << M.Cp << " ep " << M.Ep << (M.SequenceParallel ? " sp" : "")
        << " zero " << M.Zero
@@ -354,6 +354,19 @@ bool isAttentionProduct(const Op &O) {
 
 std::string verifyProgram(const Program &P) {
   const MappingConfig &M = P.Scenario.Mapping;
+  // The state the passes claim (ProgramState) against what the program
+  // holds.
+  if (P.has(StateExpanded) == P.Blocks.empty())
+    return P.Blocks.empty() ? "an expanded program has no blocks"
+                            : "blocks before expand-layers";
+  if (P.has(StatePartitioned) == P.Stages.empty())
+    return P.Stages.empty() ? "a partitioned program has no stages"
+                            : "stages before partition";
+  if ((P.has(StateQuantized) || P.has(StateScheduled)) &&
+      !P.has(StatePartitioned))
+    return "quantized or scheduled before partition";
+  if (P.has(StateScheduled) && P.Schedule.MicroBatches < 1)
+    return "a scheduled program has no micro-batches";
   for (const Block &B : P.Blocks) {
     if (B.Repeat < 0)
       return fmt::format("block {} repeats {} times", blockKindName(B.Kind).str(),
@@ -393,7 +406,7 @@ std::string verifyProgram(const Program &P) {
       }
     }
   }
-  if (P.Partitioned) {
+  if (P.has(StatePartitioned)) {
     int64_t Dense = 0, Moe = 0;
     int Embeddings = 0, Heads = 0;
     for (const Stage &S : P.Stages) {

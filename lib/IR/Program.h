@@ -294,6 +294,18 @@ struct ScheduleInfo {
   bool Scheduled = false;
 };
 
+/// What the passes have made of a program so far: each pass requires some
+/// of these, must not find others, and adds its own (passes::PassInfo).
+/// Bits of Program::State.
+enum ProgramState : unsigned {
+  StateExpanded = 1u << 0,    ///< operators of the layers (expand-layers)
+  StateFused = 1u << 1,       ///< fused kernels (fuse)
+  StateRecomputed = 1u << 2,  ///< recomputation decided (recompute)
+  StatePartitioned = 1u << 3, ///< per device, with collectives (partition)
+  StateQuantized = 1u << 4,   ///< a recipe's formats and casts (quantize)
+  StateScheduled = 1u << 5,   ///< pipeline or serving schedule (schedule)
+};
+
 struct Program {
   ScenarioConfig Scenario;
   int64_t MicroBatch = 1; ///< sequences per micro-batch (serving: batch)
@@ -302,7 +314,8 @@ struct Program {
   std::vector<Stage> Stages; ///< one per pipeline stage after `partition`
   ScheduleInfo Schedule;
   std::vector<std::string> Passes; ///< applied so far, in order
-  bool Partitioned = false;
+  unsigned State = 0;              ///< ProgramState bits
+  bool has(ProgramState S) const { return (State & S) != 0; }
   /// Serving: attention reads at most this many tokens of context (sliding
   /// window), 0 for all.
   int64_t ContextCap = 0;

@@ -56,7 +56,6 @@ public:
     insertExpertParallel();
     assignStages();
     insertDataParallel();
-    P.Partitioned = true;
     return true;
   }
 

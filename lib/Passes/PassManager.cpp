@@ -12,17 +12,35 @@ using namespace llvm;
 namespace llmsys {
 namespace passes {
 
+using namespace ir;
+
+// Each pass's contract. Fusion and recomputation rewrite the unsplit
+// layers (recomputation reads what fusion keeps); partition splits them
+// and sizes what they save per device; quantize sizes its casts from the
+// per-device shapes; schedule counts the stages partition made and closes
+// the program.
+static constexpr unsigned AfterPartition = StateQuantized | StateScheduled;
 static const PassInfo Registry[] = {
     {"expand-layers", "operators of one micro-batch or serving step",
-     expandLayers},
-    {"fuse", "FlashAttention and fused element-wise kernels", fuse},
+     expandLayers, 0,
+     StateExpanded | StateFused | StateRecomputed | StatePartitioned |
+         AfterPartition,
+     StateExpanded},
+    {"fuse", "FlashAttention and fused element-wise kernels", fuse,
+     StateExpanded,
+     StateFused | StateRecomputed | StatePartitioned | AfterPartition,
+     StateFused},
     {"recompute", "activation recomputation (none, selective, full)",
-     recompute},
+     recompute, StateExpanded,
+     StateRecomputed | StatePartitioned | AfterPartition, StateRecomputed},
     {"partition", "TP, SP, CP, PP, EP and DP/ZeRO with their collectives",
-     partition},
+     partition, StateExpanded, StatePartitioned | AfterPartition,
+     StatePartitioned},
     {"quantize", "a low-precision recipe's GEMM formats and casts (training)",
-     quantize},
-    {"schedule", "pipeline schedule or serving step structure", schedule},
+     quantize, StateExpanded | StatePartitioned, AfterPartition,
+     StateQuantized},
+    {"schedule", "pipeline schedule or serving step structure", schedule,
+     StateExpanded | StatePartitioned, StateScheduled, StateScheduled},
 };
 
 ArrayRef<PassInfo> registry() { return Registry; }
@@ -32,6 +50,52 @@ const PassInfo *findPass(StringRef Name) {
     if (P.Name == Name)
       return &P;
   return nullptr;
+}
+
+/// The pass of the registry that produces a state.
+static StringRef producer(unsigned State) {
+  for (const PassInfo &P : Registry)
+    if (P.Produces & State)
+      return P.Name;
+  llvm_unreachable("a state no pass produces");
+}
+
+std::string contractViolation(const PassInfo &Pass, unsigned State) {
+  // Lowest bit first: the earliest pass of the pipeline that is missing
+  // or that has already run.
+  if (unsigned Missing = Pass.Requires & ~State)
+    return ("pass '" + Pass.Name + "' needs '" +
+            producer(Missing & -Missing) + "' to run before it")
+        .str();
+  if (unsigned Done = Pass.Forbids & State) {
+    StringRef By = producer(Done & -Done);
+    if (By == Pass.Name)
+      return ("pass '" + Pass.Name + "' has already run").str();
+    return ("pass '" + Pass.Name + "' must run before '" + By + "'").str();
+  }
+  return "";
+}
+
+std::optional<OrderProblem> checkOrder(ArrayRef<const PassInfo *> Passes) {
+  unsigned State = 0;
+  for (size_t I = 0; I < Passes.size(); ++I) {
+    std::string Why = contractViolation(*Passes[I], State);
+    if (!Why.empty())
+      return OrderProblem{I, std::move(Why)};
+    State |= Passes[I]->Produces;
+  }
+  return std::nullopt;
+}
+
+size_t layoutFreePrefix() {
+  static const size_t N = [] {
+    size_t I = 0;
+    while (I < std::size(Registry) &&
+           !(Registry[I].Produces & StatePartitioned))
+      ++I;
+    return I;
+  }();
+  return N;
 }
 
 std::optional<ir::Program>
@@ -53,6 +117,7 @@ static void passDone(const PassInfo *Pass, ir::Program &P, PassContext &Ctx,
                      const std::function<void(const PassInfo &,
                                               const ir::Program &)> &AfterPass) {
   P.Passes.push_back(Pass->Name.str());
+  P.State |= Pass->Produces;
   // The verifier runs after every pass (assertions are on in every build
   // we ship, see docs/building.md).
   if (Ctx.Verify) {
@@ -70,6 +135,9 @@ bool continuePasses(ir::Program &P, ArrayRef<const PassInfo *> Passes,
                     const std::function<void(const PassInfo &,
                                              const ir::Program &)> &AfterPass) {
   for (const PassInfo *Pass : Passes) {
+    std::string Why = contractViolation(*Pass, P.State);
+    if (!Why.empty())
+      report_fatal_error(Twine(Why) + " (checkOrder the pass list first)");
     if (!Pass->Run(P, Ctx))
       return false;
     passDone(Pass, P, Ctx, AfterPass);
@@ -82,8 +150,7 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
   const PassInfo *All[std::size(Registry)];
   for (size_t I = 0; I < std::size(Registry); ++I)
     All[I] = &Registry[I];
-  assert(Registry[PrefixPasses].Run == partition &&
-         "the cached prefix ends before partition");
+  const size_t PrefixPasses = layoutFreePrefix();
   P.Scenario = Scenario;
   // What an earlier program left (its blocks are cleared below unless the
   // cache restores them: their operator storage is rewritten in place).
@@ -93,7 +160,7 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
   P.Stages.clear();
   P.Schedule = {};
   P.Passes.clear();
-  P.Partitioned = false;
+  P.State = 0;
   P.Draft.reset();
   P.Verify.reset();
   P.PipelineMicro.reset();
@@ -107,7 +174,7 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
     P.Blocks.clear();
     // Most points of a mapping sweep are layouts partition rejects: it
     // needs no operators to say so (and reports as it would).
-    Ok = continuePasses(P, Passes.drop_front(PrefixPasses), Ctx);
+    Ok = partition(P, Ctx);
     assert(!Ok && "partition accepted a layout its checks reject");
   } else if (const std::vector<ir::Block> *Ops =
                  Ctx.Prefix->restore(Ctx.PrefixKey, P)) {

@@ -52,15 +52,40 @@ struct PassContext {
 /// Returns false after diagnosing a problem.
 using PassFn = bool (*)(ir::Program &, PassContext &);
 
+/// A pass and its contract over ir::ProgramState bits: the program must
+/// hold every state of Requires and none of Forbids (the work of passes
+/// that must come after it), and holds Produces after it.
 struct PassInfo {
   llvm::StringRef Name;
   llvm::StringRef Description;
   PassFn Run;
+  unsigned Requires = 0;
+  unsigned Forbids = 0;
+  unsigned Produces = 0;
 };
 
 /// Every pass, in the default pipeline's order.
 llvm::ArrayRef<PassInfo> registry();
 const PassInfo *findPass(llvm::StringRef Name);
+
+/// Why Pass cannot run on a program in State, or "" if it can.
+std::string contractViolation(const PassInfo &Pass, unsigned State);
+
+/// The first pass of Passes whose contract the ones before it break
+/// (from an empty program), with the reason; nullopt for a valid order.
+struct OrderProblem {
+  size_t Index = 0;
+  std::string Message;
+};
+std::optional<OrderProblem> checkOrder(llvm::ArrayRef<const PassInfo *> Passes);
+
+/// What the cost model reads: operators per device, scheduled.
+inline constexpr unsigned CostRequires =
+    ir::StateExpanded | ir::StatePartitioned | ir::StateScheduled;
+
+/// The passes `buildProgram` may take from a sweep's cache: those of the
+/// default pipeline before the first that reads the layout (partition).
+size_t layoutFreePrefix();
 
 bool expandLayers(ir::Program &P, PassContext &Ctx);
 bool fuse(ir::Program &P, PassContext &Ctx);
@@ -79,8 +104,9 @@ bool layoutAccepted(ir::Program &P);
 bool quantize(ir::Program &P, PassContext &Ctx);
 bool schedule(ir::Program &P, PassContext &Ctx);
 
-/// Runs passes in order on a program holding only its scenario (the first
-/// should be expand-layers), verifying the program after each. After each
+/// Runs passes in order on a program holding only its scenario, verifying
+/// the program after each; the order must pass checkOrder (a pass whose
+/// contract fails is a fatal error). After each
 /// pass, AfterPass (if set) sees the program. Returns the program, or
 /// nullopt after a diagnosed failure.
 std::optional<ir::Program>

@@ -32,6 +32,7 @@ const std::vector<ir::Block> *PrefixCache::restore(uint64_t Key,
       P.SeqLen = E.SeqLen;
       P.ContextCap = E.ContextCap;
       P.Passes = E.Passes;
+      P.State = E.State;
       // The pipeline's send/recv block an earlier point's partition added
       // goes last (swaps, no copies), so that the blocks kept have the
       // storage their kind had.
@@ -70,6 +71,7 @@ void PrefixCache::keep(uint64_t Key, const ir::Program &P) {
   Slot->ContextCap = P.ContextCap;
   Slot->Blocks = P.Blocks;
   Slot->Passes = P.Passes;
+  Slot->State = P.State;
 }
 
 } // namespace passes

@@ -29,9 +29,6 @@ namespace passes {
 /// are taken to matter.
 bool layoutOnlyMappingField(llvm::StringRef Field);
 
-/// The passes `buildProgram` may take from the cache: the prefix of the
-/// default pipeline that reads no layout.
-inline constexpr unsigned PrefixPasses = 3;
 
 class PrefixCache {
 public:
@@ -42,6 +39,7 @@ public:
     int64_t MicroBatch = 1, SeqLen = 0, ContextCap = 0;
     std::vector<ir::Block> Blocks;
     std::vector<std::string> Passes;
+    unsigned State = 0; ///< ir::ProgramState bits
   };
 
   explicit PrefixCache(size_t Capacity = 16) : Capacity(Capacity) {}

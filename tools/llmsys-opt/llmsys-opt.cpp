@@ -11,6 +11,8 @@
 #include "Cost/Cost.h"
 #include "IR/Model.h"
 #include "Passes/Passes.h"
+
+#include <cstring>
 #include "Sema/Compilation.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -203,6 +205,46 @@ int main(int argc, char **argv) {
         return 1;
       }
       Pipeline.push_back(P);
+    }
+    // The contracts: an order they break is refused before any scenario,
+    // the pass at fault marked in the list.
+    std::optional<passes::OrderProblem> Bad = passes::checkOrder(Pipeline);
+    unsigned Final = 0;
+    for (const passes::PassInfo *P : Pipeline)
+      Final |= P->Produces;
+    // Each operator's time needs operators; the memory of a stage needs
+    // the stages and the micro-batches in flight.
+    unsigned Needs = Emit == EmitKind::Memory  ? passes::CostRequires
+                     : Emit == EmitKind::Costs ? unsigned(ir::StateExpanded)
+                                               : 0u;
+    if (!Bad && (Final & Needs) != Needs) {
+      passes::PassInfo Cost{"costs", "", nullptr, Needs};
+      Bad = passes::OrderProblem{Pipeline.size(),
+                                 "--emit=" +
+                                     std::string(Emit == EmitKind::Costs
+                                                     ? "costs"
+                                                     : "memory") +
+                                     passes::contractViolation(Cost, Final)
+                                         .substr(std::strlen("pass 'costs'"))};
+    }
+    if (Bad) {
+      std::string List = "--passes=";
+      size_t At = List.size(), Len = 1;
+      for (size_t I = 0; I < Pipeline.size(); ++I) {
+        if (I)
+          List += ",";
+        if (I == Bad->Index) {
+          At = List.size();
+          Len = Pipeline[I]->Name.size();
+        }
+        List += Pipeline[I]->Name.str();
+      }
+      if (Bad->Index == Pipeline.size())
+        At = List.size();
+      WithColor::error(errs(), "llmsys-opt") << Bad->Message << "\n";
+      errs() << "  " << List << "\n  " << std::string(At, ' ') << '^'
+             << std::string(Len - 1, '~') << "\n";
+      return 1;
     }
     passes::PassContext Ctx;
     Ctx.Diags = &C.Diags;
