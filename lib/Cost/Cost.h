@@ -60,8 +60,8 @@ struct CollectiveTime {
 CollectiveTime collectiveTime(const ir::Op &O, const ir::SystemConfig &S);
 
 /// Where a collective's time is accounted.
-enum class CommKind { TP, CP, PP, DP, EP };
-constexpr int NumCommKinds = 5;
+enum class CommKind { TP, CP, PP, DP, EP, Last = EP };
+constexpr int NumCommKinds = static_cast<int>(CommKind::Last) + 1;
 const char *commKindName(CommKind K);
 CommKind commKind(const ir::Op &O);
 
@@ -138,7 +138,7 @@ struct TrainingReport {
   double CostPerToken = 0; ///< per trained token (0: not computable)
   // Breakdown of the step (sums to StepTime).
   double ComputeBound = 0, MemoryBoundTime = 0, Bubble = 0, Optimizer = 0;
-  double ExposedComm[5] = {}; ///< by CommKind
+  double ExposedComm[NumCommKinds] = {}; ///< by CommKind
   std::vector<double> StageTimes; ///< per micro-batch, forward + backward
   int SlowestStage = 0;
   MemoryBreakdown Memory;

@@ -184,9 +184,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   double Mb = static_cast<double>(R.MicroBatches);
 
   // Per block kind (zero for kinds the program lacks).
-  static_assert(static_cast<int>(BlockKind::Optimizer) == 5,
-                "one time per block kind");
-  std::array<BlockTime, 6> Times{};
+  std::array<BlockTime, NumBlockKinds> Times{};
   for (const Block &B : P.Blocks)
     if (B.Kind != BlockKind::Optimizer)
       Times[static_cast<size_t>(B.Kind)] = blockTime(B, S);
@@ -267,7 +265,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   };
   R.ComputeBound = Scaled([](const BlockTime &T) { return T.ComputeBound; });
   R.MemoryBoundTime = Scaled([](const BlockTime &T) { return T.MemoryBound; });
-  for (int K = 0; K < 5; ++K)
+  for (int K = 0; K < NumCommKinds; ++K)
     R.ExposedComm[K] = Scaled([&](const BlockTime &T) { return T.Comm[K]; });
   if (P.Stages.size() > 1)
     R.ExposedComm[static_cast<int>(CommKind::PP)] += Mb * PipeComm;

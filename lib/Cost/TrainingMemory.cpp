@@ -67,8 +67,6 @@ MemoryBreakdown trainingMemory(const Program &P) {
   // the same weights (data and context parallelism).
   double D = static_cast<double>(M.weightReplicas());
   int64_t Pp = static_cast<int64_t>(P.Stages.size());
-  int64_t Mb = P.Schedule.MicroBatches;
-  double V = M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;
 
   // What one repeat of each block keeps for backward (the same on every
   // stage).
@@ -96,14 +94,8 @@ MemoryBreakdown trainingMemory(const Program &P) {
     B.Gradients = Params * dtypeBytes(M.Gradients) / (M.Zero >= 2 ? D : 1);
     B.Optimizer = Params * P.Scenario.optimizerStateBytes() /
                   (M.Zero >= 1 || M.DistributedOptimizer ? D : 1);
-    // Micro-batches in flight on stage I.
-    double InFlight;
-    if (M.Schedule == ScheduleKind::GPipe)
-      InFlight = double(Mb);
-    else
-      InFlight = double(std::min<int64_t>(Pp - I, Mb));
-    if (M.Schedule == ScheduleKind::Interleaved && Pp > 1)
-      InFlight *= 1 + double(Pp - 1) / (Pp * V);
+    // Micro-batches in flight on stage I (the schedule pass).
+    double InFlight = St.InFlight;
     double PerMicroBatch = St.DenseLayers * SavedDense +
                            St.MoELayers * SavedMoe +
                            (St.HasEmbedding ? SavedEmb : 0) +

@@ -286,14 +286,14 @@ void printProgram(const Program &P, raw_ostream &OS, bool ExpandLayers) {
       I = J;
     }
   }
-  if (P.Schedule.Scheduled) {
+  if (P.has(StateScheduled)) {
     const ScheduleInfo &Sc = P.Schedule;
     OS << "  schedule: " << scheduleName(Sc.Kind) << ", " << Sc.MicroBatches
        << " micro-batches";
     if (Sc.VirtualStages > 1)
       OS << ", " << Sc.VirtualStages << " virtual stages";
     OS << ", bubble " << num(Sc.BubbleFraction) << ", in flight (first stage) "
-       << num(Sc.InFlightFirstStage);
+       << num(P.Stages.empty() ? 1.0 : P.Stages.front().InFlight);
     if (Sc.DecodeSteps)
       OS << ", decode steps " << Sc.DecodeSteps;
     OS << '\n';

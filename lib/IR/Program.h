@@ -211,7 +211,9 @@ enum class BlockKind : uint8_t {
   Head,
   PipelineComm, ///< send/recv between stages, once per micro-batch
   Optimizer,    ///< gradient reduction and the update, once per step
+  Last = Optimizer,
 };
+constexpr size_t NumBlockKinds = static_cast<size_t>(BlockKind::Last) + 1;
 llvm::StringRef blockKindName(BlockKind K);
 
 struct Block {
@@ -232,6 +234,9 @@ struct Stage {
   int64_t MoELayers = 0;
   bool HasEmbedding = false;
   bool HasHead = false;
+  /// Training: micro-batches whose activations the stage holds at once
+  /// (the schedule pass; 1 before it and for serving).
+  double InFlight = 1;
 
   /// Repeats of a model block (embedding, layers, head) on this stage; 0
   /// for the pipeline's sends and the optimizer, which are not the model's.
@@ -287,11 +292,8 @@ struct ScheduleInfo {
   /// Idle fraction of the ideal step: (p - 1) / (v m) (Narayanan et al.
   /// 2021, §2.2); GPipe and 1F1B share it, interleaving divides it by v.
   double BubbleFraction = 0;
-  /// Micro-batches whose activations the first stage holds at once.
-  double InFlightFirstStage = 1;
   /// Serving: decode steps after the prefill.
   int64_t DecodeSteps = 0;
-  bool Scheduled = false;
 };
 
 /// What the passes have made of a program so far: each pass requires some

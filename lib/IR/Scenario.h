@@ -20,7 +20,8 @@ namespace llmsys {
 namespace ir {
 
 /// Number formats of tensors.
-enum class DType : uint8_t { FP64, FP32, TF32, BF16, FP16, FP8, INT8, INT4, FP4 };
+enum class DType : uint8_t { FP64, FP32, TF32, BF16, FP16, FP8, INT8, INT4, FP4, Last = FP4 };
+constexpr int NumDTypes = static_cast<int>(DType::Last) + 1;
 DType dtypeFromWord(llvm::StringRef Word);
 llvm::StringRef dtypeName(DType T);
 double dtypeBytes(DType T);
@@ -137,7 +138,7 @@ struct MappingConfig {
 /// One device, as the cost model reads it.
 struct AcceleratorConfig {
   std::string Name;
-  double Peak[9] = {}; ///< dense FLOP/s per DType (0: not supported)
+  double Peak[NumDTypes] = {}; ///< dense FLOP/s per DType (0: not supported)
   double HbmCapacity = 0, HbmBandwidth = 0;
   double L2Capacity = 0;
   int64_t ComputeUnits = 0;

@@ -24,7 +24,6 @@ bool schedule(Program &P, PassContext &Ctx) {
   const ScenarioConfig &S = P.Scenario;
   const MappingConfig &M = S.Mapping;
   ScheduleInfo &Sc = P.Schedule;
-  Sc.Scheduled = true;
   Sc.Kind = M.Schedule;
   Sc.VirtualStages = M.VirtualStages;
   auto Fail = [&](llvm::SMRange R, DiagID ID, auto... A) {
@@ -60,12 +59,19 @@ bool schedule(Program &P, PassContext &Ctx) {
                 "micro-batches per pipeline", Mb, "pp", Pp);
   double V = M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;
   Sc.BubbleFraction = double(Pp - 1) / (V * Mb);
-  double InFlight = M.Schedule == ScheduleKind::GPipe
-                        ? double(Mb)
-                        : double(std::min(Pp, Mb));
-  if (M.Schedule == ScheduleKind::Interleaved && Pp > 1)
-    InFlight *= 1 + double(Pp - 1) / (Pp * V);
-  Sc.InFlightFirstStage = InFlight;
+  // Micro-batches whose activations each stage holds at once: GPipe runs
+  // every forward first; 1F1B starts p - i forwards on stage i before its
+  // first backward (Narayanan et al. 2021, §2.2), interleaving holds
+  // (1 + (p - 1) / (p v)) times as many (Korthikanti et al. 2022, §4.2.3).
+  int64_t I = 0;
+  for (Stage &St : P.Stages) {
+    St.InFlight = M.Schedule == ScheduleKind::GPipe
+                      ? double(Mb)
+                      : double(std::min<int64_t>(Pp - I, Mb));
+    if (M.Schedule == ScheduleKind::Interleaved && Pp > 1)
+      St.InFlight *= 1 + double(Pp - 1) / (Pp * V);
+    ++I;
+  }
   return true;
 }
 

@@ -104,7 +104,7 @@ Value trainingJson(const Program &P, const cost::TrainingReport &R) {
                    {"memory_bound_s", R.MemoryBoundTime},
                    {"bubble_s", R.Bubble},
                    {"optimizer_s", R.Optimizer}};
-  for (int K = 0; K < 5; ++K)
+  for (int K = 0; K < cost::NumCommKinds; ++K)
     Breakdown[std::string(cost::commKindName(static_cast<cost::CommKind>(K))) +
               "_comm_exposed_s"] = R.ExposedComm[K];
   const cost::MemoryBreakdown &M = R.Memory;

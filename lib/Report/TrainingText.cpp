@@ -110,7 +110,7 @@ void printTrainingText(const Program &P, const cost::TrainingReport &R,
   };
   Part("compute-bound", R.ComputeBound);
   Part("memory-bound", R.MemoryBoundTime);
-  for (int K = 0; K < 5; ++K)
+  for (int K = 0; K < cost::NumCommKinds; ++K)
     if (R.ExposedComm[K] > 0)
       Part(std::string(cost::commKindName(static_cast<cost::CommKind>(K))) +
                " comm (exposed)",
