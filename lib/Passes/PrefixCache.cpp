@@ -12,7 +12,9 @@ namespace passes {
 bool layoutOnlyMappingField(llvm::StringRef Field) {
   // Read by partition and schedule (lib/Passes/Partition.cpp,
   // Schedule.cpp) and by the cost analysis; expand-layers, fuse and
-  // recompute read micro_batch, the formats, fusion and recompute.
+  // recompute read micro_batch, the formats, fusion and recompute. Each
+  // field here must be an axis of test/Sweep/reuse-prefix.test, which
+  // compares reuse with running every pass.
   return llvm::StringSwitch<bool>(Field)
       .Cases("dp", "tp", "pp", "cp", "ep", "sp", true)
       .Cases("zero", "distributed_optimizer", "global_batch", true)
