@@ -19,4 +19,10 @@ config.substitutions.append(("%stdlib", os.path.join(config.llmsys_src_root, "st
 config.substitutions.append(("%srcroot", config.llmsys_src_root))
 config.substitutions.append(("%llmsys_obj_root", config.llmsys_obj_root))
 config.substitutions.append(("%python", "python3"))
+# Compiles a C++ file against the project's headers, checking only syntax
+# and types (compile-time checks such as a diagnostic's argument count).
+config.substitutions.append(("%cxx-syntax", " ".join(
+    [config.cxx_compiler, "-std=c++17", "-fsyntax-only",
+     "-I" + os.path.join(config.llmsys_src_root, "lib")] +
+    ["-isystem " + d for d in config.llvm_include_dirs.split(";") if d])))
 config.substitutions.append(("%{llmsys_tools}", config.llmsys_tools_dir))

@@ -28,6 +28,54 @@ enum class DiagID : unsigned {
 
 enum class Severity { Error, Warning, Note };
 
+namespace detail {
+/// Every kind's message, for compile-time checks.
+inline constexpr const char *DiagFormats[] = {
+#define DIAG(ID, SEV, FMT) FMT,
+#include "Basic/DiagnosticKinds.def"
+};
+
+/// The arguments a fmt format string reads: automatic fields counted,
+/// positional ones ("{1}") by their largest index; "{{" and "}}" are text.
+constexpr unsigned formatArgCount(const char *F) {
+  unsigned Auto = 0, MaxIndex = 0;
+  bool Positional = false;
+  for (const char *C = F; *C; ++C) {
+    if (*C != '{')
+      continue;
+    if (C[1] == '{') {
+      ++C;
+      continue;
+    }
+    if (C[1] >= '0' && C[1] <= '9') {
+      unsigned I = 0;
+      for (++C; *C >= '0' && *C <= '9'; ++C)
+        I = I * 10 + unsigned(*C - '0');
+      Positional = true;
+      MaxIndex = I + 1 > MaxIndex ? I + 1 : MaxIndex;
+    } else {
+      ++Auto;
+    }
+    while (*C && *C != '}')
+      ++C;
+    if (!*C)
+      break;
+  }
+  return Positional ? MaxIndex : Auto;
+}
+
+template <DiagID ID> constexpr unsigned diagArgCount() {
+  return formatArgCount(DiagFormats[static_cast<unsigned>(ID)]);
+}
+} // namespace detail
+
+/// Checked at compile time: a diagnostic gets exactly the arguments its
+/// message formats.
+#define LLMSYS_CHECK_DIAG_ARGS(ID, Args)                                      \
+  static_assert(sizeof...(Args) == detail::diagArgCount<ID>(),                \
+                "a diagnostic's arguments must match the '{}' fields of its " \
+                "message in DiagnosticKinds.def")
+
 /// The registry's entry for a diagnostic kind.
 struct DiagInfo {
   llvm::StringRef Name;
@@ -52,8 +100,8 @@ class DiagBuilder {
 public:
   DiagBuilder(DiagnosticEngine &Engine, size_t Index)
       : Engine(Engine), Index(Index) {}
-  template <typename... Args>
-  DiagBuilder &note(DiagID ID, llvm::SMRange Range, Args &&...A);
+  template <DiagID ID, typename... Args>
+  DiagBuilder &note(llvm::SMRange Range, Args &&...A);
 
 private:
   DiagnosticEngine &Engine;
@@ -64,21 +112,23 @@ class DiagnosticEngine {
 public:
   explicit DiagnosticEngine(llvm::SourceMgr &SM) : SM(SM) {}
 
-  template <typename... Args>
-  DiagBuilder report(DiagID ID, llvm::SMRange Range, Args &&...A) {
+  template <DiagID ID, typename... Args>
+  DiagBuilder report(llvm::SMRange Range, Args &&...A) {
+    LLMSYS_CHECK_DIAG_ARGS(ID, Args);
     return reportFormatted(ID, Range, format(ID, std::forward<Args>(A)...));
   }
-  template <typename... Args>
-  DiagBuilder report(DiagID ID, llvm::SMLoc Loc, Args &&...A) {
-    return report(ID, llvm::SMRange(Loc, Loc), std::forward<Args>(A)...);
+  template <DiagID ID, typename... Args>
+  DiagBuilder report(llvm::SMLoc Loc, Args &&...A) {
+    return report<ID>(llvm::SMRange(Loc, Loc), std::forward<Args>(A)...);
   }
 
   DiagBuilder reportFormatted(DiagID ID, llvm::SMRange Range, std::string Msg);
 
   /// While a context note is pushed, every error reported gets a copy of it
   /// ("'head_dim' defaults to 'hidden / heads'").
-  template <typename... Args>
-  void pushContextNote(DiagID ID, llvm::SMRange Range, Args &&...A) {
+  template <DiagID ID, typename... Args>
+  void pushContextNote(llvm::SMRange Range, Args &&...A) {
+    LLMSYS_CHECK_DIAG_ARGS(ID, Args);
     Diagnostic N;
     N.ID = ID;
     N.Sev = Severity::Note;
@@ -89,6 +139,7 @@ public:
   void popContextNote() { ContextNotes.pop_back(); }
   void addNote(size_t Index, Diagnostic Note);
 
+  /// The message of a kind with its arguments (report checks their count).
   template <typename... Args>
   static std::string format(DiagID ID, Args &&...A) {
     llvm::StringRef F = fmtString(ID);
@@ -127,8 +178,9 @@ private:
   bool ShowColors = false;
 };
 
-template <typename... Args>
-DiagBuilder &DiagBuilder::note(DiagID ID, llvm::SMRange Range, Args &&...A) {
+template <DiagID ID, typename... Args>
+DiagBuilder &DiagBuilder::note(llvm::SMRange Range, Args &&...A) {
+  LLMSYS_CHECK_DIAG_ARGS(ID, Args);
   Diagnostic N;
   N.ID = ID;
   N.Sev = Severity::Note;

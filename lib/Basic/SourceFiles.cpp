@@ -30,14 +30,14 @@ SourceFiles::load(const std::string &Path, const std::string &Display,
                   SMRange Range) {
   SmallString<256> Real;
   if (std::error_code EC = sys::fs::real_path(Path, Real)) {
-    Diags.report(DiagID::err_file_not_found, Range, Display, EC.message());
+    Diags.report<DiagID::err_file_not_found>(Range, Display, EC.message());
     return std::nullopt;
   }
   auto It = ByRealPath.find(Real);
   if (It != ByRealPath.end())
     return Loaded{It->second, false};
   if (sys::fs::is_directory(Real)) {
-    Diags.report(DiagID::err_file_not_found, Range, Display,
+    Diags.report<DiagID::err_file_not_found>(Range, Display,
                  "is a directory");
     return std::nullopt;
   }
@@ -45,7 +45,7 @@ SourceFiles::load(const std::string &Path, const std::string &Display,
       MemoryBuffer::getFile(Real, /*IsText=*/false,
                             /*RequiresNullTerminator=*/true);
   if (!Buf) {
-    Diags.report(DiagID::err_file_not_found, Range, Display,
+    Diags.report<DiagID::err_file_not_found>(Range, Display,
                  Buf.getError().message());
     return std::nullopt;
   }
@@ -117,8 +117,8 @@ SourceFiles::loadImport(StringRef Spec, bool Std, unsigned FromBuffer,
       Where += (Where.empty() ? "" : ", ") + ("'" + T + "'");
     if (Where.empty())
       Where = "no directories (no stdlib directory is set)";
-    Diags.report(DiagID::err_import_not_found, Range, Name)
-        .note(DiagID::note_import_searched, Range, Where);
+    Diags.report<DiagID::err_import_not_found>(Range, Name)
+        .note<DiagID::note_import_searched>(Range, Where);
     return std::nullopt;
   }
   return load(*Found, *Found, Range);

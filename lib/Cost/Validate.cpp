@@ -53,8 +53,7 @@ ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
       // A scenario that fails was diagnosed by the passes; a figure it
       // does not have is diagnosed here, at the measurement.
       if (E && Ctx.Diags)
-        Ctx.Diags->report(DiagID::err_measurement_unavailable,
-                          M->Decl->DeclRange, M->Scenario->Name, C.Figure,
+        Ctx.Diags->report<DiagID::err_measurement_unavailable>(M->Decl->DeclRange, M->Scenario->Name, C.Figure,
                           M->Decl->Name,
                           ir::findFigure(C.Training, C.Figure)
                               ->missingReason());

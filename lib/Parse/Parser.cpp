@@ -108,7 +108,7 @@ bool checkBytes(const MemoryBuffer &Buf, const SourceView &View,
   StringRef Text = Buf.getBuffer();
   size_t Nul = Text.find('\0');
   if (Nul != StringRef::npos) {
-    Diags.report(DiagID::err_file_binary, View.locAtByte(Nul),
+    Diags.report<DiagID::err_file_binary>(View.locAtByte(Nul),
                  Buf.getBufferIdentifier(), Nul);
     return false;
   }
@@ -121,8 +121,7 @@ bool checkBytes(const MemoryBuffer &Buf, const SourceView &View,
     }
     unsigned Len = getNumBytesForUTF8(*P);
     if (P + Len > End || !isLegalUTF8Sequence(P, P + Len)) {
-      Diags.report(DiagID::err_invalid_utf8,
-                   View.locAtByte(reinterpret_cast<const char *>(P) -
+      Diags.report<DiagID::err_invalid_utf8>(View.locAtByte(reinterpret_cast<const char *>(P) -
                                   Text.data()),
                    static_cast<unsigned>(*P));
       return false;
@@ -187,20 +186,20 @@ bool checkTokens(antlr4::CommonTokenStream &Tokens, const SourceView &View,
     switch (Type) {
     case LLMSysLexer::BAD_CHAR: {
       SMRange R = View.range(T);
-      Diags.report(DiagID::err_bad_char, R, describeChar(View.text(R)));
+      Diags.report<DiagID::err_bad_char>(R, describeChar(View.text(R)));
       Ok = false;
       break;
     }
     case LLMSysLexer::STRING:
       if (!stringIsTerminated(View.text(View.range(T)))) {
-        Diags.report(DiagID::err_unterminated_string, View.range(T).Start);
+        Diags.report<DiagID::err_unterminated_string>(View.range(T).Start);
         Ok = false;
       }
       break;
     case LLMSysLexer::BLOCK_COMMENT: {
       StringRef C = View.text(View.range(T));
       if (C.size() < 4 || !C.endswith("*/")) {
-        Diags.report(DiagID::err_unterminated_comment, View.range(T).Start);
+        Diags.report<DiagID::err_unterminated_comment>(View.range(T).Start);
         Ok = false;
       }
       break;
@@ -210,7 +209,7 @@ bool checkTokens(antlr4::CommonTokenStream &Tokens, const SourceView &View,
     case LLMSysLexer::LBRACK:
       Open.push_back(T);
       if (Open.size() > Limits.MaxNesting) {
-        Diags.report(DiagID::err_nesting_too_deep, View.range(T),
+        Diags.report<DiagID::err_nesting_too_deep>(View.range(T),
                      Limits.MaxNesting);
         return false;
       }
@@ -220,14 +219,14 @@ bool checkTokens(antlr4::CommonTokenStream &Tokens, const SourceView &View,
     case LLMSysLexer::RBRACK: {
       std::string Found(1, T->getText()[0]);
       if (Open.empty()) {
-        Diags.report(DiagID::err_unbalanced_close, View.range(T), Found);
+        Diags.report<DiagID::err_unbalanced_close>(View.range(T), Found);
         return false;
       }
       char Want = closerOf(Open.back()->getType());
       if (Found[0] != Want) {
-        Diags.report(DiagID::err_mismatched_close, View.range(T),
+        Diags.report<DiagID::err_mismatched_close>(View.range(T),
                      std::string(1, Want), Found)
-            .note(DiagID::note_opened_here, View.range(Open.back()),
+            .note<DiagID::note_opened_here>(View.range(Open.back()),
                   Open.back()->getText());
         return false;
       }
@@ -242,7 +241,7 @@ bool checkTokens(antlr4::CommonTokenStream &Tokens, const SourceView &View,
                     Type == LLMSysLexer::NOT;
       PrefixRun = Prefix ? PrefixRun + 1 : 0;
       if (PrefixRun > Limits.MaxNesting) {
-        Diags.report(DiagID::err_expr_too_deep, View.range(T),
+        Diags.report<DiagID::err_expr_too_deep>(View.range(T),
                      Limits.MaxNesting);
         return false;
       }
@@ -256,9 +255,9 @@ bool checkTokens(antlr4::CommonTokenStream &Tokens, const SourceView &View,
       if (T->getChannel() == antlr4::Token::DEFAULT_CHANNEL &&
           T->getType() != antlr4::Token::EOF)
         LastTok = T;
-    Diags.report(DiagID::err_unterminated_block, View.range(LastTok).End,
+    Diags.report<DiagID::err_unterminated_block>(View.range(LastTok).End,
                  std::string(1, closerOf(Last->getType())))
-        .note(DiagID::note_opened_here, View.range(Last), Last->getText());
+        .note<DiagID::note_opened_here>(View.range(Last), Last->getText());
     return false;
   }
   return Ok;
@@ -322,7 +321,7 @@ public:
     }
     if (Msg.empty())
       Msg = "unexpected " + Found;
-    Diags.report(DiagID::err_syntax, View.range(Offending), Msg);
+    Diags.report<DiagID::err_syntax>(View.range(Offending), Msg);
     if (Diags.reachedLimit())
       throw StopParsing();
   }
@@ -355,7 +354,7 @@ public:
       if (auto *I = Top->importDecl()) {
         SMRange R = View.range(I);
         if (SeenDecl) {
-          Diags.report(DiagID::err_import_after_decl, R);
+          Diags.report<DiagID::err_import_after_decl>(R);
           Failed = true;
           continue;
         }
@@ -367,7 +366,7 @@ public:
         } else {
           ast::DottedName N = dotted(I->dottedName());
           if (N.Parts.size() < 2 || N.Parts[0].Name != "std") {
-            Diags.report(DiagID::err_import_form, N.range(), N.str());
+            Diags.report<DiagID::err_import_form>(N.range(), N.str());
             Failed = true;
             continue;
           }
@@ -500,7 +499,7 @@ private:
 
   ast::Expr *tooDeep(SMRange R) {
     if (!Failed)
-      Diags.report(DiagID::err_expr_too_deep, R, Limits.MaxExprDepth);
+      Diags.report<DiagID::err_expr_too_deep>(R, Limits.MaxExprDepth);
     Failed = true;
     return Ctx.create<ast::BoolExpr>(R, false);
   }
@@ -660,8 +659,7 @@ private:
         Out += C;
         break;
       default:
-        Diags.report(DiagID::err_bad_escape,
-                     SMLoc::getFromPointer(Raw.data() + I - 1),
+        Diags.report<DiagID::err_bad_escape>(SMLoc::getFromPointer(Raw.data() + I - 1),
                      std::string(1, C));
         Failed = true;
       }
@@ -720,12 +718,10 @@ auto runParser(unsigned BufferID, SourceMgr &SM, DiagnosticEngine &Diags,
   } catch (StopParsing &) {
     return nullptr;
   } catch (std::exception &E) {
-    Diags.report(DiagID::err_parser_internal,
-                 SMLoc::getFromPointer(Buf.getBufferStart()), E.what());
+    Diags.report<DiagID::err_parser_internal>(SMLoc::getFromPointer(Buf.getBufferStart()), E.what());
     return nullptr;
   } catch (...) {
-    Diags.report(DiagID::err_parser_internal,
-                 SMLoc::getFromPointer(Buf.getBufferStart()),
+    Diags.report<DiagID::err_parser_internal>(SMLoc::getFromPointer(Buf.getBufferStart()),
                  "unknown exception");
     return nullptr;
   }

@@ -64,21 +64,21 @@ public:
   bool validateOnly() { return validate(); }
 
 private:
-  template <typename... Args>
-  void error(llvm::SMRange R, DiagID ID, Args &&...A) {
+  template <DiagID ID, typename... Args>
+  void error(llvm::SMRange R, Args &&...A) {
     Ok = false;
     if (Ctx.Diags) {
-      auto D = Ctx.Diags->report(ID, R, std::forward<Args>(A)...);
+      auto D = Ctx.Diags->report<ID>(R, std::forward<Args>(A)...);
       if (S.MappingUse.Start.isValid() &&
           S.MappingUse.Start.getPointer() != R.Start.getPointer())
-        D.note(DiagID::note_scenario_uses, S.MappingUse, S.Name);
+        D.template note<DiagID::note_scenario_uses>(S.MappingUse, S.Name);
     }
   }
 
   void divisible(int64_t Value, const char *What, int64_t By, const char *ByName,
                  llvm::SMRange R) {
     if (By > 0 && Value % By != 0)
-      error(R, DiagID::err_mapping_divisible, What, Value, ByName, By);
+      error<DiagID::err_mapping_divisible>(R,  What, Value, ByName, By);
   }
 
   bool validate() {
@@ -90,41 +90,40 @@ private:
          {std::tuple{Map.MicroBatch, "micro_batch", L.MicroBatch},
           std::tuple{Map.VirtualStages, "virtual_stages", L.VirtualStages}})
       if (Value > Most)
-        error(Loc, DiagID::err_mapping_value_too_large, Name, Value, Most);
+        error<DiagID::err_mapping_value_too_large>(Loc,  Name, Value, Most);
     double Spans = double(Map.Dp) * double(Map.Tp) * double(Map.Pp) *
                    double(Map.Cp);
     if (Spans > double(Most))
-      error(L.Decl, DiagID::err_mapping_too_large,
+      error<DiagID::err_mapping_too_large>(L.Decl, 
             fmt::format("{:.0f}", Spans), Most);
     if (!Ok)
       return false;
     // A device with no peak for the activations' format (nor a wider one)
     // would be costed as infinitely fast.
     if (S.System.Device.peak(Map.Activations) <= 0)
-      error(S.System.Decl.Start.isValid() ? S.System.Decl : L.Decl,
-            DiagID::err_no_peak, S.System.Device.Name,
+      error<DiagID::err_no_peak>(S.System.Decl.Start.isValid() ? S.System.Decl : L.Decl,  S.System.Device.Name,
             dtypeName(Map.Activations).str());
     // Host-memory offload is costed for serving weights only.
     if (Map.OffloadOptimizer || (Map.OffloadWeights && S.Training))
-      error(L.Offload, DiagID::err_offload_unsupported,
+      error<DiagID::err_offload_unsupported>(L.Offload, 
             Map.OffloadWeights ? "weights" : "optimizer",
             S.Training ? "train" : "serve",
             S.Training ? "training offload (ZeRO-Offload, ZeRO-Infinity) is "
                          "not costed yet"
                        : "a serve scenario has no optimizer state");
     else if (Map.OffloadWeights && S.System.Device.HostLinkBandwidth <= 0)
-      error(L.Offload, DiagID::err_offload_no_host_link,
+      error<DiagID::err_offload_no_host_link>(L.Offload, 
             S.System.Device.Name);
     if (Map.EpOverlap && (!S.Training || Map.Ep < 2))
-      error(L.EpOverlap, DiagID::err_ep_overlap,
+      error<DiagID::err_ep_overlap>(L.EpOverlap, 
             S.Training ? "it needs expert parallelism (ep > 1)"
                        : "it is costed for training only");
     if (Map.TpOverlapBackwardWritten && !Map.TpOverlap)
-      error(L.TpOverlapBackward, DiagID::err_tp_overlap_backward);
+      error<DiagID::err_tp_overlap_backward>(L.TpOverlapBackward);
     if (Map.Recipe && !S.Training)
-      error(L.Recipe, DiagID::err_recipe_serving, Map.Recipe->Name);
+      error<DiagID::err_recipe_serving>(L.Recipe,  Map.Recipe->Name);
     else if (Map.Recipe && Map.ActivationsWritten)
-      error(L.Activations, DiagID::err_recipe_activations, Map.Recipe->Name);
+      error<DiagID::err_recipe_activations>(L.Activations,  Map.Recipe->Name);
     else if (Map.Recipe) {
       const RecipeConfig &R = *Map.Recipe;
       double Wide = dtypeBytes(Map.Precision);
@@ -133,16 +132,16 @@ private:
                       R.Attention})
         Any |= R.copyBytes(T) < Wide;
       if (!Any)
-        error(L.Recipe, DiagID::err_recipe_nothing, R.Name,
+        error<DiagID::err_recipe_nothing>(L.Recipe,  R.Name,
               dtypeName(Map.Precision).str());
     }
     if (S.Training &&
         (Map.Gradients == DType::INT8 || Map.Gradients == DType::INT4))
-      error(L.Gradients, DiagID::err_gradients_format,
+      error<DiagID::err_gradients_format>(L.Gradients, 
             dtypeName(Map.Gradients).str());
     divisible(M.Heads, "heads", Map.Tp, "tp", L.Tp);
     if (!M.Mla && M.KvHeads % Map.Tp != 0 && Map.Tp % M.KvHeads != 0)
-      error(L.Tp, DiagID::err_mapping_divisible, "kv_heads", M.KvHeads, "tp",
+      error<DiagID::err_mapping_divisible>(L.Tp,  "kv_heads", M.KvHeads, "tp",
             Map.Tp);
     divisible(M.Ffn, "ffn", Map.Tp, "tp", L.Tp);
     if (M.Moe) {
@@ -150,7 +149,7 @@ private:
       divisible(M.Moe->Experts, "experts", Map.Ep, "ep", L.Ep);
       divisible(Map.Dp, "dp", Map.Ep, "ep", L.Ep);
     } else if (Map.Ep > 1) {
-      error(L.Ep, DiagID::err_mapping_no_experts, Map.Ep, M.Name);
+      error<DiagID::err_mapping_no_experts>(L.Ep,  Map.Ep, M.Name);
     }
     int64_t Chunks = Map.Pp * Map.VirtualStages;
     divisible(M.Layers, "layers", Chunks,
@@ -170,7 +169,7 @@ private:
     if (Mismatch && !Ctx.Diags)
       Ok = false; // quiet (a sweep point): no message to format
     else if (Mismatch)
-      error(L.Decl, DiagID::err_mapping_devices, Used,
+      error<DiagID::err_mapping_devices>(L.Decl,  Used,
             fmt::format("dp {} x tp {} x pp {} x cp {}", Map.Dp, Map.Tp, Map.Pp,
                         Map.Cp),
             Sys.Name, Have);
@@ -189,7 +188,7 @@ private:
                            Group{"ep", Map.Ep, Map.Tp * Map.Cp, L.Ep},
                            Group{"pp", Map.Pp, Map.Tp * Map.Cp * Map.Dp, L.Pp}})
       if (G.Size > 1 && level(G.Size, G.Stride) == 1 && !Sys.HasScaleOut)
-        error(G.Loc, DiagID::err_mapping_fabric, G.Name, G.Size, Sys.Name);
+        error<DiagID::err_mapping_fabric>(G.Loc,  G.Name, G.Size, Sys.Name);
     return Ok;
   }
 

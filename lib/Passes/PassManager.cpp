@@ -213,13 +213,13 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
   for (const ir::ModelConfig *M : {&Scenario.Model, &Spec.Draft})
     if (M->Encoder) {
       if (Ctx.Diags)
-        Ctx.Diags->report(DiagID::err_speculative_encoder, Spec.DraftUse,
+        Ctx.Diags->report<DiagID::err_speculative_encoder>(Spec.DraftUse,
                           M->Name);
       Fits = false;
     }
   if (Spec.Draft.Vocab != Scenario.Model.Vocab) {
     if (Ctx.Diags)
-      Ctx.Diags->report(DiagID::err_draft_vocab, Spec.DraftUse,
+      Ctx.Diags->report<DiagID::err_draft_vocab>(Spec.DraftUse,
                         Spec.Draft.Name, Spec.Draft.Vocab, Scenario.Model.Name,
                         Scenario.Model.Vocab);
     Fits = false;
@@ -240,7 +240,7 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
   Verify.Batch = Scenario.Batch * (Spec.K + 1);
   std::optional<ir::Program> D = runPasses(Draft, All, Ctx);
   if (!D && Ctx.Diags)
-    Ctx.Diags->report(DiagID::note_speculative_draft, Spec.DraftUse,
+    Ctx.Diags->report<DiagID::note_speculative_draft>(Spec.DraftUse,
                       Spec.Draft.Name, Scenario.Name);
   std::optional<ir::Program> V = D ? runPasses(Verify, All, Ctx) : std::nullopt;
   if (!D || !V)

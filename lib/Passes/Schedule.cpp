@@ -20,19 +20,22 @@ namespace passes {
 
 using namespace ir;
 
+/// Reports ID at R (when reporting) and fails the pass.
+template <DiagID ID, typename... Args>
+static bool fail(PassContext &Ctx, llvm::SMRange R, const Args &...A) {
+  if (Ctx.Diags)
+    Ctx.Diags->report<ID>(R, A...);
+  return false;
+}
+
 bool schedule(Program &P, PassContext &Ctx) {
   const ScenarioConfig &S = P.Scenario;
   const MappingConfig &M = S.Mapping;
   ScheduleInfo &Sc = P.Schedule;
   Sc.Kind = M.Schedule;
   Sc.VirtualStages = M.VirtualStages;
-  auto Fail = [&](llvm::SMRange R, DiagID ID, auto... A) {
-    if (Ctx.Diags)
-      Ctx.Diags->report(ID, R, A...);
-    return false;
-  };
   if (M.VirtualStages > 1 && M.Schedule != ScheduleKind::Interleaved)
-    return Fail(M.Locs.VirtualStages, DiagID::err_mapping_virtual,
+    return fail<DiagID::err_mapping_virtual>(Ctx, M.Locs.VirtualStages, 
                 M.VirtualStages);
   if (!S.Training) {
     // A pipeline serves the batch as micro-batches of requests, one per
@@ -50,12 +53,12 @@ bool schedule(Program &P, PassContext &Ctx) {
     Sc.MicroBatches = M.GlobalBatch / (M.Dp * M.MicroBatch);
   } else {
     if (Pp > 1)
-      return Fail(M.Locs.Decl, DiagID::err_mapping_global_batch);
+      return fail<DiagID::err_mapping_global_batch>(Ctx, M.Locs.Decl);
     Sc.MicroBatches = 1;
   }
   int64_t Mb = Sc.MicroBatches;
   if (M.Schedule == ScheduleKind::Interleaved && Pp > 1 && Mb % Pp != 0)
-    return Fail(M.Locs.GlobalBatch, DiagID::err_mapping_divisible,
+    return fail<DiagID::err_mapping_divisible>(Ctx, M.Locs.GlobalBatch, 
                 "micro-batches per pipeline", Mb, "pp", Pp);
   double V = M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;
   Sc.BubbleFraction = double(Pp - 1) / (V * Mb);

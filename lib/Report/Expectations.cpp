@@ -30,7 +30,7 @@ bool checkExpectations(
     }
     std::optional<double> V = It->second->figure(X.Figure->id());
     if (!V) {
-      Diags.report(DiagID::err_expect_unavailable, X.Range, X.Scenario->Name,
+      Diags.report<DiagID::err_expect_unavailable>(X.Range, X.Scenario->Name,
                    X.Figure->Name,
                    X.Figure->Info->missingReason());
       Ok = false;
@@ -55,7 +55,7 @@ bool checkExpectations(
       Want = X.Op + " " + showFigure(Lo, X.Figure->Type);
     }
     if (!Holds) {
-      Diags.report(DiagID::err_expect_failed, X.Range, X.Scenario->Name,
+      Diags.report<DiagID::err_expect_failed>(X.Range, X.Scenario->Name,
                    X.Figure->Name, showFigure(*V, X.Figure->Type), Want);
       Ok = false;
     }

@@ -34,7 +34,7 @@ bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
                           const std::string &Name) {
   const TypeSpec &T = F.Type;
   if (!typeMatches(T, V)) {
-    Diags.report(DiagID::err_type_mismatch, R, Name, T.describe(),
+    Diags.report<DiagID::err_type_mismatch>(R, Name, T.describe(),
                  V.describe());
     return false;
   }
@@ -46,16 +46,16 @@ bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
       std::string Example = exampleFor(T.Dim).str();
       if (Example.empty())
         Example = "1 " + T.Dim.unitString();
-      Diags.report(DiagID::err_bare_number, R, Name, T.describe(), Example);
+      Diags.report<DiagID::err_bare_number>(R, Name, T.describe(), Example);
     } else {
-      Diags.report(DiagID::err_dimension_mismatch, R, Name, T.describe(),
+      Diags.report<DiagID::err_dimension_mismatch>(R, Name, T.describe(),
                    V.Dim.describe());
     }
     return false;
   case TypeKind::Number:
   case TypeKind::Integer:
     if (!V.Dim.isDimensionless()) {
-      Diags.report(DiagID::err_dimension_mismatch, R, Name, T.describe(),
+      Diags.report<DiagID::err_dimension_mismatch>(R, Name, T.describe(),
                    V.Dim.describe());
       return false;
     }
@@ -63,7 +63,7 @@ bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
       double Rounded = std::round(V.Num);
       if (std::fabs(V.Num - Rounded) > 1e-9 * std::max(1.0, std::fabs(V.Num)) ||
           std::fabs(Rounded) > 9007199254740992.0) {
-        Diags.report(DiagID::err_not_integer, R, Name, spec::formatNumber(V.Num));
+        Diags.report<DiagID::err_not_integer>(R, Name, spec::formatNumber(V.Num));
         return false;
       }
       V.Num = Rounded;
@@ -71,7 +71,7 @@ bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
     break;
   case TypeKind::Enum:
     if (!T.Enum->contains(V.Str)) {
-      Diags.report(DiagID::err_type_mismatch, R, Name, T.describe(),
+      Diags.report<DiagID::err_type_mismatch>(R, Name, T.describe(),
                    V.describe());
       return false;
     }
@@ -90,13 +90,13 @@ bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
       return true;
     if (!V.Obj->IsEntity || V.Obj->Type != T.Struct) {
       if (V.Obj->IsEntity)
-        Diags.report(DiagID::err_wrong_entity_kind, R, V.Obj->Name,
+        Diags.report<DiagID::err_wrong_entity_kind>(R, V.Obj->Name,
                      TypeSpec{TypeKind::Ref, Dimension(), nullptr, nullptr,
                               V.Obj->Type}
                          .describe(),
                      Name, T.describe());
       else
-        Diags.report(DiagID::err_type_mismatch, R, Name, T.describe(),
+        Diags.report<DiagID::err_type_mismatch>(R, Name, T.describe(),
                      V.describe());
       return false;
     }
@@ -112,19 +112,19 @@ bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
     break;
   case Constraint::Positive:
     if (!(V.Num > 0)) {
-      Diags.report(DiagID::err_not_positive, R, Name, spec::formatValue(V));
+      Diags.report<DiagID::err_not_positive>(R, Name, spec::formatValue(V));
       return false;
     }
     break;
   case Constraint::NonNegative:
     if (V.Num < 0) {
-      Diags.report(DiagID::err_negative, R, Name, spec::formatValue(V));
+      Diags.report<DiagID::err_negative>(R, Name, spec::formatValue(V));
       return false;
     }
     break;
   case Constraint::Range:
     if (V.Num < F.Min || V.Num > F.Max) {
-      Diags.report(DiagID::err_out_of_range, R, Name,
+      Diags.report<DiagID::err_out_of_range>(R, Name,
                    spec::formatNumber(F.Min), spec::formatNumber(F.Max),
                    spec::formatValue(V));
       return false;

@@ -35,9 +35,9 @@ void Compilation::loadImports(ast::File *F) {
         Chain += SM.getMemoryBuffer(It->Buffer)->getBufferIdentifier().str() +
                  " -> ";
       Chain += SM.getMemoryBuffer(L->BufferID)->getBufferIdentifier().str();
-      auto D = Diags.report(DiagID::err_import_cycle, I.Range, Chain);
+      auto D = Diags.report<DiagID::err_import_cycle>(I.Range, Chain);
       for (auto It = OnStack + 1; It != ImportStack.end(); ++It)
-        D.note(DiagID::note_imported_here, It->ImportRange,
+        D.note<DiagID::note_imported_here>(It->ImportRange,
                SM.getMemoryBuffer(It->Buffer)->getBufferIdentifier());
       continue;
     }
@@ -55,7 +55,7 @@ void Compilation::loadImports(ast::File *F) {
 
 bool Compilation::parse() {
   if (Opts.Files.empty()) {
-    Diags.report(DiagID::err_no_input_files, SMRange());
+    Diags.report<DiagID::err_no_input_files>(SMRange());
     return false;
   }
   for (const std::string &Path : Opts.Files) {

@@ -23,7 +23,7 @@ void Resolver::declare(const ast::File &F) {
   for (const ast::EntityDecl *D : F.Entities) {
     const StructSpec *Type = Schema::get().entity(D->KindWord.Name);
     if (!Type) {
-      Diags.report(DiagID::err_unknown_entity_kind, D->KindWord.Range,
+      Diags.report<DiagID::err_unknown_entity_kind>(D->KindWord.Range,
                    D->KindWord.Name,
                    didYouMean(D->KindWord.Name,
                               Schema::get().entityKindNames()));
@@ -31,9 +31,8 @@ void Resolver::declare(const ast::File &F) {
     }
     auto [It, Inserted] = Entities.try_emplace(D->Name.Name);
     if (!Inserted) {
-      Diags.report(DiagID::err_redefinition, D->Name.Range, D->Name.Name)
-          .note(DiagID::note_previous_definition,
-                It->second.Decl->Name.Range);
+      Diags.report<DiagID::err_redefinition>(D->Name.Range, D->Name.Name)
+          .note<DiagID::note_previous_definition>(It->second.Decl->Name.Range);
       continue;
     }
     It->second.Decl = D;
@@ -127,7 +126,7 @@ Object *Resolver::build(EntityInfo &EI) {
     for (auto It = Start; It != ExtendsStack.end(); ++It)
       Chain += (*It)->Decl->Name.Name.str() + " extends ";
     Chain += EI.Decl->Name.Name.str();
-    Diags.report(DiagID::err_extends_cycle, EI.Decl->Parent->range(), Chain);
+    Diags.report<DiagID::err_extends_cycle>(EI.Decl->Parent->range(), Chain);
     for (auto It = Start; It != ExtendsStack.end(); ++It)
       (*It)->St = EntityInfo::State::Failed;
     return nullptr;
@@ -154,7 +153,7 @@ Object *Resolver::build(EntityInfo &EI) {
         if (E.second.Type == EI.Type)
           Names.push_back(E.first().str());
       std::sort(Names.begin(), Names.end());
-      Diags.report(DiagID::err_undefined_name, D.Parent->range(),
+      Diags.report<DiagID::err_undefined_name>(D.Parent->range(),
                    D.Parent->str(), didYouMean(D.Parent->str(), Names));
       Ok = false;
     } else {
@@ -167,10 +166,10 @@ Object *Resolver::build(EntityInfo &EI) {
       if (!PO) {
         Ok = false;
       } else if (P->Type != EI.Type) {
-        Diags.report(DiagID::err_extends_kind, D.Parent->range(),
+        Diags.report<DiagID::err_extends_kind>(D.Parent->range(),
                      EI.Type->Name, D.Name.Name, P->Type->Name,
                      PO->Name)
-            .note(DiagID::note_entity_declared, PO->DeclRange, PO->Name);
+            .note<DiagID::note_entity_declared>(PO->DeclRange, PO->Name);
         Ok = false;
       } else {
         O->Parent = PO;
@@ -180,7 +179,7 @@ Object *Resolver::build(EntityInfo &EI) {
     }
   }
   if (D.Over && EI.Type->Name != "sweep") {
-    Diags.report(DiagID::err_over_not_sweep, D.Over->range(), EI.Type->Name,
+    Diags.report<DiagID::err_over_not_sweep>(D.Over->range(), EI.Type->Name,
                  D.Name.Name);
     Ok = false;
   }
@@ -209,22 +208,22 @@ bool Resolver::applyInitializer(Object *O, const EntityInfo &EI) {
       Hint = "; to start from '" + N->Name.str() + "', write '" +
              D.KindWord.Name.str() + " " + D.Name.Name.str() + " extends " +
              N->Name.str() + " { ... }'";
-    Diags.report(DiagID::err_entity_init_form, Init.getRange(), Hint);
+    Diags.report<DiagID::err_entity_init_form>(Init.getRange(), Hint);
     return false;
   }
   if (EI.Type->Name != "model") {
-    Diags.report(DiagID::err_entity_init_kind, Init.getRange(), EI.Type->Name,
+    Diags.report<DiagID::err_entity_init_kind>(Init.getRange(), EI.Type->Name,
                  D.Name.Name);
     return false;
   }
   if (Call->Args.size() != 1) {
-    Diags.report(DiagID::err_function_arity, Init.getRange(), "hf_config", 1,
+    Diags.report<DiagID::err_function_arity>(Init.getRange(), "hf_config", 1,
                  "", Call->Args.size());
     return false;
   }
   const auto *PathArg = dyn_cast<ast::StringExpr>(Call->Args[0]);
   if (!PathArg) {
-    Diags.report(DiagID::err_function_arg, Call->Args[0]->getRange(),
+    Diags.report<DiagID::err_function_arg>(Call->Args[0]->getRange(),
                  "hf_config", "a string: the path of a config.json");
     return false;
   }
@@ -286,8 +285,8 @@ struct AssignedSet {
            StringRef Name) {
     for (const auto &[SO, SF, SR] : Seen)
       if (SO == O && SF == F) {
-        Diags.report(DiagID::err_duplicate_field, R, Name)
-            .note(DiagID::note_previous_assignment, SR);
+        Diags.report<DiagID::err_duplicate_field>(R, Name)
+            .note<DiagID::note_previous_assignment>(SR);
         return false;
       }
     Seen.emplace_back(O, F, R);
@@ -312,7 +311,7 @@ void Resolver::applyBlock(Object *O, const ast::Block &B, EntityInfo *Sweep) {
                 ? Obj->Type->Name + " '" + Obj->Name + "'"
                 : std::string(articleFor(Obj->Type->Name)) + " " +
                       Obj->Type->Name + " block";
-        Diags.report(DiagID::err_unknown_field, Part.Range, What, Part.Name,
+        Diags.report<DiagID::err_unknown_field>(Part.Range, What, Part.Name,
                      didYouMean(Part.Name, Obj->Type->fieldNames()));
         return false;
       }
@@ -322,7 +321,7 @@ void Resolver::applyBlock(Object *O, const ast::Block &B, EntityInfo *Sweep) {
       }
       const FieldSpec &FS = Obj->Type->Fields[Idx];
       if (FS.Type.Kind != TypeKind::Struct) {
-        Diags.report(DiagID::err_not_a_block_field, Part.Range, Part.Name,
+        Diags.report<DiagID::err_not_a_block_field>(Part.Range, Part.Name,
                      FS.Type.describe());
         return false;
       }
@@ -363,7 +362,7 @@ void Resolver::applyBlock(Object *O, const ast::Block &B, EntityInfo *Sweep) {
         // it is made from (`hbm = HBM4 { stacks = 8 }`).
         int ValueField = St->TagField >= 0 ? St->TagField : St->SourceField;
         if (A.Value && ValueField < 0) {
-          Diags.report(DiagID::err_block_field_needs_block, A.Value->getRange(),
+          Diags.report<DiagID::err_block_field_needs_block>(A.Value->getRange(),
                        FS.Name, FS.Type.describe(), FS.Name);
           break;
         }
@@ -378,7 +377,7 @@ void Resolver::applyBlock(Object *O, const ast::Block &B, EntityInfo *Sweep) {
         break;
       }
       if (A.Refine && FS.Type.Kind != TypeKind::Ref) {
-        Diags.report(DiagID::err_block_on_scalar, A.Refine->Range,
+        Diags.report<DiagID::err_block_on_scalar>(A.Refine->Range,
                      FS.Type.describe());
         break;
       }
@@ -403,7 +402,7 @@ void Resolver::applyBlock(Object *O, const ast::Block &B, EntityInfo *Sweep) {
         break;
       }
       if (FS.Type.Kind != TypeKind::Ref) {
-        Diags.report(DiagID::err_not_a_block_field, R, BM.Path.str(),
+        Diags.report<DiagID::err_not_a_block_field>(R, BM.Path.str(),
                      FS.Type.describe());
         break;
       }
@@ -420,12 +419,12 @@ void Resolver::applyBlock(Object *O, const ast::Block &B, EntityInfo *Sweep) {
         break;
       const FieldSpec &FS = Obj->Type->Fields[Field];
       if (!Obj->Type->IsLimits) {
-        Diags.report(DiagID::err_member_not_in_struct, M->getRange(),
+        Diags.report<DiagID::err_member_not_in_struct>(M->getRange(),
                      spelling(BM.Op), Obj->Type->Name);
         break;
       }
       if (FS.BoundOp != spelling(BM.Op)) {
-        Diags.report(DiagID::err_bound_direction, M->getRange(), FS.Name,
+        Diags.report<DiagID::err_bound_direction>(M->getRange(), FS.Name,
                      FS.Name, FS.BoundOp);
         break;
       }
@@ -448,7 +447,7 @@ void Resolver::applyBlock(Object *O, const ast::Block &B, EntityInfo *Sweep) {
                              : (cast<ast::ObjectiveMember>(M)->Maximize
                                     ? "maximize"
                                     : "minimize");
-        Diags.report(DiagID::err_member_not_in_sweep, M->getRange(), What);
+        Diags.report<DiagID::err_member_not_in_sweep>(M->getRange(), What);
       }
       break; // Sweep members are read by resolveSweep.
     }
@@ -518,10 +517,10 @@ bool Resolver::checkComplete(const Object *O, SMRange Use) {
   for (size_t I = 0; I < Missing.size(); ++I)
     List += (I ? ", '" : "'") + Missing[I] + "'";
   SMRange Where = Use.Start.isValid() ? Use : O->DeclRange;
-  auto D = Diags.report(DiagID::err_incomplete_entity, Where, O->Type->Name,
+  auto D = Diags.report<DiagID::err_incomplete_entity>(Where, O->Type->Name,
                         O->Name, Missing.size() == 1 ? "" : "s", List);
   if (Where.Start.getPointer() != O->DeclRange.Start.getPointer())
-    D.note(DiagID::note_entity_declared, O->DeclRange, O->Name);
+    D.note<DiagID::note_entity_declared>(O->DeclRange, O->Name);
   return false;
 }
 

@@ -85,9 +85,9 @@ void Resolver::markNodeScaling(Object *O, Object *Parent) {
   spec::Field &Tech = O->Fields[TechIdx];
   bool NewNode = Tech.From == spec::Origin::File;
   if (NewNode && !Parent->Fields[TechIdx].isSet()) {
-    Diags.report(DiagID::err_derive_parent_no_technology, Tech.Loc,
+    Diags.report<DiagID::err_derive_parent_no_technology>(Tech.Loc,
                  O->Type->Name, O->Name, Parent->Name, Parent->Name)
-        .note(DiagID::note_entity_declared, Parent->DeclRange, Parent->Name);
+        .note<DiagID::note_entity_declared>(Parent->DeclRange, Parent->Name);
     return;
   }
   for (const NodeRule &R : NodeRules) {
@@ -176,9 +176,9 @@ const NodeScaling &Resolver::nodeScaling(Object *Root, Object *ParentRoot) {
       if (!V)
         return NS;
       if (V->Num <= 0) {
-        Diags.report(DiagID::err_technology_factor, TechLoc, Nodes[S]->Name,
+        Diags.report<DiagID::err_technology_factor>(TechLoc, Nodes[S]->Name,
                      NodeFactors[K], spec::formatNumber(V->Num), Root->Name)
-            .note(DiagID::note_entity_declared, Nodes[S]->DeclRange,
+            .note<DiagID::note_entity_declared>(Nodes[S]->DeclRange,
                   Nodes[S]->Name);
         return NS;
       }
@@ -311,7 +311,7 @@ bool Resolver::deriveFromStacks(Object *Level, unsigned Field,
   for (int Needed : {StacksIdx, TechIdx})
     if (!Level->Fields[Needed].isSet()) {
       const std::string &Missing = Level->Type->Fields[Needed].Name;
-      Diags.report(DiagID::err_derive_needs_field, F.Loc,
+      Diags.report<DiagID::err_derive_needs_field>(F.Loc,
                    fieldPath(Level, Field), Missing, Missing, Name);
       return true;
     }
@@ -325,9 +325,9 @@ bool Resolver::deriveFromStacks(Object *Level, unsigned Field,
   int PerStackIdx = Memory->Type->findField(Name);
   assert(PerStackIdx >= 0 && "memory technology lacks a memory-level field");
   if (!Memory->Fields[PerStackIdx].isSet()) {
-    Diags.report(DiagID::err_memory_tech_lacks_figure, F.Loc, Memory->Name,
+    Diags.report<DiagID::err_memory_tech_lacks_figure>(F.Loc, Memory->Name,
                  Name, fieldPath(Level, Field), Name, Name)
-        .note(DiagID::note_entity_declared, Memory->DeclRange, Memory->Name);
+        .note<DiagID::note_entity_declared>(Memory->DeclRange, Memory->Name);
     return true;
   }
   std::optional<Value> PerStack = fieldValue(Memory, PerStackIdx, F.Loc);

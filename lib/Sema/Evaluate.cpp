@@ -61,7 +61,7 @@ std::optional<Value> Resolver::evalNumber(const ast::NumberExpr &E,
   char *End = nullptr;
   double V = std::strtod(Digits.c_str(), &End);
   if (!isFinite(V) || (errno == ERANGE && std::fabs(V) > 1)) {
-    Diags.report(DiagID::err_number_overflow, at(E.getRange()), Digits);
+    Diags.report<DiagID::err_number_overflow>(at(E.getRange()), Digits);
     return std::nullopt;
   }
   Dimension D;
@@ -69,16 +69,16 @@ std::optional<Value> Resolver::evalNumber(const ast::NumberExpr &E,
     UnitParse U = parseUnit(E.Unit);
     if (!U.Ok) {
       if (E.GluedWord && Expected && Expected->Kind == TypeKind::Enum) {
-        Diags.report(DiagID::err_unknown_enum, at(E.getRange()),
+        Diags.report<DiagID::err_unknown_enum>(at(E.getRange()),
                      E.wholeText(), Expected->Enum->Name, currentField(),
                      didYouMean(E.wholeText(), Expected->Enum->Words));
         return std::nullopt;
       }
       if (U.BinaryPrefixMisuse)
-        Diags.report(DiagID::err_binary_prefix, at(E.UnitRange), U.Prefix,
+        Diags.report<DiagID::err_binary_prefix>(at(E.UnitRange), U.Prefix,
                      U.BadAtom.substr(U.Prefix.size()));
       else
-        Diags.report(DiagID::err_unknown_unit, at(E.UnitRange), E.Unit,
+        Diags.report<DiagID::err_unknown_unit>(at(E.UnitRange), E.Unit,
                      U.Suggestion.empty()
                          ? std::string()
                          : "; did you mean '" + U.Suggestion + "'?");
@@ -87,7 +87,7 @@ std::optional<Value> Resolver::evalNumber(const ast::NumberExpr &E,
     V *= U.Scale;
     D = U.Dim;
     if (!isFinite(V)) {
-      Diags.report(DiagID::err_number_overflow, at(E.getRange()),
+      Diags.report<DiagID::err_number_overflow>(at(E.getRange()),
                    E.wholeText());
       return std::nullopt;
     }
@@ -113,12 +113,12 @@ bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
       Chain += fieldPath(It->Obj, It->Field) + " -> ";
     Chain += fieldPath(O, Field);
     SMRange Where = F.From == spec::Origin::Default ? O->DeclRange : F.Loc;
-    auto D = Diags.report(DiagID::err_reference_cycle, at(Where), Chain);
+    auto D = Diags.report<DiagID::err_reference_cycle>(at(Where), Chain);
     for (auto It = Start + 1; It != EvalStack.end(); ++It)
-      D.note(DiagID::note_reference_chain, at(It->Use),
+      D.note<DiagID::note_reference_chain>(at(It->Use),
              fieldPath((It - 1)->Obj, (It - 1)->Field),
              fieldPath(It->Obj, It->Field));
-    D.note(DiagID::note_reference_chain, at(Use),
+    D.note<DiagID::note_reference_chain>(at(Use),
            fieldPath(EvalStack.back().Obj, EvalStack.back().Field),
            fieldPath(O, Field));
     for (auto It = Start; It != EvalStack.end(); ++It)
@@ -138,7 +138,7 @@ bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
   bool IsDefault = F.From == spec::Origin::Default;
   if (IsDefault) {
     DefaultStack.push_back({O, &FS});
-    Diags.pushContextNote(DiagID::note_default_expr, SMRange(), FS.Name,
+    Diags.pushContextNote<DiagID::note_default_expr>(SMRange(), FS.Name,
                           FS.Default);
   }
 
@@ -202,12 +202,12 @@ Object *Resolver::makeInline(Object *Owner, unsigned Field, const Slot &Sl) {
     EntityInfo *P = findEntity(*Sl.RefineParent, Consumed);
     if (!P || Consumed != Sl.RefineParent->Parts.size() || !build(*P)) {
       if (!P)
-        Diags.report(DiagID::err_undefined_name, Sl.RefineParent->range(),
+        Diags.report<DiagID::err_undefined_name>(Sl.RefineParent->range(),
                      Sl.RefineParent->str(), "");
       return nullptr;
     }
     if (P->Type != Kind) {
-      Diags.report(DiagID::err_wrong_entity_kind, Sl.RefineParent->range(),
+      Diags.report<DiagID::err_wrong_entity_kind>(Sl.RefineParent->range(),
                    P->Obj->Name,
                    TypeSpec{TypeKind::Ref, Dimension(), nullptr, nullptr,
                             P->Type}
@@ -220,7 +220,7 @@ Object *Resolver::makeInline(Object *Owner, unsigned Field, const Slot &Sl) {
   }
   if (!Kind) {
     // A block alone cannot say which kind of scenario it is.
-    Diags.report(DiagID::err_type_mismatch, at(Owner->Fields[Field].Loc),
+    Diags.report<DiagID::err_type_mismatch>(at(Owner->Fields[Field].Loc),
                  fieldPath(Owner, Field), FS.Type.describe(), "a block");
     return nullptr;
   }
@@ -257,7 +257,7 @@ std::optional<Value> Resolver::fieldValue(Object *O, unsigned Field,
     std::string Owner = O->IsEntity && !O->IsAnonymous
                             ? O->Type->Name + " '" + O->Name + "'"
                             : "'" + O->Name + "'";
-    Diags.report(DiagID::err_field_unset, at(Use), F.Spec->Name, Owner);
+    Diags.report<DiagID::err_field_unset>(at(Use), F.Spec->Name, Owner);
     return std::nullopt;
   }
   if (!EvalStack.empty())
@@ -311,10 +311,10 @@ std::optional<Value> Resolver::evalName(const ast::NameExpr &E, Object *Self,
   }
   if (!Found) {
     if (Expected && Expected->Kind == TypeKind::Enum) {
-      Diags.report(DiagID::err_unknown_enum, at(First.Range), First.Name,
+      Diags.report<DiagID::err_unknown_enum>(at(First.Range), First.Name,
                    Expected->Enum->Name, currentField(),
                    didYouMean(First.Name, Expected->Enum->Words))
-          .note(DiagID::note_enum_values, SMRange(),
+          .note<DiagID::note_enum_values>(SMRange(),
                 [&] {
                   std::string L;
                   for (const std::string &W : Expected->Enum->Words)
@@ -331,7 +331,7 @@ std::optional<Value> Resolver::evalName(const ast::NameExpr &E, Object *Self,
       Candidates.push_back(Ent.first().str());
     std::sort(Candidates.begin() + 0, Candidates.end());
     std::string Shown = First.Name == "std" ? N.str() : First.Name.str();
-    Diags.report(DiagID::err_undefined_name, at(First.Name == "std"
+    Diags.report<DiagID::err_undefined_name>(at(First.Name == "std"
                                                     ? N.range()
                                                     : First.Range),
                  Shown,
@@ -343,14 +343,14 @@ std::optional<Value> Resolver::evalName(const ast::NameExpr &E, Object *Self,
   for (; Next < N.Parts.size(); ++Next) {
     const ast::Ident &Part = N.Parts[Next];
     if (Cur->Kind != spec::ValueKind::Object) {
-      Diags.report(DiagID::err_member_of_non_object, at(Part.Range),
+      Diags.report<DiagID::err_member_of_non_object>(at(Part.Range),
                    N.Parts[Next - 1].Name, Cur->describe());
       return std::nullopt;
     }
     Object *O = Cur->Obj;
     int Idx = O->Type->findField(Part.Name);
     if (Idx < 0) {
-      Diags.report(DiagID::err_no_such_member, at(Part.Range), O->Name,
+      Diags.report<DiagID::err_no_such_member>(at(Part.Range), O->Name,
                    Part.Name, didYouMean(Part.Name, O->Type->fieldNames()));
       return std::nullopt;
     }
@@ -380,7 +380,7 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
           return std::nullopt;
         for (const Value *B : {&*Lo, &*Hi})
           if (!isNumber(*L) || !isNumber(*B) || B->Dim != L->Dim) {
-            Diags.report(DiagID::err_dimension_compare, at(E.getRange()),
+            Diags.report<DiagID::err_dimension_compare>(at(E.getRange()),
                          L->describe(), B->describe());
             return std::nullopt;
           }
@@ -391,7 +391,7 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
     if (!R)
       return std::nullopt;
     if (R->Kind != spec::ValueKind::List) {
-      Diags.report(DiagID::err_operand_type, at(E.RHS->getRange()), "in",
+      Diags.report<DiagID::err_operand_type>(at(E.RHS->getRange()), "in",
                    "a list or a range", R->describe());
       return std::nullopt;
     }
@@ -437,7 +437,7 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
   if (E.Op == BinaryOp::And || E.Op == BinaryOp::Or) {
     for (const Value *V : {&*L, &*R})
       if (V->Kind != spec::ValueKind::Bool) {
-        Diags.report(DiagID::err_operand_type, at(E.OpRange),
+        Diags.report<DiagID::err_operand_type>(at(E.OpRange),
                      spelling(E.Op), "true or false", V->describe());
         return std::nullopt;
       }
@@ -451,7 +451,7 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
   if (Compare && (E.Op == BinaryOp::Eq || E.Op == BinaryOp::Ne) &&
       !(isNumber(*L) && isNumber(*R))) {
     if (L->Kind != R->Kind) {
-      Diags.report(DiagID::err_dimension_compare, at(E.getRange()),
+      Diags.report<DiagID::err_dimension_compare>(at(E.getRange()),
                    L->describe(), R->describe());
       return std::nullopt;
     }
@@ -460,13 +460,13 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
   }
   for (const Value *V : {&*L, &*R})
     if (!isNumber(*V)) {
-      Diags.report(DiagID::err_operand_type, at(E.OpRange), spelling(E.Op),
+      Diags.report<DiagID::err_operand_type>(at(E.OpRange), spelling(E.Op),
                    "numbers", V->describe());
       return std::nullopt;
     }
   if (Compare) {
     if (L->Dim != R->Dim) {
-      Diags.report(DiagID::err_dimension_compare, at(E.getRange()),
+      Diags.report<DiagID::err_dimension_compare>(at(E.getRange()),
                    L->Dim.describe(), R->Dim.describe());
       return std::nullopt;
     }
@@ -487,7 +487,7 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
   case BinaryOp::Add:
   case BinaryOp::Sub:
     if (L->Dim != R->Dim) {
-      Diags.report(DiagID::err_dimension_add, at(E.OpRange),
+      Diags.report<DiagID::err_dimension_add>(at(E.OpRange),
                    E.Op == BinaryOp::Add ? "add" : "subtract",
                    L->Dim.describe(), R->Dim.describe());
       return std::nullopt;
@@ -501,7 +501,7 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
     break;
   case BinaryOp::Div:
     if (R->Num == 0) {
-      Diags.report(DiagID::err_division_by_zero, at(E.OpRange));
+      Diags.report<DiagID::err_division_by_zero>(at(E.OpRange));
       return std::nullopt;
     }
     V = L->Num / R->Num;
@@ -511,7 +511,7 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
     llvm_unreachable("comparison handled above");
   }
   if (!isFinite(V)) {
-    Diags.report(DiagID::err_arith_overflow, at(E.getRange()));
+    Diags.report<DiagID::err_arith_overflow>(at(E.getRange()));
     return std::nullopt;
   }
   return Value::number(V, D);
@@ -522,7 +522,7 @@ std::optional<Value> Resolver::evalCall(const ast::CallExpr &E, Object *Self) {
   static const std::vector<std::string> Known = {"min", "max", "ceil",
                                                  "floor", "round"};
   if (!is_contained(Known, F.str())) {
-    Diags.report(DiagID::err_unknown_function, at(E.Callee.Range), F,
+    Diags.report<DiagID::err_unknown_function>(at(E.Callee.Range), F,
                  didYouMean(F, Known));
     return std::nullopt;
   }
@@ -532,21 +532,21 @@ std::optional<Value> Resolver::evalCall(const ast::CallExpr &E, Object *Self) {
     if (!V)
       return std::nullopt;
     if (!isNumber(*V)) {
-      Diags.report(DiagID::err_function_arg, at(A->getRange()), F, "a number");
+      Diags.report<DiagID::err_function_arg>(at(A->getRange()), F, "a number");
       return std::nullopt;
     }
     Args.push_back(*V);
   }
   if (F == "min" || F == "max") {
     if (Args.empty()) {
-      Diags.report(DiagID::err_function_arity, at(E.getRange()), F,
+      Diags.report<DiagID::err_function_arity>(at(E.getRange()), F,
                    "at least 1", "", 0);
       return std::nullopt;
     }
     Value Best = Args[0];
     for (const Value &A : Args) {
       if (A.Dim != Best.Dim) {
-        Diags.report(DiagID::err_dimension_compare, at(E.getRange()),
+        Diags.report<DiagID::err_dimension_compare>(at(E.getRange()),
                      Best.Dim.describe(), A.Dim.describe());
         return std::nullopt;
       }
@@ -556,12 +556,12 @@ std::optional<Value> Resolver::evalCall(const ast::CallExpr &E, Object *Self) {
     return Best;
   }
   if (Args.size() != 1) {
-    Diags.report(DiagID::err_function_arity, at(E.getRange()), F, 1, "",
+    Diags.report<DiagID::err_function_arity>(at(E.getRange()), F, 1, "",
                  Args.size());
     return std::nullopt;
   }
   if (!Args[0].Dim.isDimensionless()) {
-    Diags.report(DiagID::err_function_arg, at(E.Args[0]->getRange()), F,
+    Diags.report<DiagID::err_function_arg>(at(E.Args[0]->getRange()), F,
                  "a dimensionless number");
     return std::nullopt;
   }
@@ -579,7 +579,7 @@ std::optional<Value> Resolver::evalRange(const ast::RangeExpr &E, Object *Self,
   if (!Lo || !Hi)
     return std::nullopt;
   if (!isNumber(*Lo) || !isNumber(*Hi) || Lo->Dim != Hi->Dim) {
-    Diags.report(DiagID::err_dimension_compare, at(E.getRange()),
+    Diags.report<DiagID::err_dimension_compare>(at(E.getRange()),
                  Lo->describe(), Hi->describe());
     return std::nullopt;
   }
@@ -591,19 +591,19 @@ std::optional<Value> Resolver::evalRange(const ast::RangeExpr &E, Object *Self,
     if (!isNumber(*St) ||
         (E.Geometric ? !St->Dim.isDimensionless() : St->Dim != Lo->Dim) ||
         (E.Geometric ? St->Num <= 1 : St->Num <= 0)) {
-      Diags.report(DiagID::err_range_step, at(E.Step->getRange()),
+      Diags.report<DiagID::err_range_step>(at(E.Step->getRange()),
                    E.Geometric ? "a dimensionless factor above 1"
                                : "positive, in the range's unit");
       return std::nullopt;
     }
     Step = St->Num;
   } else if (!Lo->Dim.isDimensionless()) {
-    Diags.report(DiagID::err_range_step, at(E.getRange()),
+    Diags.report<DiagID::err_range_step>(at(E.getRange()),
                  "given for a range of quantities ('step 1 GB')");
     return std::nullopt;
   }
   if (E.Geometric && Lo->Num <= 0) {
-    Diags.report(DiagID::err_range_step, at(E.Lo->getRange()),
+    Diags.report<DiagID::err_range_step>(at(E.Lo->getRange()),
                  "used from a positive start when it multiplies");
     return std::nullopt;
   }
@@ -614,7 +614,7 @@ std::optional<Value> Resolver::evalRange(const ast::RangeExpr &E, Object *Self,
     if (X > Hi->Num + Tol)
       break;
     if (Values.size() == MaxValues) {
-      Diags.report(DiagID::err_range_too_large, at(E.getRange()),
+      Diags.report<DiagID::err_range_too_large>(at(E.getRange()),
                    spec::formatNumber(Lo->Num), spec::formatNumber(Hi->Num),
                    MaxValues);
       return std::nullopt;
@@ -661,7 +661,7 @@ std::optional<Value> Resolver::eval(const ast::Expr &E, Object *Self,
       return std::nullopt;
     if (U.Op == ast::UnaryOp::Not) {
       if (V->Kind != spec::ValueKind::Bool) {
-        Diags.report(DiagID::err_operand_type, at(SMRange(U.OpLoc, U.OpLoc)),
+        Diags.report<DiagID::err_operand_type>(at(SMRange(U.OpLoc, U.OpLoc)),
                      "not", "true or false", V->describe());
         return std::nullopt;
       }
@@ -669,7 +669,7 @@ std::optional<Value> Resolver::eval(const ast::Expr &E, Object *Self,
       return V;
     }
     if (!isNumber(*V)) {
-      Diags.report(DiagID::err_operand_type, at(SMRange(U.OpLoc, U.OpLoc)),
+      Diags.report<DiagID::err_operand_type>(at(SMRange(U.OpLoc, U.OpLoc)),
                    spelling(U.Op), "a number", V->describe());
       return std::nullopt;
     }

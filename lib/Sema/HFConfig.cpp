@@ -114,7 +114,7 @@ private:
     if (const json::Value *MT = Config.get("model_type")) {
       std::optional<StringRef> Type = MT->getAsString();
       if (!Type) {
-        Diags.report(DiagID::err_hf_config_value, Call, "model_type", Spelled,
+        Diags.report<DiagID::err_hf_config_value>(Call, "model_type", Spelled,
                      "a string", describeJSON(*MT));
         return std::nullopt;
       }
@@ -122,9 +122,9 @@ private:
         if (*Type == N.ModelType)
           return N;
       Diags
-          .report(DiagID::err_hf_config_model_type, Call, *Type, Spelled,
+          .report<DiagID::err_hf_config_model_type>(Call, *Type, Spelled,
                   didYouMean(*Type, Known))
-          .note(DiagID::note_hf_config_model_types, SMRange(),
+          .note<DiagID::note_hf_config_model_types>(SMRange(),
                 join(Known, ", "));
       return std::nullopt;
     }
@@ -134,7 +134,7 @@ private:
           for (const StyleName &N : Styles)
             if (*Name == N.Architecture)
               return N;
-    Diags.report(DiagID::err_hf_config_missing_key, Call, Spelled, "model_type",
+    Diags.report<DiagID::err_hf_config_missing_key>(Call, Spelled, "model_type",
                  " (nor a supported 'architectures' entry)");
     return std::nullopt;
   }
@@ -148,18 +148,18 @@ private:
   }
 
   void missing(StringRef Key) {
-    Diags.report(DiagID::err_hf_config_missing_key, Call, Spelled, Key,
+    Diags.report<DiagID::err_hf_config_missing_key>(Call, Spelled, Key,
                  " (required for model_type '" + ModelType + "')");
     Ok = false;
   }
 
   void unmappable(StringRef Key, const std::string &Why) {
-    Diags.report(DiagID::err_hf_config_unmappable, Call, Key, Spelled, Why);
+    Diags.report<DiagID::err_hf_config_unmappable>(Call, Key, Spelled, Why);
     Ok = false;
   }
 
   void wrongValue(StringRef Key, StringRef Expected, const json::Value &V) {
-    Diags.report(DiagID::err_hf_config_value, Call, Key, Spelled, Expected,
+    Diags.report<DiagID::err_hf_config_value>(Call, Key, Spelled, Expected,
                  describeJSON(V));
     Ok = false;
   }
@@ -382,25 +382,25 @@ std::optional<std::vector<HFField>> importHFConfig(StringRef FilePath,
                                                    SMRange Call,
                                                    DiagnosticEngine &Diags) {
   if (sys::fs::is_directory(FilePath)) {
-    Diags.report(DiagID::err_hf_config_read, Call, Spelled, "is a directory");
+    Diags.report<DiagID::err_hf_config_read>(Call, Spelled, "is a directory");
     return std::nullopt;
   }
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
       MemoryBuffer::getFile(FilePath, /*IsText=*/true);
   if (!Buf) {
-    Diags.report(DiagID::err_hf_config_read, Call, Spelled,
+    Diags.report<DiagID::err_hf_config_read>(Call, Spelled,
                  Buf.getError().message());
     return std::nullopt;
   }
   Expected<json::Value> Parsed = json::parse((*Buf)->getBuffer());
   if (!Parsed) {
-    Diags.report(DiagID::err_hf_config_json, Call, Spelled,
+    Diags.report<DiagID::err_hf_config_json>(Call, Spelled,
                  toString(Parsed.takeError()));
     return std::nullopt;
   }
   const json::Object *Config = Parsed->getAsObject();
   if (!Config) {
-    Diags.report(DiagID::err_hf_config_json, Call, Spelled,
+    Diags.report<DiagID::err_hf_config_json>(Call, Spelled,
                  "the top level is " + describeJSON(*Parsed) +
                      ", not an object");
     return std::nullopt;

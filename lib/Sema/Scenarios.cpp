@@ -28,7 +28,7 @@ void Resolver::resolveExpect(const ast::ExpectDecl &D) {
                          B->Op == ast::BinaryOp::In);
   const auto *L = IsCompare ? dyn_cast<ast::NameExpr>(B->LHS) : nullptr;
   if (!L || L->Name.Parts.size() != 2) {
-    Diags.report(DiagID::err_expect_form, D.Condition->getRange());
+    Diags.report<DiagID::err_expect_form>(D.Condition->getRange());
     return;
   }
   const ast::Ident &ScenarioName = L->Name.Parts[0];
@@ -40,19 +40,19 @@ void Resolver::resolveExpect(const ast::ExpectDecl &D) {
       if (E.second.Type->IsScenario)
         Names.push_back(E.first().str());
     std::sort(Names.begin(), Names.end());
-    Diags.report(DiagID::err_undefined_name, ScenarioName.Range,
+    Diags.report<DiagID::err_undefined_name>(ScenarioName.Range,
                  ScenarioName.Name, didYouMean(ScenarioName.Name, Names));
     return;
   }
   EntityInfo &EI = It->second;
   if (!EI.Type->IsScenario) {
-    Diags.report(DiagID::err_expect_scenario, ScenarioName.Range,
+    Diags.report<DiagID::err_expect_scenario>(ScenarioName.Range,
                  ScenarioName.Name, "a " + EI.Type->Name);
     return;
   }
   const FigureSpec *Fig = EI.Type->findFigure(FigureName.Name);
   if (!Fig) {
-    Diags.report(DiagID::err_unknown_figure, FigureName.Range,
+    Diags.report<DiagID::err_unknown_figure>(FigureName.Range,
                  describeEntity(*EI.Type, ScenarioName.Name), FigureName.Name,
                  didYouMean(FigureName.Name, figureNames(*EI.Type)));
     return;
@@ -70,7 +70,7 @@ void Resolver::resolveExpect(const ast::ExpectDecl &D) {
   if (B->Op == ast::BinaryOp::In) {
     const auto *R = dyn_cast<ast::RangeExpr>(B->RHS);
     if (!R || R->Step) {
-      Diags.report(DiagID::err_expect_form, B->RHS->getRange());
+      Diags.report<DiagID::err_expect_form>(B->RHS->getRange());
       return;
     }
     std::optional<Value> Lo = eval(*R->Lo, nullptr, &Fig->Type);
@@ -118,7 +118,7 @@ bool Resolver::checkAxisUnread(const Object &Scenario, const ast::AxisMember &A)
         if (!Reachable.count(Reader.first))
           continue;
         std::string Name = fieldPath(Reader.first, Reader.second);
-        Diags.report(DiagID::err_sweep_axis_read, A.Path.range(), A.Path.str(),
+        Diags.report<DiagID::err_sweep_axis_read>(A.Path.range(), A.Path.str(),
                      Name, Name);
         return false;
       }
@@ -128,7 +128,7 @@ bool Resolver::checkAxisUnread(const Object &Scenario, const ast::AxisMember &A)
         std::string Prefix;
         for (size_t J = 0; J <= I; ++J)
           Prefix += (J ? "." : "") + A.Path.Parts[J].Name.str();
-        Diags.report(DiagID::err_sweep_axis_unset, A.Path.range(),
+        Diags.report<DiagID::err_sweep_axis_unset>(A.Path.range(),
                      A.Path.str(), Prefix, "'" + Scenario.Name + "'");
         return false;
       }
@@ -143,18 +143,18 @@ void Resolver::resolveSweep(EntityInfo &EI) {
   if (D.Init) // Diagnosed where the entity was built.
     return;
   if (!D.Over) {
-    Diags.report(DiagID::err_sweep_needs_over, D.Name.Range, D.Name.Name,
+    Diags.report<DiagID::err_sweep_needs_over>(D.Name.Range, D.Name.Name,
                  D.Name.Name);
     return;
   }
   unsigned Consumed = 0;
   EntityInfo *Target = findEntity(*D.Over, Consumed);
   if (!Target || Consumed != D.Over->Parts.size()) {
-    Diags.report(DiagID::err_undefined_name, D.Over->range(), D.Over->str(), "");
+    Diags.report<DiagID::err_undefined_name>(D.Over->range(), D.Over->str(), "");
     return;
   }
   if (!Target->Type->IsScenario) {
-    Diags.report(DiagID::err_sweep_target_kind, D.Over->range(), D.Over->str(),
+    Diags.report<DiagID::err_sweep_target_kind>(D.Over->range(), D.Over->str(),
                  "a " + Target->Type->Name);
     return;
   }
@@ -173,7 +173,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
             : nullptr;
     if (!F) {
       std::string Name = N ? N->Name.str() : std::string("<expression>");
-      Diags.report(DiagID::err_unknown_figure, E->getRange(),
+      Diags.report<DiagID::err_unknown_figure>(E->getRange(),
                    describeEntity(Scenario, Target->Obj->Name), Name,
                    didYouMean(Name, figureNames(Scenario)));
       Ok = false;
@@ -191,7 +191,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
         const ast::Ident &Part = A.Path.Parts[I];
         int Idx = T->findField(Part.Name);
         if (Idx < 0) {
-          Diags.report(DiagID::err_unknown_field, Part.Range,
+          Diags.report<DiagID::err_unknown_field>(Part.Range,
                        (I == 0 ? describeEntity(Scenario, Target->Obj->Name)
                                : "a " + T->Name),
                        Part.Name, didYouMean(Part.Name, T->fieldNames()));
@@ -202,7 +202,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
         if (I + 1 < A.Path.Parts.size()) {
           if (FS->Type.Kind != TypeKind::Ref &&
               FS->Type.Kind != TypeKind::Struct) {
-            Diags.report(DiagID::err_not_a_block_field, Part.Range, Part.Name,
+            Diags.report<DiagID::err_not_a_block_field>(Part.Range, Part.Name,
                          FS->Type.describe());
             FS = nullptr;
             break;
@@ -229,7 +229,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
         break;
       }
       if (V->Kind != spec::ValueKind::List) {
-        Diags.report(DiagID::err_axis_values, A.Values->getRange(),
+        Diags.report<DiagID::err_axis_values>(A.Values->getRange(),
                      A.Path.str());
         Ok = false;
         break;
@@ -238,7 +238,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
       for (const spec::SweepAxis &Other : W.Axes) {
         StringRef X = Path, Y = Other.Path;
         if (X == Y || X.startswith(Y.str() + ".") || Y.startswith(X.str() + ".")) {
-          Diags.report(DiagID::err_sweep_axis_overlap, A.Path.range(), Path,
+          Diags.report<DiagID::err_sweep_axis_overlap>(A.Path.range(), Path,
                        Other.Path);
           Overlap = true;
           break;
@@ -274,7 +274,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
     case ast::Member::Kind::Objective: {
       const auto &O = cast<ast::ObjectiveMember>(*M);
       if (!W.Objectives.empty() || W.Pareto) {
-        Diags.report(DiagID::err_objective_count, M->getRange(), D.Name.Name,
+        Diags.report<DiagID::err_objective_count>(M->getRange(), D.Name.Name,
                      W.Objectives.size() + 1);
         Ok = false;
         break;
@@ -286,13 +286,13 @@ void Resolver::resolveSweep(EntityInfo &EI) {
     case ast::Member::Kind::Pareto: {
       const auto &P = cast<ast::ParetoMember>(*M);
       if (!W.Objectives.empty()) {
-        Diags.report(DiagID::err_objective_count, M->getRange(), D.Name.Name,
+        Diags.report<DiagID::err_objective_count>(M->getRange(), D.Name.Name,
                      W.Objectives.size() + P.Figures.size());
         Ok = false;
         break;
       }
       if (P.Figures.size() != 2) {
-        Diags.report(DiagID::err_pareto_count, M->getRange(),
+        Diags.report<DiagID::err_pareto_count>(M->getRange(),
                      P.Figures.size());
         Ok = false;
         break;
@@ -310,7 +310,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
           !V->Dim.isDimensionless() || V->Num < 1 ||
           V->Num != static_cast<double>(static_cast<unsigned>(V->Num))) {
         if (V)
-          Diags.report(DiagID::err_keep_count, K.Count->getRange());
+          Diags.report<DiagID::err_keep_count>(K.Count->getRange());
         Ok = false;
         break;
       }
@@ -335,7 +335,7 @@ void Resolver::resolveMeasurement(EntityInfo &EI) {
     return; // already diagnosed
   const FigureSpec *Fig = Scenario->Type->findFigure(Figure->V.Str);
   if (!Fig) {
-    Diags.report(DiagID::err_unknown_figure, Figure->Loc,
+    Diags.report<DiagID::err_unknown_figure>(Figure->Loc,
                  describeEntity(*Scenario->Type, Scenario->Name), Figure->V.Str,
                  didYouMean(Figure->V.Str, figureNames(*Scenario->Type)));
     return;

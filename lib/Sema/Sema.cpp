@@ -44,7 +44,7 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
       if (!EI->Obj->path(F) && !(W && W->path(F)))
         Missing.push_back(std::string("'") + F + "'");
     if (!Missing.empty())
-      Diags.report(DiagID::err_incomplete_entity, EI->Decl->Name.Range,
+      Diags.report<DiagID::err_incomplete_entity>(EI->Decl->Name.Range,
                    "serve", EI->Obj->Name, Missing.size() == 1 ? "" : "s",
                    Missing.size() == 1 ? Missing[0]
                                        : Missing[0] + ", " + Missing[1]);
@@ -74,7 +74,7 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
                      : Encoder ? Get("prompt")
                                : Get("prompt") + Get("output") - 1;
     if (Context > *MaxSeq)
-      Diags.report(DiagID::warn_context_exceeds_model, EI->Decl->Name.Range,
+      Diags.report<DiagID::warn_context_exceeds_model>(EI->Decl->Name.Range,
                    Train     ? "seq_len"
                    : Encoder ? "prompt"
                              : "a context (prompt + output - 1)",

@@ -125,7 +125,7 @@ int Lowering::constant(const ast::Expr &E, CondType &T) {
     T.K = CondType::Word;
     break;
   default:
-    R.Diags.report(DiagID::err_operand_type, E.getRange(), "where",
+    R.Diags.report<DiagID::err_operand_type>(E.getRange(), "where",
                    "a number, true or false, or a word", V->describe());
     return -1;
   }
@@ -164,14 +164,14 @@ int Lowering::name(const ast::NameExpr &E, CondType &T) {
           Names.push_back(F.Name);
         for (const FieldSpec &F : Scenario.Fields)
           Names.push_back(F.Name);
-        R.Diags.report(DiagID::err_unknown_figure, Part.Range,
+        R.Diags.report<DiagID::err_unknown_figure>(Part.Range,
                        Scenario.Name + " '" + ScenarioName.str() + "'",
                        Part.Name, didYouMean(Part.Name, Names));
       } else if (!St) {
-        R.Diags.report(DiagID::err_not_a_block_field, DN.Parts[I - 1].Range,
+        R.Diags.report<DiagID::err_not_a_block_field>(DN.Parts[I - 1].Range,
                        DN.Parts[I - 1].Name, FS->Type.describe());
       } else {
-        R.Diags.report(DiagID::err_unknown_field, Part.Range, "a " + St->Name,
+        R.Diags.report<DiagID::err_unknown_field>(Part.Range, "a " + St->Name,
                        Part.Name, didYouMean(Part.Name, St->fieldNames()));
       }
       return -1;
@@ -201,7 +201,7 @@ int Lowering::name(const ast::NameExpr &E, CondType &T) {
     T.Field = DN.str();
     break;
   default:
-    R.Diags.report(DiagID::err_operand_type, E.getRange(), "where",
+    R.Diags.report<DiagID::err_operand_type>(E.getRange(), "where",
                    "a number, true or false, or a word", FS->Type.describe());
     return -1;
   }
@@ -230,7 +230,7 @@ int Lowering::lowerIn(const ast::BinaryExpr &E, CondType &T) {
   if (L < 0)
     return -1;
   if (mentionsNames(*E.RHS)) {
-    R.Diags.report(DiagID::err_operand_type, E.RHS->getRange(), "in",
+    R.Diags.report<DiagID::err_operand_type>(E.RHS->getRange(), "in",
                    "a list or a range of values", "a figure or a field");
     return -1;
   }
@@ -240,7 +240,7 @@ int Lowering::lowerIn(const ast::BinaryExpr &E, CondType &T) {
               (LT.K == CondType::Bool && V.Kind == spec::ValueKind::Bool) ||
               (LT.K == CondType::Word && V.Kind == spec::ValueKind::Enum);
     if (!Ok) {
-      R.Diags.report(DiagID::err_dimension_compare, At, LT.describe(),
+      R.Diags.report<DiagID::err_dimension_compare>(At, LT.describe(),
                      V.describe());
       return -1;
     }
@@ -267,7 +267,7 @@ int Lowering::lowerIn(const ast::BinaryExpr &E, CondType &T) {
     for (const ast::Expr *X : Elems->Elements) {
       std::optional<std::string> W = bareWord(*X);
       if (W && LT.Enum && !LT.Enum->contains(*W)) {
-        R.Diags.report(DiagID::err_unknown_enum, X->getRange(), *W,
+        R.Diags.report<DiagID::err_unknown_enum>(X->getRange(), *W,
                        LT.Enum->Name, LT.Field,
                        didYouMean(*W, LT.Enum->Words));
         return -1;
@@ -284,7 +284,7 @@ int Lowering::lowerIn(const ast::BinaryExpr &E, CondType &T) {
   if (!List)
     return -1;
   if (List->Kind != spec::ValueKind::List || List->Elems.empty()) {
-    R.Diags.report(DiagID::err_operand_type, E.RHS->getRange(), "in",
+    R.Diags.report<DiagID::err_operand_type>(E.RHS->getRange(), "in",
                    "a list or a range of values", List->describe());
     return -1;
   }
@@ -312,7 +312,7 @@ int Lowering::lowerBinary(const ast::BinaryExpr &E, CondType &T) {
   auto Word = [&](const std::string &W, CondType &WT, const CondType &Other,
                   const ast::Expr &At) -> int {
     if (Other.Enum && !Other.Enum->contains(W)) {
-      R.Diags.report(DiagID::err_unknown_enum, At.getRange(), W,
+      R.Diags.report<DiagID::err_unknown_enum>(At.getRange(), W,
                      Other.Enum->Name, Other.Field,
                      didYouMean(W, Other.Enum->Words));
       return -1;
@@ -343,7 +343,7 @@ int Lowering::lowerBinary(const ast::BinaryExpr &E, CondType &T) {
   case BinaryOp::Or:
     for (const CondType *X : {&LT, &RT})
       if (X->K != CondType::Bool) {
-        R.Diags.report(DiagID::err_operand_type, E.OpRange, spelling(E.Op),
+        R.Diags.report<DiagID::err_operand_type>(E.OpRange, spelling(E.Op),
                        "true or false", X->describe());
         return -1;
       }
@@ -358,7 +358,7 @@ int Lowering::lowerBinary(const ast::BinaryExpr &E, CondType &T) {
     bool Ordered = !Equality;
     if (LT.K != RT.K || (LT.K == CondType::Number && LT.Dim != RT.Dim) ||
         (Ordered && LT.K != CondType::Number)) {
-      R.Diags.report(DiagID::err_dimension_compare, E.getRange(),
+      R.Diags.report<DiagID::err_dimension_compare>(E.getRange(),
                      LT.describe(), RT.describe());
       return -1;
     }
@@ -374,13 +374,13 @@ int Lowering::lowerBinary(const ast::BinaryExpr &E, CondType &T) {
   case BinaryOp::Div: {
     for (const CondType *X : {&LT, &RT})
       if (X->K != CondType::Number) {
-        R.Diags.report(DiagID::err_operand_type, E.OpRange, spelling(E.Op),
+        R.Diags.report<DiagID::err_operand_type>(E.OpRange, spelling(E.Op),
                        "numbers", X->describe());
         return -1;
       }
     bool Additive = E.Op == BinaryOp::Add || E.Op == BinaryOp::Sub;
     if (Additive && LT.Dim != RT.Dim) {
-      R.Diags.report(DiagID::err_dimension_add, E.getRange(),
+      R.Diags.report<DiagID::err_dimension_add>(E.getRange(),
                      E.Op == BinaryOp::Add ? "add" : "subtract",
                      LT.describe(), RT.describe());
       return -1;
@@ -412,7 +412,7 @@ int Lowering::lower(const ast::Expr &E, CondType &T) {
       return -1;
     bool Not = U.Op == ast::UnaryOp::Not;
     if ((Not && T.K != CondType::Bool) || (!Not && T.K != CondType::Number)) {
-      R.Diags.report(DiagID::err_operand_type, SMRange(U.OpLoc, U.OpLoc),
+      R.Diags.report<DiagID::err_operand_type>(SMRange(U.OpLoc, U.OpLoc),
                      spelling(U.Op), Not ? "true or false" : "a number",
                      T.describe());
       return -1;
@@ -427,7 +427,7 @@ int Lowering::lower(const ast::Expr &E, CondType &T) {
   case ast::Expr::Kind::Binary:
     return lowerBinary(cast<ast::BinaryExpr>(E), T);
   default:
-    R.Diags.report(DiagID::err_operand_type, E.getRange(), "where",
+    R.Diags.report<DiagID::err_operand_type>(E.getRange(), "where",
                    "figures, fields and constants combined by operators",
                    "a call or a list of them");
     return -1;
@@ -443,7 +443,7 @@ bool Resolver::lowerCondition(const ast::Expr &E, const StructSpec &Scenario,
   if (Root < 0)
     return false;
   if (T.K != CondType::Bool) {
-    Diags.report(DiagID::err_operand_type, E.getRange(), "where",
+    Diags.report<DiagID::err_operand_type>(E.getRange(), "where",
                  "a condition (true or false)", T.describe());
     return false;
   }

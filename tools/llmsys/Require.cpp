@@ -39,7 +39,7 @@ int runRequire(Compilation &C) {
     ir::ScenarioConfig Config = ir::scenarioFromSpec(*S);
     if (!Config.SloTtft && !Config.SloTpot && !Config.SloE2E &&
         !Config.SloThroughput) {
-      C.Diags.report(DiagID::err_require_no_slo, S->DeclRange, S->Name);
+      C.Diags.report<DiagID::err_require_no_slo>(S->DeclRange, S->Name);
       Failed = true;
       continue;
     }

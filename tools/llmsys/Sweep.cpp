@@ -29,13 +29,13 @@ int runSweep(Compilation &C) {
         (!SweepFilter.empty() && W.Decl->Name != SweepFilter))
       continue;
     if (W.points() > MaxPoints) {
-      C.Diags.report(DiagID::err_sweep_too_large, W.Decl->DeclRange,
+      C.Diags.report<DiagID::err_sweep_too_large>(W.Decl->DeclRange,
                      W.Decl->Name, W.points(), uint64_t(MaxPoints));
       Failed = true;
       continue;
     }
     if (Any && SweepOutputFormat != report::SweepFormat::Text) {
-      C.Diags.report(DiagID::err_sweep_one_per_document, W.Decl->DeclRange,
+      C.Diags.report<DiagID::err_sweep_one_per_document>(W.Decl->DeclRange,
                      W.Decl->Name);
       Failed = true;
       break;
@@ -65,8 +65,7 @@ int runSweep(Compilation &C) {
         continue;
       double Best = R.Kept.front().Figures[Col - R.Columns.begin()];
       if (std::isnan(Best))
-        C.Diags.report(DiagID::warn_sweep_objective_unavailable,
-                       W.Decl->DeclRange, Figure, W.Decl->Name,
+        C.Diags.report<DiagID::warn_sweep_objective_unavailable>(W.Decl->DeclRange, Figure, W.Decl->Name,
                        W.Scenario->Type->findFigure(Figure)
                            ->Info->missingReason());
     }
