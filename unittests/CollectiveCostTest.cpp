@@ -1,0 +1,72 @@
+//===- CollectiveCostTest.cpp - one collective's time --------------------===//
+//
+// The alpha-beta ring formulas of lib/Cost/CollectiveCost.cpp, by hand.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Cost/Cost.h"
+
+#include "gtest/gtest.h"
+
+using namespace llmsys;
+using namespace llmsys::ir;
+
+namespace {
+
+SystemConfig system(int64_t Devices, int64_t Nodes) {
+  SystemConfig S;
+  S.DevicesPerNode = Devices;
+  S.Nodes = Nodes;
+  S.ScaleUp = {"nvlink", 400e9, 1e-6, 0.75};
+  S.ScaleOut = {"ib", 50e9, 5e-6, 0.8};
+  return S;
+}
+
+Op collective(CollectiveKind K, int32_t Size, int32_t Level, int32_t PerNode,
+              double Bytes) {
+  Op O;
+  O.Kind = OpKind::TpAllreduce;
+  O.Category = OpCategory::Communication;
+  O.Collective = K;
+  O.Group = ParallelDim::TP;
+  O.GroupSize = Size;
+  O.FabricLevel = Level;
+  O.GroupPerNode = PerNode;
+  O.MessageBytes = Bytes;
+  return O;
+}
+
+TEST(CollectiveCostTest, RingAllGatherInsideANode) {
+  // (n - 1)/n S/B + (n - 1) a, B = 400 GB/s x 0.75.
+  double S = 1e9, B = 400e9 * 0.75;
+  cost::CollectiveTime T = cost::collectiveTime(
+      collective(CollectiveKind::AllGather, 8, 0, 8, S), system(8, 1));
+  EXPECT_DOUBLE_EQ(T.Time, 7.0 / 8 * S / B + 7 * 1e-6);
+}
+
+TEST(CollectiveCostTest, LargeAllReduceUsesTheRing) {
+  // 2 (n - 1)/n S/B + 2 (n - 1) a beats the tree's 2 log2(n) a + 2 S/B.
+  double S = 1e9, B = 400e9 * 0.75;
+  cost::CollectiveTime T = cost::collectiveTime(
+      collective(CollectiveKind::AllReduce, 8, 0, 8, S), system(8, 1));
+  EXPECT_DOUBLE_EQ(T.Time, 2 * 7.0 / 8 * S / B + 2 * 7 * 1e-6);
+}
+
+TEST(CollectiveCostTest, OneMemberPerNodeCrossesOnItsOwnPort) {
+  // A group of 4 over 4 nodes, one member each: the scale-out bandwidth
+  // of one port and its latency.
+  double S = 1e9, B = 50e9 * 0.8;
+  cost::CollectiveTime T = cost::collectiveTime(
+      collective(CollectiveKind::ReduceScatter, 4, 1, 1, S), system(8, 4));
+  EXPECT_DOUBLE_EQ(T.Time, 3.0 / 4 * S / B + 3 * 5e-6);
+}
+
+TEST(CollectiveCostTest, NodePortsWorkInParallel) {
+  // 4 members in each of 2 nodes: 4 ports in parallel, capped by NVLink.
+  double S = 1e9, B = std::min(400e9 * 0.75, 4 * 50e9 * 0.8);
+  cost::CollectiveTime T = cost::collectiveTime(
+      collective(CollectiveKind::AllGather, 8, 1, 4, S), system(8, 2));
+  EXPECT_DOUBLE_EQ(T.Time, 7.0 / 8 * S / B + 7 * 5e-6);
+}
+
+} // namespace
