@@ -185,6 +185,9 @@ static const std::vector<UnitDef> &unitTable() {
       {"token", 1, tokens(), true},
       {"tokens", 1, tokens(), true},
       {"USD", 1, currency(), true},
+      // Counted requests read as plain numbers ("5 requests/s" is 5 Hz).
+      {"request", 1, Dimension(), false},
+      {"requests", 1, Dimension(), false},
       // Length, for process nodes and die area.
       {"m", 1, length(), true},
       // Dimensionless.

@@ -16,9 +16,11 @@
 #ifndef LLMSYS_COST_COST_H
 #define LLMSYS_COST_COST_H
 
+#include "Basic/Diagnostics.h"
 #include "IR/Figures.h"
 #include "IR/Program.h"
 
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -182,6 +184,26 @@ struct SloCheck {
   std::string Binding; ///< the resource that sets the value
 };
 
+/// A latency's distribution over the requests served.
+struct Percentiles {
+  double Mean = 0, P50 = 0, P90 = 0, P99 = 0;
+};
+
+/// Serving under in-flight batching (the scenario's `traffic`): what the
+/// step simulation of one replica found (lib/Cost/Traffic.cpp).
+struct TrafficReport {
+  bool Simulated = false;
+  int64_t Requests = 0;  ///< over all replicas
+  int64_t Steps = 0;     ///< engine steps of one replica
+  double Duration = 0;   ///< first arrival to last completion
+  double RequestRate = 0; ///< completed requests per second, all replicas
+  double MeanBatch = 0;  ///< sequences in a step, weighted by step time
+  int64_t PeakBatch = 0;
+  int64_t KvTokens = 0;  ///< the KV cache's capacity, tokens per replica
+  double PeakKvTokens = 0; ///< the most reserved at once
+  Percentiles Ttft, Tpot, E2E;
+};
+
 struct ServingReport {
   int64_t DevicesPerReplica = 1, Replicas = 1;
   /// Pipelined micro-batches of requests and their size (1 and the batch
@@ -203,6 +225,7 @@ struct ServingReport {
     double DraftStep = 0;     ///< one draft decode step
     double VerifyStep = 0;    ///< the target's forward of k + 1 tokens
   } Speculation;
+  TrafficReport Traffic; ///< in-flight batching (Simulated) or none
   std::vector<SloCheck> Slo;
   std::vector<OpRow> Ops; ///< prefill, and one decode step at the mean context
   std::vector<CollectiveRow> Collectives;
@@ -212,6 +235,25 @@ struct ServingReport {
 /// decode steps against a growing KV cache. Crossover needs programs of
 /// the scenario at batches 1 and 2 (built by the caller).
 ServingReport costServing(const ir::Program &P, bool Tables = true);
+/// The SLO rows of R's figures (with traffic, the 99th percentiles).
+void checkSlos(ServingReport &R, const ir::ScenarioConfig &S);
+
+/// Pieces of a serving step, whole model (one replica): a decode step of
+/// P's batch with each sequence at Context; the prefill's attention
+/// products (scores, softmax, context) of P's batch; the KV cache per
+/// token of context on a device of the fullest stage.
+double decodeStepTime(const ir::Program &P, double Context);
+double prefillAttentionTime(const ir::Program &P);
+double kvCacheBytesPerToken(const ir::Program &P);
+
+/// In-flight batching (the scenario's `traffic`): simulates one replica's
+/// engine steps and sets R's latencies, throughput, memory and Traffic.
+/// AtBatch returns the scenario's program at another batch (memoized by
+/// the caller), whose decode step prices a step of that many tokens.
+/// False after a diagnosed failure (a request the KV cache cannot hold).
+using ProgramAtBatch = std::function<const ir::Program *(int64_t Batch)>;
+bool simulateTraffic(const ir::Program &P, const ProgramAtBatch &AtBatch,
+                     ServingReport &R, DiagnosticEngine *Diags);
 
 /// A figure of Figures.def in base units (booleans as 0 or 1), or nullopt
 /// when the result lacks it (FigureInfo::Needs says why). A figure of the

@@ -2,6 +2,8 @@
 
 #include "Cost/Evaluate.h"
 
+#include <map>
+
 using llvm::StringRef;
 
 namespace llmsys {
@@ -28,6 +30,27 @@ bool evaluateInto(const ir::ScenarioConfig &S, passes::PassContext &Ctx,
     return true;
   }
   E.Serve = costServing(E.Program, Detail);
+  if (S.Traffic.Enabled) {
+    // The engine's steps priced by the scenario's decode step at other
+    // batches (built once each, quietly: the scenario's own build has
+    // diagnosed what would fail).
+    std::map<int64_t, std::optional<ir::Program>> Built;
+    passes::PassContext Quiet;
+    Quiet.Verify = Ctx.Verify;
+    cost::ProgramAtBatch AtBatch = [&](int64_t Batch) -> const ir::Program * {
+      std::optional<ir::Program> &P = Built[Batch];
+      if (!P) {
+        ir::ScenarioConfig At = S;
+        At.Batch = Batch;
+        P = passes::buildProgram(At, Quiet);
+        if (!P)
+          return nullptr;
+      }
+      return &*P;
+    };
+    if (!simulateTraffic(E.Program, AtBatch, E.Serve, Ctx.Diags))
+      return false;
+  }
   if (!Detail)
     return true;
   // The decode crossover compares the decode step at batches 1 and 2.

@@ -52,6 +52,25 @@ std::optional<double> figureValue(const ServingReport &R, FigureID F) {
   case FigureID::ServeFits: return R.Memory.fits() ? 1.0 : 0.0;
   case FigureID::ServeEnergyPerToken: return positive(R.EnergyPerToken);
   case FigureID::ServeCostPerToken: return positive(R.CostPerToken);
+  default: break;
+  }
+  // The distribution over requests, with traffic only.
+  const TrafficReport &T = R.Traffic;
+  if (!T.Simulated)
+    return std::nullopt;
+  bool Decode = R.Tpot > 0;
+  switch (F) {
+  case FigureID::RequestThroughput: return T.RequestRate;
+  case FigureID::MeanBatch: return T.MeanBatch;
+  case FigureID::TtftP50: return T.Ttft.P50;
+  case FigureID::TtftP90: return T.Ttft.P90;
+  case FigureID::TtftP99: return T.Ttft.P99;
+  case FigureID::TpotP50: return Decode ? std::optional<double>(T.Tpot.P50) : std::nullopt;
+  case FigureID::TpotP90: return Decode ? std::optional<double>(T.Tpot.P90) : std::nullopt;
+  case FigureID::TpotP99: return Decode ? std::optional<double>(T.Tpot.P99) : std::nullopt;
+  case FigureID::E2EP50: return T.E2E.P50;
+  case FigureID::E2EP90: return T.E2E.P90;
+  case FigureID::E2EP99: return T.E2E.P99;
   default: return std::nullopt;
   }
 }

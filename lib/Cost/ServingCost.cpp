@@ -334,7 +334,20 @@ ServingReport costServing(const Program &P, bool WithTables) {
                               Free / (KvPerSequence + ActShare * ActPerSequence)))
                         : 0;
 
-  // Service-level objectives and what binds each.
+  checkSlos(R, S);
+  sortByTime(R.Ops);
+  return R;
+}
+
+void checkSlos(ServingReport &R, const ScenarioConfig &S) {
+  // What binds each limit; with traffic the limits apply to the 99th
+  // percentiles of the requests served.
+  R.Slo.clear();
+  bool Traffic = R.Traffic.Simulated;
+  double Ttft = Traffic ? R.Traffic.Ttft.P99 : R.Ttft;
+  double Tpot = Traffic ? R.Traffic.Tpot.P99 : R.Tpot;
+  double E2E = Traffic ? R.Traffic.E2E.P99 : R.E2E;
+  double Output = double(S.OutputLen);
   auto Check = [&](const char *Name, double Limit, double Value, bool Lower,
                    const PhaseRoofline &Phase) {
     if (Limit <= 0)
@@ -348,13 +361,34 @@ ServingReport costServing(const Program &P, bool WithTables) {
     C.Binding = Phase.bound();
     R.Slo.push_back(C);
   };
-  Check("ttft", S.SloTtft, R.Ttft, false, R.Prefill);
-  Check("tpot", S.SloTpot, R.Tpot, false, R.Decode);
-  Check("e2e", S.SloE2E, R.E2E, false,
+  Check("ttft", S.SloTtft, Ttft, false, R.Prefill);
+  Check("tpot", S.SloTpot, Tpot, false, R.Decode);
+  Check("e2e", S.SloE2E, E2E, false,
         R.Ttft > (Output - 1) * R.Tpot ? R.Prefill : R.Decode);
   Check("throughput", S.SloThroughput, R.Throughput, true, R.Decode);
-  sortByTime(R.Ops);
-  return R;
+}
+
+double decodeStepTime(const Program &P, double Context) {
+  return phaseCost(P, P.Scenario.System, Phase::Decode, Context).Time;
+}
+
+double prefillAttentionTime(const Program &P) {
+  const AcceleratorConfig &A = P.Scenario.System.Device;
+  double T = 0;
+  for (const Block &B : P.Blocks) {
+    double N = executions(B, P, nullptr);
+    for (const Op &O : B.Ops)
+      if (O.Ph == Phase::Prefill && !O.Fused && !O.isCollective() &&
+          (isAttentionProduct(O) || O.Kind == OpKind::AttnSoftmax))
+        T += N * opTime(O, A, 0).Time;
+  }
+  return T;
+}
+
+double kvCacheBytesPerToken(const Program &P) {
+  if (P.Scenario.Model.Encoder)
+    return 0;
+  return kvBytesPerToken(P, double(fullestStage(P).Layers));
 }
 
 void setDecodeCrossover(ServingReport &R, const Program &AtBatch1,

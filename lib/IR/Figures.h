@@ -41,6 +41,7 @@ enum class FigureType : uint8_t {
   EnergyPerToken,
   Currency,
   CurrencyPerToken,
+  Frequency,
 };
 
 struct FigureInfo {

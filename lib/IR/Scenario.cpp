@@ -327,6 +327,32 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
       C.SloE2E = Slo->number("slo.e2e").value_or(0);
       C.SloThroughput = Slo->number("slo.throughput").value_or(0);
     }
+    if (S.object("traffic")) {
+      TrafficConfig &T = C.Traffic;
+      T.Enabled = true;
+      T.Requests = integer(S, "traffic.requests", 1);
+      StringRef Kind = S.word("traffic.arrival.kind");
+      T.Arrival = Kind == "poisson"       ? ArrivalKind::Poisson
+                  : Kind == "concurrency" ? ArrivalKind::Concurrency
+                                          : ArrivalKind::Offline;
+      T.Clients = integer(S, "traffic.arrival.clients", 0);
+      T.Rate = S.number("traffic.arrival.rate").value_or(0);
+      T.MaxBatch = integer(S, "traffic.max_batch", 256);
+      T.MaxTokens = integer(S, "traffic.max_tokens", 8192);
+      T.KvFraction = S.number("traffic.kv_fraction").value_or(0.9);
+      T.Seed = static_cast<uint64_t>(integer(S, "traffic.seed", 1));
+      T.Use = loc(S, "traffic");
+      T.ArrivalLoc = loc(S, "traffic.arrival");
+      T.MaxTokensLoc = loc(S, "traffic.max_tokens");
+      auto Written = [&](StringRef Path) {
+        const spec::Field *F = S.path(Path);
+        return F && F->From != spec::Origin::Default ? F->Loc : SMRange();
+      };
+      T.ClientsLoc = Written("traffic.arrival.clients");
+      T.RateLoc = Written("traffic.arrival.rate");
+      T.SeedLoc = Written("traffic.seed");
+      T.BatchLoc = Written("batch");
+    }
     if (const spec::Object *Draft = S.object("speculative.draft")) {
       C.Speculative.Enabled = true;
       C.Speculative.Draft = modelFromSpec(*Draft);

@@ -234,6 +234,26 @@ struct SpeculativeConfig {
   double tokensPerStep() const;
 };
 
+enum class ArrivalKind : uint8_t { Offline, Concurrency, Poisson };
+
+/// Serving under in-flight batching (serve's `traffic`): requests of the
+/// scenario's prompt and output, arriving by ArrivalKind, admitted into
+/// running engine steps as slots and KV cache allow.
+struct TrafficConfig {
+  bool Enabled = false;
+  int64_t Requests = 0;
+  ArrivalKind Arrival = ArrivalKind::Offline;
+  int64_t Clients = 0; ///< concurrency
+  double Rate = 0;     ///< poisson: requests per second
+  int64_t MaxBatch = 256;
+  int64_t MaxTokens = 8192;
+  double KvFraction = 0.9;
+  uint64_t Seed = 1;
+  /// For diagnostics: where each is written (invalid when not written).
+  llvm::SMRange Use, ArrivalLoc, MaxTokensLoc, ClientsLoc, RateLoc, SeedLoc,
+      BatchLoc;
+};
+
 /// A train or serve scenario, typed.
 struct ScenarioConfig {
   std::string Name;
@@ -257,6 +277,7 @@ struct ScenarioConfig {
   /// tokens per second for the system.
   double SloTtft = 0, SloTpot = 0, SloE2E = 0, SloThroughput = 0;
   SpeculativeConfig Speculative; ///< serving
+  TrafficConfig Traffic;         ///< serving
   llvm::SMRange Decl;
   llvm::SMRange MappingUse; ///< where the scenario names its mapping
 };

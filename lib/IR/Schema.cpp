@@ -664,6 +664,49 @@ Schema::Schema() {
                     "probability that a proposed token is accepted"),
          0, 1);
 
+  // In-flight batching (serve's `traffic`).
+  const EnumSpec *ArrivalKind = B.enumType(
+      "arrival process", {"offline", "concurrency", "poisson"},
+      "offline: every request queued at the start; concurrency: a fixed "
+      "number of clients, each sending its next request when the last "
+      "completes; poisson: requests at random times at a mean rate");
+  StructSpec *Arrival = B.block(
+      "arrival", "how requests arrive: `arrival = offline`, "
+                 "`arrival = concurrency { clients = 64 }` or "
+                 "`arrival = poisson { rate = 5 requests/s }`");
+  B.withDefault(Arrival, "kind", B.enumOf(ArrivalKind), "offline",
+                "the arrival process");
+  within(B.optional(Arrival, "clients", B.integer(),
+                    "concurrency: requests in flight at once"),
+         1, 1e7);
+  positive(B.optional(Arrival, "rate", B.qty(frequency()),
+                      "poisson: mean requests per second (`5 requests/s`)"));
+  Arrival->TagField = 0;
+  StructSpec *Traffic = B.block(
+      "traffic", "requests served by in-flight (continuous) batching");
+  within(B.required(Traffic, "requests", B.integer(),
+                    "requests served, each with the scenario's prompt and "
+                    "output"),
+         1, 1e7);
+  B.withDefault(Traffic, "arrival", B.nested(Arrival), "offline",
+                "the arrival process");
+  within(B.withDefault(Traffic, "max_batch", B.integer(), "256",
+                       "the engine's largest batch: sequences in one step"),
+         1, 1e6);
+  within(B.withDefault(Traffic, "max_tokens", B.integer(), "8192",
+                       "the engine's token budget per step: prompt tokens "
+                       "admitted plus one per decoding sequence"),
+         1, 1e8);
+  within(B.withDefault(Traffic, "kv_fraction", B.number(), "0.9",
+                       "the share of the memory left after weights and "
+                       "activations that holds the KV cache "
+                       "(TensorRT-LLM's free_gpu_memory_fraction, vLLM's "
+                       "gpu_memory_utilization applies to all)"),
+         0.01, 1);
+  within(B.withDefault(Traffic, "seed", B.integer(), "1",
+                       "seed of the random arrival times (poisson)"),
+         0, 4294967295.0);
+
   B.withDefault(Workload, "batch", B.integer(), "1", "concurrent sequences");
   positive(B.required(Workload, "prompt", B.qty(tokens()), "prompt length"));
   positive(B.required(Workload, "output", B.qty(tokens()), "generated tokens"));
@@ -684,6 +727,9 @@ Schema::Schema() {
   B.optional(Serve, "slo", B.nested(Slo),
              "service-level objectives (default: the workload's)");
   B.optional(Serve, "speculative", B.nested(Spec), "speculative decoding");
+  B.optional(Serve, "traffic", B.nested(Traffic),
+             "requests served by in-flight batching (instead of one static "
+             "batch: docs/cost-model.md)");
   (void)Sweep;
 
   // The figures of each scenario kind (Figures.def).
@@ -700,6 +746,7 @@ Schema::Schema() {
     case ir::FigureType::EnergyPerToken: return B.qty(energy() / tokens());
     case ir::FigureType::Currency: return B.qty(currency());
     case ir::FigureType::CurrencyPerToken: return B.qty(currency() / tokens());
+    case ir::FigureType::Frequency: return B.qty(frequency());
     }
     llvm_unreachable("unknown figure type");
   };

@@ -28,6 +28,53 @@ static bool fail(PassContext &Ctx, llvm::SMRange R, const Args &...A) {
   return false;
 }
 
+static llvm::StringRef arrivalName(ArrivalKind K) {
+  switch (K) {
+  case ArrivalKind::Offline: return "offline";
+  case ArrivalKind::Concurrency: return "concurrency";
+  case ArrivalKind::Poisson: return "poisson";
+  }
+  llvm_unreachable("unknown arrival");
+}
+
+/// In-flight batching (`traffic`): what the step simulation needs and
+/// what it cannot model; each field written must be one the arrival uses.
+static bool checkTraffic(const ScenarioConfig &S, PassContext &Ctx) {
+  const TrafficConfig &T = S.Traffic;
+  const MappingConfig &M = S.Mapping;
+  std::string Arrival = arrivalName(T.Arrival).str();
+  if (T.BatchLoc.isValid())
+    return fail<DiagID::err_traffic_batch>(Ctx, T.BatchLoc);
+  if (M.Pp > 1)
+    return fail<DiagID::err_traffic_unsupported>(Ctx, M.Locs.Pp,
+                                                 "pipeline parallelism");
+  if (S.Speculative.Enabled)
+    return fail<DiagID::err_traffic_unsupported>(Ctx, S.Speculative.DraftUse,
+                                                 "speculative decoding");
+  if (M.OffloadWeights)
+    return fail<DiagID::err_traffic_unsupported>(Ctx, M.Locs.Offload,
+                                                 "offloaded weights");
+  if (T.Arrival == ArrivalKind::Concurrency && T.Clients <= 0)
+    return fail<DiagID::err_traffic_arrival_needs>(Ctx, T.ArrivalLoc, Arrival,
+                                                   "clients");
+  if (T.Arrival == ArrivalKind::Poisson && !(T.Rate > 0))
+    return fail<DiagID::err_traffic_arrival_needs>(Ctx, T.ArrivalLoc, Arrival,
+                                                   "rate");
+  if (T.ClientsLoc.isValid() && T.Arrival != ArrivalKind::Concurrency)
+    return fail<DiagID::err_traffic_arrival_field>(Ctx, T.ClientsLoc, "clients",
+                                                   "concurrency", Arrival);
+  if (T.RateLoc.isValid() && T.Arrival != ArrivalKind::Poisson)
+    return fail<DiagID::err_traffic_arrival_field>(Ctx, T.RateLoc, "rate",
+                                                   "poisson", Arrival);
+  if (T.SeedLoc.isValid() && T.Arrival != ArrivalKind::Poisson)
+    return fail<DiagID::err_traffic_arrival_field>(Ctx, T.SeedLoc, "seed",
+                                                   "poisson", Arrival);
+  if (S.SeqLen > T.MaxTokens)
+    return fail<DiagID::err_traffic_prompt>(Ctx, T.MaxTokensLoc, S.SeqLen,
+                                            T.MaxTokens);
+  return true;
+}
+
 bool schedule(Program &P, PassContext &Ctx) {
   const ScenarioConfig &S = P.Scenario;
   const MappingConfig &M = S.Mapping;
@@ -46,7 +93,7 @@ bool schedule(Program &P, PassContext &Ctx) {
     // the stages in turn.
     Sc.MicroBatches = servingMicroBatches(S, S.Batch);
     Sc.DecodeSteps = std::max<int64_t>(0, S.OutputLen - 1);
-    return true;
+    return !S.Traffic.Enabled || checkTraffic(S, Ctx);
   }
   int64_t Pp = M.Pp;
   if (M.GlobalBatch) {

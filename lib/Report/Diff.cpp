@@ -97,7 +97,10 @@ DiffResult diff(const spec::Object &A, const cost::Evaluation &EA,
     C.Key = F.key().str();
     C.A = EA.figure(F.Name);
     C.B = EB.figure(F.Name);
-    D.Figures.push_back(C);
+    // A figure neither result has (the percentiles of two static batches)
+    // is not a difference.
+    if (C.A || C.B)
+      D.Figures.push_back(C);
   }
   // Largest change first; figures without a ratio last; ties in schema
   // order.

@@ -146,6 +146,29 @@ static Object roofline(const cost::PhaseRoofline &R) {
                 {"achieved_bandwidth_fraction", R.AchievedBandwidth}};
 }
 
+/// In-flight batching's run (null without `traffic`); the latency
+/// percentiles are figures.
+static Value trafficJson(const ScenarioConfig &S, const cost::TrafficReport &T) {
+  if (!T.Simulated)
+    return nullptr;
+  const TrafficConfig &C = S.Traffic;
+  return Object{{"requests", T.Requests},
+                {"arrival", C.Arrival == ArrivalKind::Poisson ? "poisson"
+                            : C.Arrival == ArrivalKind::Concurrency
+                                ? "concurrency"
+                                : "offline"},
+                {"max_batch", C.MaxBatch},
+                {"max_tokens", C.MaxTokens},
+                {"steps", T.Steps},
+                {"duration_s", T.Duration},
+                {"peak_batch", T.PeakBatch},
+                {"kv_cache_tokens", T.KvTokens},
+                {"peak_kv_cache_tokens", T.PeakKvTokens},
+                {"ttft_mean_s", T.Ttft.Mean},
+                {"tpot_mean_s", T.Tpot.Mean},
+                {"e2e_mean_s", T.E2E.Mean}};
+}
+
 Value servingJson(const Program &P, const cost::ServingReport &R) {
   Array Slo;
   for (const cost::SloCheck &C : R.Slo)
@@ -181,6 +204,7 @@ Value servingJson(const Program &P, const cost::ServingReport &R) {
                         {"reserved_bytes", M.Reserved},
                         {"capacity_bytes", M.Capacity},
                         {"largest", M.largest()}}},
+      {"traffic", trafficJson(P.Scenario, R.Traffic)},
       {"slo", std::move(Slo)},
       {"operators", operators(R.Ops)},
       {"collectives", collectives(R.Collectives)},

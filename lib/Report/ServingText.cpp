@@ -29,20 +29,54 @@ void printServingText(const Program &P, const cost::ServingReport &R,
   OS << "serve " << S.Name << ": model " << S.Model.Name << " on "
      << describeSystem(S.System) << ", mapping " << describeMapping(S.Mapping)
      << '\n';
-  line(OS, "requests",
-       fmt::format("batch {}, prompt {} tokens, output {} tokens; weights {}, "
-                   "activations {}, KV cache {}",
-                   P.MicroBatch, P.SeqLen, S.OutputLen,
-                   dtypeName(S.Mapping.Weights).str(),
-                   dtypeName(S.Mapping.Activations).str(),
-                   dtypeName(S.Mapping.KVCache).str()));
+  const cost::TrafficReport &T = R.Traffic;
+  std::string Formats = fmt::format(
+      "weights {}, activations {}, KV cache {}",
+      dtypeName(S.Mapping.Weights).str(), dtypeName(S.Mapping.Activations).str(),
+      dtypeName(S.Mapping.KVCache).str());
+  if (T.Simulated) {
+    const TrafficConfig &C = S.Traffic;
+    std::string Arrival =
+        C.Arrival == ArrivalKind::Poisson
+            ? "poisson at " + si(C.Rate, "requests/s")
+        : C.Arrival == ArrivalKind::Concurrency
+            ? fmt::format("{} concurrent clients", C.Clients)
+            : std::string("offline (all at once)");
+    line(OS, "requests",
+         fmt::format("{}, prompt {} tokens, output {} tokens, {}; {}",
+                     T.Requests, P.SeqLen, S.OutputLen, Arrival, Formats));
+    line(OS, "in-flight batching",
+         fmt::format("max batch {}, max tokens {} a step; KV cache {} tokens "
+                     "a replica, peak {} reserved; {} steps",
+                     C.MaxBatch, C.MaxTokens, T.KvTokens,
+                     percent(T.KvTokens > 0 ? T.PeakKvTokens / double(T.KvTokens) : 0),
+                     T.Steps));
+    line(OS, "served",
+         fmt::format("{} over {}; batch {} on average, {} at most",
+                     si(T.RequestRate, "requests/s"), duration(T.Duration),
+                     si(T.MeanBatch, "", 3), T.PeakBatch));
+    auto Dist = [&](const char *Label, const cost::Percentiles &D) {
+      line(OS, Label,
+           fmt::format("mean {}, p50 {}, p90 {}, p99 {}", duration(D.Mean),
+                       duration(D.P50), duration(D.P90), duration(D.P99)));
+    };
+    Dist("time to first token", T.Ttft);
+    if (S.OutputLen > 1)
+      Dist("time per token", T.Tpot);
+    Dist("end to end", T.E2E);
+  } else {
+    line(OS, "requests",
+         fmt::format("batch {}, prompt {} tokens, output {} tokens; {}",
+                     P.MicroBatch, P.SeqLen, S.OutputLen, Formats));
+  }
   if (R.MicroBatches > 1)
     line(OS, "pipeline",
          fmt::format("{} stages, the batch in {} micro-batches of up to {} "
                      "requests",
                      S.Mapping.Pp, R.MicroBatches, R.MicroBatchSize));
-  line(OS, "time to first token", duration(R.Ttft));
-  if (S.OutputLen > 1)
+  if (!T.Simulated)
+    line(OS, "time to first token", duration(R.Ttft));
+  if (S.OutputLen > 1 && !T.Simulated)
     line(OS, "time per token",
          fmt::format("{} (first step {}, last {})", duration(R.Tpot),
                      duration(R.TpotFirst), duration(R.TpotLast)));
@@ -55,7 +89,8 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                      S.Speculative.Acceptance, R.Speculation.TokensPerStep,
                      duration(R.Speculation.DraftStep),
                      duration(R.Speculation.VerifyStep)));
-  line(OS, "end to end", duration(R.E2E));
+  if (!T.Simulated)
+    line(OS, "end to end", duration(R.E2E));
   line(OS, "throughput",
        fmt::format("{} ({} per device, {} {} of {} device{})",
                    si(R.Throughput, "tokens/s"),

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Cost/Cost.h"
+#include "Cost/Evaluate.h"
 #include "Passes/Passes.h"
 #include "Passes/PrefixCache.h"
 #include "Sema/Compilation.h"
@@ -183,6 +184,43 @@ sweep plans over gpt3 {
   minimize step_time
 }
 )";
+
+// Serving by in-flight batching: 10,000 requests of Llama 3.1 70B on 8
+// H100s (FP8, TP 8), Poisson arrivals near capacity: one whole evaluation
+// (the programs at the batches the run needs, and the step simulation).
+static const char *const Traffic70B = R"(
+import std.models.llama
+import std.systems.nvidia
+serve load {
+  model = llama3_1_70b
+  system = dgx_h100
+  mapping { tp = 8; precision = fp8 }
+  prompt = 1000 tokens
+  output = 200 tokens
+  traffic { requests = 10000; arrival = poisson { rate = 20 requests/s } }
+}
+)";
+static void BM_Traffic10kRequests70B(benchmark::State &State) {
+  std::unique_ptr<Compilation> C = compileText(Traffic70B);
+  if (!C || C->Spec.Scenarios.empty()) {
+    State.SkipWithError("scenario does not check");
+    return;
+  }
+  ir::ScenarioConfig S = ir::scenarioFromSpec(*C->Spec.Scenarios.front());
+  double P99 = 0;
+  for (auto _ : State) {
+    passes::PassContext Ctx;
+    std::optional<cost::Evaluation> E = cost::evaluate(S, Ctx, /*Detail=*/false);
+    if (!E) {
+      State.SkipWithError("the scenario does not evaluate");
+      return;
+    }
+    P99 = E->Serve.Traffic.Ttft.P99;
+    benchmark::DoNotOptimize(E->Serve.Traffic.Steps);
+  }
+  State.SetLabel("p99 ttft " + std::to_string(P99) + " s");
+}
+BENCHMARK(BM_Traffic10kRequests70B)->Unit(benchmark::kMillisecond);
 
 static void BM_SweepGpt3Mapping(benchmark::State &State) {
   std::unique_ptr<Compilation> C = compileText(Gpt3Sweep);

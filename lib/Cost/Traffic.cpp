@@ -1,0 +1,296 @@
+//===- Traffic.cpp - serving requests by in-flight batching ------------------===//
+//
+// One replica's engine, step by step, as TensorRT-LLM and vLLM run it:
+// each step runs one token of every sequence that is generating and the
+// whole prompt of the requests admitted at that step, in one forward. A
+// waiting request is admitted while the step has a slot (`max_batch`
+// sequences), its prompt fits the step's token budget (`max_tokens`, one
+// token per generating sequence counted) and its whole prompt and output
+// fit in the free KV cache (reserved at admission, as TensorRT-LLM's
+// GUARANTEED_NO_EVICT policy does: no request is ever preempted).
+//
+// A step of T tokens (d generating sequences with contexts c_i and the
+// prompts of n new requests) takes
+//   dense(T) + attn(d) * mean(c_i) + n * prefill_attention
+// where dense(T) is the decode step of a program at batch T with no
+// context (every GEMM, norm and collective, the weights read once for all
+// T tokens), attn(d) the decode attention of d sequences per token of
+// context (linear in the context: it reads the cache), and
+// prefill_attention the attention products of one prompt. dense and attn
+// come from the scenario's programs at those batches, built by the caller
+// and interpolated between buckets above 64 (every 1/8 of an octave), so
+// that thousands of requests take milliseconds.
+//
+// Replicas (dp) serve equal shares of the requests (and of the rate or
+// the clients); their throughputs add up.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Cost/Cost.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <random>
+
+namespace llmsys {
+namespace cost {
+
+using namespace ir;
+
+namespace {
+
+/// dense(T) and attn(T), from programs at bucketed batches.
+class StepCosts {
+public:
+  StepCosts(const ProgramAtBatch &AtBatch, double RefContext)
+      : AtBatch(AtBatch), RefContext(std::max(1.0, RefContext)) {}
+
+  /// False when a program could not be built (diagnosed by the builder).
+  bool ok() const { return Ok; }
+
+  double dense(int64_t Tokens) { return at(Tokens).first; }
+  double attentionPerContext(int64_t Sequences) { return at(Sequences).second; }
+
+private:
+  std::pair<double, double> exact(int64_t Batch) {
+    auto It = Memo.find(Batch);
+    if (It != Memo.end())
+      return It->second;
+    std::pair<double, double> V{0, 0};
+    if (const Program *P = AtBatch(Batch)) {
+      double Dense = decodeStepTime(*P, 0);
+      double WithContext = decodeStepTime(*P, RefContext);
+      V = {Dense, std::max(0.0, WithContext - Dense) / RefContext};
+    } else {
+      Ok = false;
+    }
+    return Memo[Batch] = V;
+  }
+
+  std::pair<double, double> at(int64_t N) {
+    N = std::max<int64_t>(1, N);
+    if (N <= 64)
+      return exact(N);
+    // Buckets at 64 * 2^(k/8), linear between them.
+    double K = std::floor(8 * std::log2(double(N) / 64));
+    int64_t Lo = int64_t(std::llround(64 * std::exp2(K / 8)));
+    int64_t Hi = int64_t(std::llround(64 * std::exp2((K + 1) / 8)));
+    Lo = std::min(Lo, N);
+    Hi = std::max(Hi, Lo + 1);
+    auto A = exact(Lo), B = exact(Hi);
+    double F = double(N - Lo) / double(Hi - Lo);
+    return {A.first + F * (B.first - A.first),
+            A.second + F * (B.second - A.second)};
+  }
+
+  const ProgramAtBatch &AtBatch;
+  double RefContext;
+  std::map<int64_t, std::pair<double, double>> Memo;
+  bool Ok = true;
+};
+
+struct Request {
+  double Arrival = 0;
+  double FirstToken = 0;
+  int64_t Generated = 0;
+  int64_t Context = 0;
+};
+
+Percentiles percentiles(std::vector<double> V) {
+  Percentiles P;
+  if (V.empty())
+    return P;
+  std::sort(V.begin(), V.end());
+  double Sum = 0;
+  for (double X : V)
+    Sum += X;
+  P.Mean = Sum / double(V.size());
+  // Nearest rank.
+  auto Rank = [&](double Q) {
+    size_t I = size_t(std::ceil(Q * double(V.size())));
+    return V[std::min(V.size(), std::max<size_t>(1, I)) - 1];
+  };
+  P.P50 = Rank(0.50);
+  P.P90 = Rank(0.90);
+  P.P99 = Rank(0.99);
+  return P;
+}
+
+/// Uniform in [0, 1) from the generator's raw bits (the same on every
+/// platform, unlike the standard distributions).
+double uniform(std::mt19937_64 &G) { return double(G() >> 11) * 0x1.0p-53; }
+
+} // namespace
+
+bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
+                     ServingReport &R, DiagnosticEngine *Diags) {
+  const ScenarioConfig &S = P.Scenario;
+  const TrafficConfig &Tr = S.Traffic;
+  const AcceleratorConfig &A = S.System.Device;
+  const int64_t Prompt = P.SeqLen, Output = std::max<int64_t>(1, S.OutputLen);
+  const int64_t Replicas = std::max<int64_t>(1, S.Mapping.Dp);
+  const int64_t Requests = (Tr.Requests + Replicas - 1) / Replicas;
+
+  // The KV cache: what the weights and the activations of a full step
+  // leave, times kv_fraction, in tokens of context.
+  double Activations =
+      R.Memory.Activations * double(Tr.MaxTokens) / double(std::max<int64_t>(1, Prompt));
+  double Free = A.HbmCapacity - R.Memory.Weights - R.Memory.Reserved - Activations;
+  double PerToken = kvCacheBytesPerToken(P);
+  int64_t KvTokens =
+      PerToken > 0 ? int64_t(std::floor(std::max(0.0, Free) * Tr.KvFraction / PerToken))
+                   : int64_t(1) << 50;
+  int64_t PerRequest = Prompt + Output;
+  if (KvTokens < PerRequest) {
+    if (Diags)
+      Diags->report<DiagID::err_traffic_kv>(
+          Tr.Use, S.Name, PerRequest, PerRequest * PerToken / 1e9,
+          std::max(0.0, Free) * Tr.KvFraction / 1e9);
+    return false;
+  }
+
+  StepCosts Cost(AtBatch, double(Prompt + Output / 2));
+  double PrefillAttention = prefillAttentionTime(P) / double(std::max<int64_t>(1, P.MicroBatch));
+
+  // Arrivals.
+  std::vector<Request> All(static_cast<size_t>(Requests));
+  std::mt19937_64 Gen(Tr.Seed);
+  int64_t Released = 0; // requests whose arrival time is set
+  if (Tr.Arrival == ArrivalKind::Poisson) {
+    double Rate = Tr.Rate / double(Replicas), T = 0;
+    for (Request &Q : All) {
+      T += -std::log1p(-uniform(Gen)) / Rate;
+      Q.Arrival = T;
+    }
+    Released = Requests;
+  } else {
+    int64_t First = Tr.Arrival == ArrivalKind::Concurrency
+                        ? std::min<int64_t>(Requests,
+                                            (Tr.Clients + Replicas - 1) / Replicas)
+                        : Requests;
+    Released = First;
+  }
+
+  std::deque<int64_t> Waiting;
+  std::vector<int64_t> Running; // prefilled, generating
+  int64_t Next = 0;             // next request to arrive
+  int64_t Done = 0, Reserved = 0, PeakBatch = 0, Steps = 0;
+  double PeakReserved = 0, BatchTime = 0;
+  double Now = 0;
+  std::vector<double> Ttft, Tpot, E2E;
+  Ttft.reserve(All.size());
+  Tpot.reserve(All.size());
+  E2E.reserve(All.size());
+
+  auto Complete = [&](int64_t I) {
+    Request &Q = All[size_t(I)];
+    E2E.push_back(Now - Q.Arrival);
+    if (Output > 1)
+      Tpot.push_back((Now - Q.FirstToken) / double(Output - 1));
+    Reserved -= PerRequest;
+    ++Done;
+    // A client sends its next request when one completes.
+    if (Tr.Arrival == ArrivalKind::Concurrency && Released < Requests)
+      All[size_t(Released++)].Arrival = Now;
+  };
+
+  while (Done < Requests) {
+    while (Next < Released && All[size_t(Next)].Arrival <= Now)
+      Waiting.push_back(Next++);
+    if (Running.empty() && Waiting.empty()) {
+      // Idle until the next arrival.
+      if (Next < Released)
+        Now = All[size_t(Next)].Arrival;
+      continue;
+    }
+    // Admit while a slot, the step's tokens and the cache allow.
+    int64_t D = int64_t(Running.size());
+    int64_t Budget = Tr.MaxTokens - D;
+    std::vector<int64_t> Admitted;
+    while (!Waiting.empty() && D + int64_t(Admitted.size()) < Tr.MaxBatch &&
+           Prompt <= Budget && Reserved + PerRequest <= KvTokens) {
+      Admitted.push_back(Waiting.front());
+      Waiting.pop_front();
+      Budget -= Prompt;
+      Reserved += PerRequest;
+    }
+    double Context = 0;
+    for (int64_t I : Running)
+      Context += double(All[size_t(I)].Context);
+    int64_t Tokens = D + int64_t(Admitted.size()) * Prompt;
+    double Step = Cost.dense(Tokens) +
+                  (D > 0 ? Cost.attentionPerContext(D) * Context / double(D) : 0) +
+                  double(Admitted.size()) * PrefillAttention;
+    if (!Cost.ok())
+      return false;
+    Now += Step;
+    ++Steps;
+    int64_t InStep = D + int64_t(Admitted.size());
+    PeakBatch = std::max(PeakBatch, InStep);
+    BatchTime += Step * double(InStep);
+    PeakReserved = std::max(PeakReserved, double(Reserved));
+    // Generating sequences each add a token.
+    std::vector<int64_t> Still;
+    Still.reserve(Running.size() + Admitted.size());
+    for (int64_t I : Running) {
+      Request &Q = All[size_t(I)];
+      ++Q.Generated;
+      ++Q.Context;
+      if (Q.Generated >= Output)
+        Complete(I);
+      else
+        Still.push_back(I);
+    }
+    // New requests' prompts give their first token.
+    for (int64_t I : Admitted) {
+      Request &Q = All[size_t(I)];
+      Q.FirstToken = Now;
+      Q.Generated = 1;
+      Q.Context = Prompt + 1;
+      Ttft.push_back(Now - Q.Arrival);
+      if (Q.Generated >= Output)
+        Complete(I);
+      else
+        Still.push_back(I);
+    }
+    Running.swap(Still);
+  }
+
+  TrafficReport &T = R.Traffic;
+  T.Simulated = true;
+  T.Requests = Requests * Replicas;
+  T.Steps = Steps;
+  double Start = All.empty() ? 0 : All.front().Arrival;
+  T.Duration = Now - std::min(Start, 0.0);
+  T.RequestRate = T.Duration > 0 ? double(Requests * Replicas) / T.Duration : 0;
+  T.MeanBatch = Now > 0 ? BatchTime / Now : 0;
+  T.PeakBatch = PeakBatch;
+  T.KvTokens = KvTokens;
+  T.PeakKvTokens = PeakReserved;
+  T.Ttft = percentiles(std::move(Ttft));
+  T.Tpot = percentiles(std::move(Tpot));
+  T.E2E = percentiles(std::move(E2E));
+
+  // The scenario's figures: means over the requests, throughput over the
+  // run.
+  R.Ttft = T.Ttft.Mean;
+  R.Tpot = T.Tpot.Mean;
+  R.E2E = T.E2E.Mean;
+  R.Throughput = T.RequestRate * double(Output);
+  R.ThroughputPerDevice =
+      R.Throughput / double(R.Replicas * R.DevicesPerReplica);
+  if (R.ThroughputPerDevice > 0) {
+    R.EnergyPerToken = S.System.wallPower() / R.ThroughputPerDevice;
+    R.CostPerToken = S.System.costRate() / R.ThroughputPerDevice;
+  }
+  R.Memory.KVCache = PeakReserved * PerToken;
+  R.Memory.Activations = Activations;
+  R.MaxBatch = std::min<int64_t>(Tr.MaxBatch, KvTokens / PerRequest);
+  checkSlos(R, S);
+  return true;
+}
+
+} // namespace cost
+} // namespace llmsys

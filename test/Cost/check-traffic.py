@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Checks in-flight batching (serve's `traffic`) in traffic.test's JSON
+report against what must hold whatever the step costs are: one line per
+check, 'ok' or 'FAILED'."""
+import json
+import sys
+
+S = {s["name"]: s for s in json.load(open(sys.argv[1]))["scenarios"]}
+
+
+def close(a, b, tol):
+    return abs(a - b) <= tol * max(abs(a), abs(b))
+
+
+def check(label, ok, *values):
+    print(f"{label}: {'ok' if ok else 'FAILED ' + repr(values)}")
+
+
+one, client = S["one"], S["client"]
+# One client, one request at a time: the static batch of one, except that
+# a step prices its prompt tokens through the decode program's GEMMs (the
+# LM head runs on every prompt token there): within 5%.
+check("one client: ttft as a static batch of one",
+      close(client["ttft_s"], one["ttft_s"], 0.05), client["ttft_s"], one["ttft_s"])
+check("one client: tpot as a static batch of one",
+      close(client["tpot_s"], one["tpot_s"], 1e-9), client["tpot_s"], one["tpot_s"])
+check("one client: no queueing (p99 ttft = mean)",
+      close(client["ttft_p99_s"], client["ttft_s"], 1e-9))
+# max_batch 1, all 20 at once: served one after another; the k-th waits
+# k - 1 services, so the mean end to end is (20 + 1) / 2 services.
+serial = S["serial"]
+service = client["e2e_s"]
+check("serial: mean e2e = 10.5 services", close(serial["e2e_s"], 10.5 * service, 1e-6),
+      serial["e2e_s"], service)
+check("serial: same throughput as one client",
+      close(serial["throughput_tokens_per_s"], client["throughput_tokens_per_s"], 1e-6))
+# Little's law: a closed loop of 8 clients completes 8 / e2e requests a second.
+c8 = S["clients8"]
+check("8 clients: requests/s = 8 / mean e2e",
+      close(c8["request_throughput_per_s"], 8 / c8["e2e_s"], 0.01),
+      c8["request_throughput_per_s"], 8 / c8["e2e_s"])
+check("8 clients: 8 sequences a step", close(c8["mean_batch"], 8, 0.01), c8["mean_batch"])
+check("8 clients: faster than one, slower steps",
+      c8["throughput_tokens_per_s"] > 5 * client["throughput_tokens_per_s"]
+      and c8["tpot_s"] > client["tpot_s"])
+# Poisson far below capacity: throughput is the arrival rate, the median
+# request waits for nothing; another seed draws other times.
+slow, slow2 = S["slow"], S["slow2"]
+check("slow poisson: median ttft unqueued", close(slow["ttft_p50_s"], client["ttft_s"], 1e-6))
+check("slow poisson: about 0.5 requests/s", 0.4 < slow["request_throughput_per_s"] < 0.65,
+      slow["request_throughput_per_s"])
+check("slow poisson: seed changes the draw", slow["e2e_p99_s"] != slow2["e2e_p99_s"])
+# Offline, 2000 at once: max_batch (256) binds, the queue sets the ttft.
+full = S["full"]
+check("offline: the step holds max_batch", full["traffic"]["peak_batch"] == 256,
+      full["traffic"]["peak_batch"])
+check("offline: queueing ttft", full["ttft_p99_s"] > 100 * client["ttft_s"])
+check("percentiles ordered", all(
+    s["ttft_p50_s"] <= s["ttft_p90_s"] <= s["ttft_p99_s"] and
+    s["e2e_p50_s"] <= s["e2e_p90_s"] <= s["e2e_p99_s"] for s in S.values() if s["traffic"]))
+# The KV cache binds before max_batch: each request reserves its prompt
+# and output; the peak batch is what the cache holds.
+kv = S["kvbound"]
+per = 512 + 64
+check("kv-bound: peak batch = cache / (prompt + output)",
+      kv["traffic"]["peak_batch"] == kv["traffic"]["kv_cache_tokens"] // per,
+      kv["traffic"]["peak_batch"], kv["traffic"]["kv_cache_tokens"])
+check("kv-bound: the static max_batch figure agrees",
+      kv["max_batch"] == kv["traffic"]["kv_cache_tokens"] // per)
+# SLOs apply to the 99th percentiles.
+slo = {x["name"]: x for x in S["client"]["slo"]}
+check("slo on p99 ttft", close(slo["ttft"]["value"], client["ttft_p99_s"], 1e-12))
