@@ -94,6 +94,7 @@ private:
 struct Request {
   double Arrival = 0;
   double FirstToken = 0;
+  int64_t Prompt = 0, Output = 0; ///< this request's lengths
   int64_t Generated = 0;
   int64_t Context = 0;
 };
@@ -122,6 +123,34 @@ Percentiles percentiles(std::vector<double> V) {
 /// platform, unlike the standard distributions).
 double uniform(std::mt19937_64 &G) { return double(G() >> 11) * 0x1.0p-53; }
 
+/// A standard normal draw (Box-Muller, one of the pair).
+double gaussian(std::mt19937_64 &G) {
+  double U = 1 - uniform(G), V = uniform(G);
+  return std::sqrt(-2 * std::log(U)) * std::cos(2 * M_PI * V);
+}
+
+/// A length of the given mean and standard deviation, rounded, at least 1.
+int64_t drawLength(std::mt19937_64 &G, LengthDistribution D, double Mean,
+                   double Stdev) {
+  if (Stdev <= 0)
+    return int64_t(std::llround(Mean));
+  double X = Mean;
+  switch (D) {
+  case LengthDistribution::Normal:
+    X = Mean + Stdev * gaussian(G);
+    break;
+  case LengthDistribution::Lognormal: {
+    double S2 = std::log1p(Stdev * Stdev / (Mean * Mean));
+    X = std::exp(std::log(Mean) - S2 / 2 + std::sqrt(S2) * gaussian(G));
+    break;
+  }
+  case LengthDistribution::Uniform:
+    X = Mean + Stdev * std::sqrt(3.0) * (2 * uniform(G) - 1);
+    break;
+  }
+  return std::max<int64_t>(1, int64_t(std::llround(X)));
+}
+
 } // namespace
 
 bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
@@ -142,20 +171,37 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   int64_t KvTokens =
       PerToken > 0 ? int64_t(std::floor(std::max(0.0, Free) * Tr.KvFraction / PerToken))
                    : int64_t(1) << 50;
-  int64_t PerRequest = Prompt + Output;
-  if (KvTokens < PerRequest) {
+  // Each request's lengths: the scenario's, or drawn around them (a
+  // generator of their own, so that arrivals do not depend on them).
+  std::vector<Request> All(static_cast<size_t>(Requests));
+  std::mt19937_64 LengthGen(Tr.Seed ^ 0x9E3779B97F4A7C15ull);
+  int64_t Longest = 0;
+  double SumPrompt = 0, SumOutput = 0;
+  for (Request &Q : All) {
+    Q.Prompt = std::min<int64_t>(
+        Tr.MaxTokens, drawLength(LengthGen, Tr.Lengths, double(Prompt), Tr.PromptStdev));
+    Q.Output = drawLength(LengthGen, Tr.Lengths, double(Output), Tr.OutputStdev);
+    Longest = std::max(Longest, Q.Prompt + Q.Output);
+    SumPrompt += double(Q.Prompt);
+    SumOutput += double(Q.Output);
+  }
+  if (KvTokens < Longest) {
     if (Diags)
       Diags->report<DiagID::err_traffic_kv>(
-          Tr.Use, S.Name, PerRequest, PerRequest * PerToken / 1e9,
+          Tr.Use, S.Name, Longest, double(Longest) * PerToken / 1e9,
           std::max(0.0, Free) * Tr.KvFraction / 1e9);
     return false;
   }
 
   StepCosts Cost(AtBatch, double(Prompt + Output / 2));
+  // The attention products of one prompt grow with its square.
   double PrefillAttention = prefillAttentionTime(P) / double(std::max<int64_t>(1, P.MicroBatch));
+  auto PromptAttention = [&](int64_t L) {
+    double R = double(L) / double(std::max<int64_t>(1, Prompt));
+    return PrefillAttention * R * R;
+  };
 
   // Arrivals.
-  std::vector<Request> All(static_cast<size_t>(Requests));
   std::mt19937_64 Gen(Tr.Seed);
   int64_t Released = 0; // requests whose arrival time is set
   if (Tr.Arrival == ArrivalKind::Poisson) {
@@ -184,12 +230,14 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   Tpot.reserve(All.size());
   E2E.reserve(All.size());
 
+  double OutputTokens = 0;
   auto Complete = [&](int64_t I) {
     Request &Q = All[size_t(I)];
     E2E.push_back(Now - Q.Arrival);
-    if (Output > 1)
-      Tpot.push_back((Now - Q.FirstToken) / double(Output - 1));
-    Reserved -= PerRequest;
+    if (Q.Output > 1)
+      Tpot.push_back((Now - Q.FirstToken) / double(Q.Output - 1));
+    Reserved -= Q.Prompt + Q.Output;
+    OutputTokens += double(Q.Output);
     ++Done;
     // A client sends its next request when one completes.
     if (Tr.Arrival == ArrivalKind::Concurrency && Released < Requests)
@@ -209,20 +257,27 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     int64_t D = int64_t(Running.size());
     int64_t Budget = Tr.MaxTokens - D;
     std::vector<int64_t> Admitted;
-    while (!Waiting.empty() && D + int64_t(Admitted.size()) < Tr.MaxBatch &&
-           Prompt <= Budget && Reserved + PerRequest <= KvTokens) {
+    int64_t PromptTokens = 0;
+    double Attention = 0;
+    // First come, first served: the head of the queue waits for room.
+    while (!Waiting.empty() && D + int64_t(Admitted.size()) < Tr.MaxBatch) {
+      const Request &Q = All[size_t(Waiting.front())];
+      if (Q.Prompt > Budget || Reserved + Q.Prompt + Q.Output > KvTokens)
+        break;
       Admitted.push_back(Waiting.front());
       Waiting.pop_front();
-      Budget -= Prompt;
-      Reserved += PerRequest;
+      Budget -= Q.Prompt;
+      Reserved += Q.Prompt + Q.Output;
+      PromptTokens += Q.Prompt;
+      Attention += PromptAttention(Q.Prompt);
     }
     double Context = 0;
     for (int64_t I : Running)
       Context += double(All[size_t(I)].Context);
-    int64_t Tokens = D + int64_t(Admitted.size()) * Prompt;
+    int64_t Tokens = D + PromptTokens;
     double Step = Cost.dense(Tokens) +
                   (D > 0 ? Cost.attentionPerContext(D) * Context / double(D) : 0) +
-                  double(Admitted.size()) * PrefillAttention;
+                  Attention;
     if (!Cost.ok())
       return false;
     Now += Step;
@@ -238,7 +293,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       Request &Q = All[size_t(I)];
       ++Q.Generated;
       ++Q.Context;
-      if (Q.Generated >= Output)
+      if (Q.Generated >= Q.Output)
         Complete(I);
       else
         Still.push_back(I);
@@ -248,9 +303,9 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       Request &Q = All[size_t(I)];
       Q.FirstToken = Now;
       Q.Generated = 1;
-      Q.Context = Prompt + 1;
+      Q.Context = Q.Prompt + 1;
       Ttft.push_back(Now - Q.Arrival);
-      if (Q.Generated >= Output)
+      if (Q.Generated >= Q.Output)
         Complete(I);
       else
         Still.push_back(I);
@@ -269,6 +324,8 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   T.PeakBatch = PeakBatch;
   T.KvTokens = KvTokens;
   T.PeakKvTokens = PeakReserved;
+  T.MeanPrompt = SumPrompt / double(std::max<int64_t>(1, Requests));
+  T.MeanOutput = SumOutput / double(std::max<int64_t>(1, Requests));
   T.Ttft = percentiles(std::move(Ttft));
   T.Tpot = percentiles(std::move(Tpot));
   T.E2E = percentiles(std::move(E2E));
@@ -278,7 +335,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   R.Ttft = T.Ttft.Mean;
   R.Tpot = T.Tpot.Mean;
   R.E2E = T.E2E.Mean;
-  R.Throughput = T.RequestRate * double(Output);
+  R.Throughput = T.Duration > 0 ? OutputTokens * double(Replicas) / T.Duration : 0;
   R.ThroughputPerDevice =
       R.Throughput / double(R.Replicas * R.DevicesPerReplica);
   if (R.ThroughputPerDevice > 0) {
@@ -287,7 +344,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   }
   R.Memory.KVCache = PeakReserved * PerToken;
   R.Memory.Activations = Activations;
-  R.MaxBatch = std::min<int64_t>(Tr.MaxBatch, KvTokens / PerRequest);
+  R.MaxBatch = std::min<int64_t>(Tr.MaxBatch, KvTokens / (Prompt + Output));
   checkSlos(R, S);
   return true;
 }

@@ -341,6 +341,12 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
       T.MaxTokens = integer(S, "traffic.max_tokens", 8192);
       T.KvFraction = S.number("traffic.kv_fraction").value_or(0.9);
       T.Seed = static_cast<uint64_t>(integer(S, "traffic.seed", 1));
+      StringRef Shape = S.word("traffic.lengths");
+      T.Lengths = Shape == "lognormal" ? LengthDistribution::Lognormal
+                  : Shape == "uniform" ? LengthDistribution::Uniform
+                                       : LengthDistribution::Normal;
+      T.PromptStdev = S.number("traffic.prompt_stdev").value_or(0);
+      T.OutputStdev = S.number("traffic.output_stdev").value_or(0);
       T.Use = loc(S, "traffic");
       T.ArrivalLoc = loc(S, "traffic.arrival");
       T.MaxTokensLoc = loc(S, "traffic.max_tokens");
@@ -352,6 +358,7 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
       T.RateLoc = Written("traffic.arrival.rate");
       T.SeedLoc = Written("traffic.seed");
       T.BatchLoc = Written("batch");
+      T.LengthsLoc = Written("traffic.lengths");
     }
     if (const spec::Object *Draft = S.object("speculative.draft")) {
       C.Speculative.Enabled = true;

@@ -235,6 +235,7 @@ struct SpeculativeConfig {
 };
 
 enum class ArrivalKind : uint8_t { Offline, Concurrency, Poisson };
+enum class LengthDistribution : uint8_t { Normal, Lognormal, Uniform };
 
 /// Serving under in-flight batching (serve's `traffic`): requests of the
 /// scenario's prompt and output, arriving by ArrivalKind, admitted into
@@ -249,9 +250,13 @@ struct TrafficConfig {
   int64_t MaxTokens = 8192;
   double KvFraction = 0.9;
   uint64_t Seed = 1;
+  /// Request lengths around the scenario's prompt and output (their
+  /// means), with these standard deviations (0: fixed).
+  LengthDistribution Lengths = LengthDistribution::Normal;
+  double PromptStdev = 0, OutputStdev = 0;
   /// For diagnostics: where each is written (invalid when not written).
   llvm::SMRange Use, ArrivalLoc, MaxTokensLoc, ClientsLoc, RateLoc, SeedLoc,
-      BatchLoc;
+      BatchLoc, LengthsLoc;
 };
 
 /// A train or serve scenario, typed.

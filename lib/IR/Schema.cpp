@@ -690,6 +690,23 @@ Schema::Schema() {
          1, 1e7);
   B.withDefault(Traffic, "arrival", B.nested(Arrival), "offline",
                 "the arrival process");
+  const EnumSpec *Lengths = B.enumType(
+      "length distribution", {"normal", "lognormal", "uniform"},
+      "how request lengths spread around the scenario's prompt and output "
+      "(their means)");
+  B.withDefault(Traffic, "lengths", B.enumOf(Lengths), "normal",
+                "the distribution of prompt and output lengths around the "
+                "scenario's prompt and output, with the standard deviations "
+                "below (normal, as trtllm-bench's token-norm-dist; each "
+                "length rounded, at least 1 token)");
+  nonNegative(B.withDefault(Traffic, "prompt_stdev", B.qty(tokens()),
+                            "0 tokens",
+                            "standard deviation of the prompt lengths (0: "
+                            "every prompt is the scenario's)"));
+  nonNegative(B.withDefault(Traffic, "output_stdev", B.qty(tokens()),
+                            "0 tokens",
+                            "standard deviation of the output lengths (0: "
+                            "every output is the scenario's)"));
   within(B.withDefault(Traffic, "max_batch", B.integer(), "256",
                        "the engine's largest batch: sequences in one step"),
          1, 1e6);

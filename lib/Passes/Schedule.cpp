@@ -66,10 +66,12 @@ static bool checkTraffic(const ScenarioConfig &S, PassContext &Ctx) {
   if (T.RateLoc.isValid() && T.Arrival != ArrivalKind::Poisson)
     return fail<DiagID::err_traffic_arrival_field>(Ctx, T.RateLoc, "rate",
                                                    "poisson", Arrival);
-  if (T.SeedLoc.isValid() && T.Arrival != ArrivalKind::Poisson)
-    return fail<DiagID::err_traffic_arrival_field>(Ctx, T.SeedLoc, "seed",
-                                                   "poisson", Arrival);
-  if (S.SeqLen > T.MaxTokens)
+  bool Spread = T.PromptStdev > 0 || T.OutputStdev > 0;
+  if (T.SeedLoc.isValid() && T.Arrival != ArrivalKind::Poisson && !Spread)
+    return fail<DiagID::err_traffic_seed>(Ctx, T.SeedLoc, Arrival);
+  if (T.LengthsLoc.isValid() && !Spread)
+    return fail<DiagID::err_traffic_lengths>(Ctx, T.LengthsLoc);
+  if (S.SeqLen > T.MaxTokens && T.PromptStdev == 0)
     return fail<DiagID::err_traffic_prompt>(Ctx, T.MaxTokensLoc, S.SeqLen,
                                             T.MaxTokens);
   return true;

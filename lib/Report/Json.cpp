@@ -160,6 +160,13 @@ static Value trafficJson(const ScenarioConfig &S, const cost::TrafficReport &T) 
                 {"max_batch", C.MaxBatch},
                 {"max_tokens", C.MaxTokens},
                 {"steps", T.Steps},
+                {"lengths", C.PromptStdev > 0 || C.OutputStdev > 0
+                                ? (C.Lengths == LengthDistribution::Lognormal ? "lognormal"
+                                   : C.Lengths == LengthDistribution::Uniform ? "uniform"
+                                                                              : "normal")
+                                : "fixed"},
+                {"mean_prompt_tokens", T.MeanPrompt},
+                {"mean_output_tokens", T.MeanOutput},
                 {"duration_s", T.Duration},
                 {"peak_batch", T.PeakBatch},
                 {"kv_cache_tokens", T.KvTokens},

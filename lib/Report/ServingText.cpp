@@ -42,9 +42,25 @@ void printServingText(const Program &P, const cost::ServingReport &R,
         : C.Arrival == ArrivalKind::Concurrency
             ? fmt::format("{} concurrent clients", C.Clients)
             : std::string("offline (all at once)");
+    std::string Shape =
+        C.PromptStdev > 0 || C.OutputStdev > 0
+            ? (C.Lengths == LengthDistribution::Lognormal ? "lognormal lengths, "
+               : C.Lengths == LengthDistribution::Uniform ? "uniform lengths, "
+                                                          : "normal lengths, ")
+            : "";
     line(OS, "requests",
-         fmt::format("{}, prompt {} tokens, output {} tokens, {}; {}",
-                     T.Requests, P.SeqLen, S.OutputLen, Arrival, Formats));
+         fmt::format("{}, {}prompt {}, output {}, {}; {}", T.Requests, Shape,
+                     C.PromptStdev > 0
+                         ? fmt::format("{} tokens (stdev {}, drawn mean {})",
+                                       P.SeqLen, si(C.PromptStdev, "", 3),
+                                       si(T.MeanPrompt, "", 4))
+                         : fmt::format("{} tokens", P.SeqLen),
+                     C.OutputStdev > 0
+                         ? fmt::format("{} tokens (stdev {}, drawn mean {})",
+                                       S.OutputLen, si(C.OutputStdev, "", 3),
+                                       si(T.MeanOutput, "", 4))
+                         : fmt::format("{} tokens", S.OutputLen),
+                     Arrival, Formats));
     line(OS, "in-flight batching",
          fmt::format("max batch {}, max tokens {} a step; KV cache {} tokens "
                      "a replica, peak {} reserved; {} steps",

@@ -70,3 +70,21 @@ check("kv-bound: the static max_batch figure agrees",
 # SLOs apply to the 99th percentiles.
 slo = {x["name"]: x for x in S["client"]["slo"]}
 check("slo on p99 ttft", close(slo["ttft"]["value"], client["ttft_p99_s"], 1e-12))
+# Lengths drawn around the scenario's: the sample means stay near the
+# prompt and output (4000 draws); spread lengths spread the latencies.
+for name, label in (("spread", "lognormal"), ("spread_uniform", "uniform")):
+    t = S[name]["traffic"]
+    check(f"{label}: drawn means near 512 and 64",
+          close(t["mean_prompt_tokens"], 512, 0.02) and close(t["mean_output_tokens"], 64, 0.02),
+          t["mean_prompt_tokens"], t["mean_output_tokens"])
+sp = S["spread"]
+check("spread lengths spread the latencies",
+      sp["e2e_p99_s"] > 1.3 * sp["e2e_p50_s"] and c8["e2e_p99_s"] < 1.1 * c8["e2e_p50_s"],
+      sp["e2e_p50_s"], sp["e2e_p99_s"])
+check("the seed draws other lengths",
+      S["spread_seed"]["traffic"]["mean_prompt_tokens"] != sp["traffic"]["mean_prompt_tokens"])
+# Throughput counts each request's own output: the drawn mean x requests/s.
+check("output tokens over the run",
+      close(sp["throughput_tokens_per_s"],
+            sp["request_throughput_per_s"] * sp["traffic"]["mean_output_tokens"], 1e-9),
+      sp["throughput_tokens_per_s"])
