@@ -96,6 +96,8 @@ struct Request {
   double FirstToken = 0;
   int64_t Prompt = 0, Output = 0; ///< this request's lengths
   int64_t Generated = 0;
+  /// Tokens in the cache: of the prompt while it is read, then prompt
+  /// and generated tokens.
   int64_t Context = 0;
 };
 
@@ -178,8 +180,10 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   int64_t Longest = 0;
   double SumPrompt = 0, SumOutput = 0;
   for (Request &Q : All) {
-    Q.Prompt = std::min<int64_t>(
-        Tr.MaxTokens, drawLength(LengthGen, Tr.Lengths, double(Prompt), Tr.PromptStdev));
+    Q.Prompt = drawLength(LengthGen, Tr.Lengths, double(Prompt), Tr.PromptStdev);
+    // Without chunked prefill a prompt is read in one step.
+    if (!Tr.ChunkedPrefill)
+      Q.Prompt = std::min<int64_t>(Q.Prompt, Tr.MaxTokens);
     Q.Output = drawLength(LengthGen, Tr.Lengths, double(Output), Tr.OutputStdev);
     Longest = std::max(Longest, Q.Prompt + Q.Output);
     SumPrompt += double(Q.Prompt);
@@ -194,12 +198,10 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   }
 
   StepCosts Cost(AtBatch, double(Prompt + Output / 2));
-  // The attention products of one prompt grow with its square.
+  // The attention products of the scenario's prompt (a prompt's grow
+  // with its square).
   double PrefillAttention = prefillAttentionTime(P) / double(std::max<int64_t>(1, P.MicroBatch));
-  auto PromptAttention = [&](int64_t L) {
-    double R = double(L) / double(std::max<int64_t>(1, Prompt));
-    return PrefillAttention * R * R;
-  };
+
 
   // Arrivals.
   std::mt19937_64 Gen(Tr.Seed);
@@ -244,51 +246,74 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       All[size_t(Released++)].Arrival = Now;
   };
 
+  // Admitted requests still reading their prompt (chunked prefill only:
+  // otherwise a prompt is read whole in the step that admits it), oldest
+  // first.
+  std::vector<int64_t> Prefilling;
+  const double L0 = double(std::max<int64_t>(1, Prompt));
   while (Done < Requests) {
     while (Next < Released && All[size_t(Next)].Arrival <= Now)
       Waiting.push_back(Next++);
-    if (Running.empty() && Waiting.empty()) {
+    if (Running.empty() && Prefilling.empty() && Waiting.empty()) {
       // Idle until the next arrival.
       if (Next < Released)
         Now = All[size_t(Next)].Arrival;
       continue;
     }
-    // Admit while a slot, the step's tokens and the cache allow.
+    // One token of each generating sequence, then prompt tokens while the
+    // step's budget lasts: first the prompts under way, then new requests
+    // while a slot, the budget and the cache allow (first come, first
+    // served: the head of the queue waits for room).
     int64_t D = int64_t(Running.size());
     int64_t Budget = Tr.MaxTokens - D;
-    std::vector<int64_t> Admitted;
     int64_t PromptTokens = 0;
     double Attention = 0;
-    // First come, first served: the head of the queue waits for room.
-    while (!Waiting.empty() && D + int64_t(Admitted.size()) < Tr.MaxBatch) {
-      const Request &Q = All[size_t(Waiting.front())];
-      if (Q.Prompt > Budget || Reserved + Q.Prompt + Q.Output > KvTokens)
+    std::vector<std::pair<int64_t, int64_t>> Chunks; // request, tokens
+    // A chunk of c prompt tokens after o already read: its share of the
+    // causal attention products, c (2 o + c) of the prompt's L^2.
+    auto Read = [&](int64_t I, int64_t C) {
+      Request &Q = All[size_t(I)];
+      Attention += PrefillAttention * double(C) * double(2 * Q.Context + C) / (L0 * L0);
+      PromptTokens += C;
+      Budget -= C;
+      Chunks.push_back({I, C});
+    };
+    for (int64_t I : Prefilling) {
+      if (Budget <= 0)
         break;
-      Admitted.push_back(Waiting.front());
+      const Request &Q = All[size_t(I)];
+      Read(I, std::min(Budget, Q.Prompt - Q.Context));
+    }
+    int64_t Slots = D + int64_t(Prefilling.size());
+    while (!Waiting.empty() && Slots < Tr.MaxBatch && Budget > 0) {
+      const Request &Q = All[size_t(Waiting.front())];
+      if ((!Tr.ChunkedPrefill && Q.Prompt > Budget) ||
+          Reserved + Q.Prompt + Q.Output > KvTokens)
+        break;
+      int64_t I = Waiting.front();
       Waiting.pop_front();
-      Budget -= Q.Prompt;
       Reserved += Q.Prompt + Q.Output;
-      PromptTokens += Q.Prompt;
-      Attention += PromptAttention(Q.Prompt);
+      ++Slots;
+      Prefilling.push_back(I);
+      Read(I, std::min(Budget, Q.Prompt));
     }
     double Context = 0;
     for (int64_t I : Running)
       Context += double(All[size_t(I)].Context);
-    int64_t Tokens = D + PromptTokens;
-    double Step = Cost.dense(Tokens) +
+    double Step = Cost.dense(D + PromptTokens) +
                   (D > 0 ? Cost.attentionPerContext(D) * Context / double(D) : 0) +
                   Attention;
     if (!Cost.ok())
       return false;
     Now += Step;
     ++Steps;
-    int64_t InStep = D + int64_t(Admitted.size());
+    int64_t InStep = D + int64_t(Chunks.size());
     PeakBatch = std::max(PeakBatch, InStep);
     BatchTime += Step * double(InStep);
     PeakReserved = std::max(PeakReserved, double(Reserved));
     // Generating sequences each add a token.
     std::vector<int64_t> Still;
-    Still.reserve(Running.size() + Admitted.size());
+    Still.reserve(Running.size() + Chunks.size());
     for (int64_t I : Running) {
       Request &Q = All[size_t(I)];
       ++Q.Generated;
@@ -298,9 +323,13 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       else
         Still.push_back(I);
     }
-    // New requests' prompts give their first token.
-    for (int64_t I : Admitted) {
+    // A prompt read to its end gives the request's first token.
+    for (auto [I, C] : Chunks) {
       Request &Q = All[size_t(I)];
+      Q.Context += C;
+      if (Q.Context < Q.Prompt)
+        continue;
+      Prefilling.erase(std::find(Prefilling.begin(), Prefilling.end(), I));
       Q.FirstToken = Now;
       Q.Generated = 1;
       Q.Context = Q.Prompt + 1;

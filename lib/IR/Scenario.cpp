@@ -339,6 +339,8 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
       T.Rate = S.number("traffic.arrival.rate").value_or(0);
       T.MaxBatch = integer(S, "traffic.max_batch", 256);
       T.MaxTokens = integer(S, "traffic.max_tokens", 8192);
+      if (const spec::Field *F = S.path("traffic.chunked_prefill"))
+        T.ChunkedPrefill = F->V.Kind == spec::ValueKind::Bool && F->V.Bool;
       T.KvFraction = S.number("traffic.kv_fraction").value_or(0.9);
       T.Seed = static_cast<uint64_t>(integer(S, "traffic.seed", 1));
       StringRef Shape = S.word("traffic.lengths");

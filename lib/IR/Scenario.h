@@ -248,6 +248,9 @@ struct TrafficConfig {
   double Rate = 0;     ///< poisson: requests per second
   int64_t MaxBatch = 256;
   int64_t MaxTokens = 8192;
+  /// Prompts read in chunks over several steps (vLLM's chunked prefill,
+  /// TensorRT-LLM's context chunking); false: whole in one step.
+  bool ChunkedPrefill = false;
   double KvFraction = 0.9;
   uint64_t Seed = 1;
   /// Request lengths around the scenario's prompt and output (their

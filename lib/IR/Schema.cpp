@@ -714,6 +714,11 @@ Schema::Schema() {
                        "the engine's token budget per step: prompt tokens "
                        "admitted plus one per decoding sequence"),
          1, 1e8);
+  B.withDefault(Traffic, "chunked_prefill", B.boolean(), "false",
+                "prompts read in chunks over several steps, as much of each "
+                "as the step's token budget leaves (vLLM's chunked prefill, "
+                "TensorRT-LLM's context chunking); false: a prompt is read "
+                "whole in the step that admits it");
   within(B.withDefault(Traffic, "kv_fraction", B.number(), "0.9",
                        "the share of the memory left after weights and "
                        "activations that holds the KV cache "

@@ -71,7 +71,7 @@ static bool checkTraffic(const ScenarioConfig &S, PassContext &Ctx) {
     return fail<DiagID::err_traffic_seed>(Ctx, T.SeedLoc, Arrival);
   if (T.LengthsLoc.isValid() && !Spread)
     return fail<DiagID::err_traffic_lengths>(Ctx, T.LengthsLoc);
-  if (S.SeqLen > T.MaxTokens && T.PromptStdev == 0)
+  if (S.SeqLen > T.MaxTokens && T.PromptStdev == 0 && !T.ChunkedPrefill)
     return fail<DiagID::err_traffic_prompt>(Ctx, T.MaxTokensLoc, S.SeqLen,
                                             T.MaxTokens);
   return true;

@@ -88,3 +88,15 @@ check("output tokens over the run",
       close(sp["throughput_tokens_per_s"],
             sp["request_throughput_per_s"] * sp["traffic"]["mean_output_tokens"], 1e-9),
       sp["throughput_tokens_per_s"])
+# Chunked prefill changes nothing when every prompt fits one step; a
+# 2048-token prompt with a 512-token budget is read over four steps: the
+# same prompt work in four forwards, so its first token comes later than
+# with the whole prompt in one step, by at most three steps' weights.
+cc = S["client_chunked"]
+check("chunked prefill: the same run when prompts fit a step",
+      close(cc["e2e_s"], client["e2e_s"], 1e-12) and close(cc["ttft_s"], client["ttft_s"], 1e-12))
+lc, lw = S["long_chunked"], S["long_whole"]
+check("chunked prefill: a long prompt over four steps",
+      lc["ttft_s"] > lw["ttft_s"] and lc["ttft_s"] < lw["ttft_s"] + 3 * client["tpot_s"] * 1.5
+      and close(lc["tpot_s"], lw["tpot_s"], 1e-9),
+      lc["ttft_s"], lw["ttft_s"], client["tpot_s"])
