@@ -59,6 +59,16 @@ SourceFiles::load(const std::string &Path, const std::string &Display,
   return Loaded{ID, true};
 }
 
+std::optional<SourceFiles::Loaded>
+SourceFiles::loadData(StringRef Spelled, unsigned FromBuffer, SMRange Range) {
+  SmallString<256> Path;
+  StringRef From = realPath(FromBuffer);
+  if (!sys::path::is_absolute(Spelled) && !From.empty())
+    Path = sys::path::parent_path(From);
+  sys::path::append(Path, Spelled);
+  return load(std::string(Path.str()), Spelled.str(), Range);
+}
+
 std::optional<SourceFiles::Loaded> SourceFiles::loadTopLevel(StringRef Path) {
   return load(Path.str(), Path.str(), SMRange());
 }

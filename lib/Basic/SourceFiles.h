@@ -41,6 +41,12 @@ public:
   std::optional<Loaded> loadImport(llvm::StringRef Spec, bool Std,
                                    unsigned FromBuffer, llvm::SMRange Range);
 
+  /// Reads a data file a spec names (Spelled as written there, at Range),
+  /// relative to the file FromBuffer, so that problems in it are reported
+  /// at its own lines. Failures are diagnosed at Range.
+  std::optional<Loaded> loadData(llvm::StringRef Spelled, unsigned FromBuffer,
+                                 llvm::SMRange Range);
+
   /// Reads a text buffer that is not a file (tests, defaults).
   unsigned addBuffer(llvm::StringRef Text, llvm::StringRef Name);
 

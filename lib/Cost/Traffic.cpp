@@ -179,12 +179,22 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   std::mt19937_64 LengthGen(Tr.Seed ^ 0x9E3779B97F4A7C15ull);
   int64_t Longest = 0;
   double SumPrompt = 0, SumOutput = 0;
-  for (Request &Q : All) {
-    Q.Prompt = drawLength(LengthGen, Tr.Lengths, double(Prompt), Tr.PromptStdev);
+  for (size_t I = 0; I < All.size(); ++I) {
+    Request &Q = All[I];
+    if (Tr.Trace) {
+      // The first replica's share of the recorded requests: every dp-th.
+      const spec::TraceRequest &Row =
+          (*Tr.Trace)[std::min(Tr.Trace->size() - 1, I * size_t(Replicas))];
+      Q.Prompt = Row.Prompt;
+      Q.Output = Row.Output;
+      Q.Arrival = Row.Arrival;
+    } else {
+      Q.Prompt = drawLength(LengthGen, Tr.Lengths, double(Prompt), Tr.PromptStdev);
+      Q.Output = drawLength(LengthGen, Tr.Lengths, double(Output), Tr.OutputStdev);
+    }
     // Without chunked prefill a prompt is read in one step.
     if (!Tr.ChunkedPrefill)
       Q.Prompt = std::min<int64_t>(Q.Prompt, Tr.MaxTokens);
-    Q.Output = drawLength(LengthGen, Tr.Lengths, double(Output), Tr.OutputStdev);
     Longest = std::max(Longest, Q.Prompt + Q.Output);
     SumPrompt += double(Q.Prompt);
     SumOutput += double(Q.Output);
@@ -206,7 +216,13 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   // Arrivals.
   std::mt19937_64 Gen(Tr.Seed);
   int64_t Released = 0; // requests whose arrival time is set
-  if (Tr.Arrival == ArrivalKind::Poisson) {
+  if (Tr.Arrival == ArrivalKind::Trace) {
+    // The recorded times, in order.
+    std::stable_sort(All.begin(), All.end(), [](const Request &A, const Request &B) {
+      return A.Arrival < B.Arrival;
+    });
+    Released = Requests;
+  } else if (Tr.Arrival == ArrivalKind::Poisson) {
     double Rate = Tr.Rate / double(Replicas), T = 0;
     for (Request &Q : All) {
       T += -std::log1p(-uniform(Gen)) / Rate;
@@ -214,6 +230,8 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     }
     Released = Requests;
   } else {
+    for (Request &Q : All)
+      Q.Arrival = 0;
     int64_t First = Tr.Arrival == ArrivalKind::Concurrency
                         ? std::min<int64_t>(Requests,
                                             (Tr.Clients + Replicas - 1) / Replicas)
@@ -346,8 +364,9 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   T.Simulated = true;
   T.Requests = Requests * Replicas;
   T.Steps = Steps;
+  // From the first arrival (the arrivals are in order).
   double Start = All.empty() ? 0 : All.front().Arrival;
-  T.Duration = Now - std::min(Start, 0.0);
+  T.Duration = Now - Start;
   T.RequestRate = T.Duration > 0 ? double(Requests * Replicas) / T.Duration : 0;
   T.MeanBatch = Now > 0 ? BatchTime / Now : 0;
   T.PeakBatch = PeakBatch;

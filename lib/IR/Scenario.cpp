@@ -330,11 +330,28 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
     if (S.object("traffic")) {
       TrafficConfig &T = C.Traffic;
       T.Enabled = true;
-      T.Requests = integer(S, "traffic.requests", 1);
+      T.Requests = integer(S, "traffic.requests", 0);
       StringRef Kind = S.word("traffic.arrival.kind");
       T.Arrival = Kind == "poisson"       ? ArrivalKind::Poisson
                   : Kind == "concurrency" ? ArrivalKind::Concurrency
+                  : Kind == "trace"       ? ArrivalKind::Trace
                                           : ArrivalKind::Offline;
+      if (const spec::Field *F = S.path("traffic.trace"))
+        T.Trace = F->Trace;
+      if (T.Trace && !T.Trace->empty()) {
+        // The scenario's prompt and output are the trace's means.
+        double Prompts = 0, Outputs = 0;
+        for (const spec::TraceRequest &R : *T.Trace) {
+          Prompts += double(R.Prompt);
+          Outputs += double(R.Output);
+        }
+        double N = double(T.Trace->size());
+        C.SeqLen = std::max<int64_t>(1, int64_t(std::llround(Prompts / N)));
+        C.OutputLen = std::max<int64_t>(1, int64_t(std::llround(Outputs / N)));
+        int64_t Rows = int64_t(T.Trace->size());
+        if (T.Requests <= 0 || T.Requests > Rows)
+          T.Requests = Rows;
+      }
       T.Clients = integer(S, "traffic.arrival.clients", 0);
       T.Rate = S.number("traffic.arrival.rate").value_or(0);
       T.MaxBatch = integer(S, "traffic.max_batch", 256);

@@ -234,7 +234,7 @@ struct SpeculativeConfig {
   double tokensPerStep() const;
 };
 
-enum class ArrivalKind : uint8_t { Offline, Concurrency, Poisson };
+enum class ArrivalKind : uint8_t { Offline, Concurrency, Poisson, Trace };
 enum class LengthDistribution : uint8_t { Normal, Lognormal, Uniform };
 
 /// Serving under in-flight batching (serve's `traffic`): requests of the
@@ -257,6 +257,8 @@ struct TrafficConfig {
   /// means), with these standard deviations (0: fixed).
   LengthDistribution Lengths = LengthDistribution::Normal;
   double PromptStdev = 0, OutputStdev = 0;
+  /// Recorded requests (traffic.trace), in file order; null without.
+  std::shared_ptr<const std::vector<spec::TraceRequest>> Trace;
   /// For diagnostics: where each is written (invalid when not written).
   llvm::SMRange Use, ArrivalLoc, MaxTokensLoc, ClientsLoc, RateLoc, SeedLoc,
       BatchLoc, LengthsLoc;

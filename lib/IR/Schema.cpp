@@ -666,10 +666,11 @@ Schema::Schema() {
 
   // In-flight batching (serve's `traffic`).
   const EnumSpec *ArrivalKind = B.enumType(
-      "arrival process", {"offline", "concurrency", "poisson"},
+      "arrival process", {"offline", "concurrency", "poisson", "trace"},
       "offline: every request queued at the start; concurrency: a fixed "
       "number of clients, each sending its next request when the last "
-      "completes; poisson: requests at random times at a mean rate");
+      "completes; poisson: requests at random times at a mean rate; "
+      "trace: at the times of the traffic's trace");
   StructSpec *Arrival = B.block(
       "arrival", "how requests arrive: `arrival = offline`, "
                  "`arrival = concurrency { clients = 64 }` or "
@@ -684,10 +685,16 @@ Schema::Schema() {
   Arrival->TagField = 0;
   StructSpec *Traffic = B.block(
       "traffic", "requests served by in-flight (continuous) batching");
-  within(B.required(Traffic, "requests", B.integer(),
-                    "requests served, each with the scenario's prompt and "
-                    "output"),
+  within(B.optional(Traffic, "requests", B.integer(),
+                    "requests served (required without a trace; with one, "
+                    "its first requests)"),
          1, 1e7);
+  B.optional(Traffic, "trace", B.string(),
+             "a CSV file of recorded requests, relative to this file: "
+             "`prompt,output[,arrival]` a row (tokens, tokens, seconds); "
+             "it gives each request's lengths (the scenario's prompt and "
+             "output are then its means), and its arrival times with "
+             "`arrival = trace`");
   B.withDefault(Traffic, "arrival", B.nested(Arrival), "offline",
                 "the arrival process");
   const EnumSpec *Lengths = B.enumType(

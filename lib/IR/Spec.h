@@ -17,6 +17,7 @@
 #include "llvm/Support/SMLoc.h"
 #include <deque>
 #include <optional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,12 @@ struct Value {
 /// docs/technology.md.
 enum class Origin { Unset, File, Default, Inherited, Derived };
 
+/// A recorded request of a serving trace (serve's `traffic.trace`).
+struct TraceRequest {
+  int64_t Prompt = 0, Output = 0; ///< tokens
+  double Arrival = -1;            ///< seconds from the start; -1: none
+};
+
 struct Field {
   const FieldSpec *Spec = nullptr;
   Origin From = Origin::Unset;
@@ -100,6 +107,9 @@ struct Field {
   const Object *InheritedFrom = nullptr;
   /// Derived: how, e.g. "technology N4 -> N2, x2.09 (logic_density x clock)".
   std::string Derivation;
+  /// A field naming a data file (traffic.trace): what Sema read from it,
+  /// in file order.
+  std::shared_ptr<const std::vector<TraceRequest>> Trace;
   bool isSet() const { return From != Origin::Unset; }
 };
 

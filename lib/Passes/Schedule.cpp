@@ -33,6 +33,7 @@ static llvm::StringRef arrivalName(ArrivalKind K) {
   case ArrivalKind::Offline: return "offline";
   case ArrivalKind::Concurrency: return "concurrency";
   case ArrivalKind::Poisson: return "poisson";
+  case ArrivalKind::Trace: return "trace";
   }
   llvm_unreachable("unknown arrival");
 }
@@ -66,12 +67,13 @@ static bool checkTraffic(const ScenarioConfig &S, PassContext &Ctx) {
   if (T.RateLoc.isValid() && T.Arrival != ArrivalKind::Poisson)
     return fail<DiagID::err_traffic_arrival_field>(Ctx, T.RateLoc, "rate",
                                                    "poisson", Arrival);
-  bool Spread = T.PromptStdev > 0 || T.OutputStdev > 0;
+  bool Spread = (T.PromptStdev > 0 || T.OutputStdev > 0) && !T.Trace;
   if (T.SeedLoc.isValid() && T.Arrival != ArrivalKind::Poisson && !Spread)
     return fail<DiagID::err_traffic_seed>(Ctx, T.SeedLoc, Arrival);
   if (T.LengthsLoc.isValid() && !Spread)
     return fail<DiagID::err_traffic_lengths>(Ctx, T.LengthsLoc);
-  if (S.SeqLen > T.MaxTokens && T.PromptStdev == 0 && !T.ChunkedPrefill)
+  if (S.SeqLen > T.MaxTokens && T.PromptStdev == 0 && !T.ChunkedPrefill &&
+      !T.Trace)
     return fail<DiagID::err_traffic_prompt>(Ctx, T.MaxTokensLoc, S.SeqLen,
                                             T.MaxTokens);
   return true;

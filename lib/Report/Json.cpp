@@ -156,11 +156,13 @@ static Value trafficJson(const ScenarioConfig &S, const cost::TrafficReport &T) 
                 {"arrival", C.Arrival == ArrivalKind::Poisson ? "poisson"
                             : C.Arrival == ArrivalKind::Concurrency
                                 ? "concurrency"
-                                : "offline"},
+                            : C.Arrival == ArrivalKind::Trace ? "trace"
+                                                              : "offline"},
                 {"max_batch", C.MaxBatch},
                 {"max_tokens", C.MaxTokens},
                 {"steps", T.Steps},
-                {"lengths", C.PromptStdev > 0 || C.OutputStdev > 0
+                {"lengths", C.Trace ? "trace"
+                            : C.PromptStdev > 0 || C.OutputStdev > 0
                                 ? (C.Lengths == LengthDistribution::Lognormal ? "lognormal"
                                    : C.Lengths == LengthDistribution::Uniform ? "uniform"
                                                                               : "normal")

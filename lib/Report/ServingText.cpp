@@ -37,13 +37,16 @@ void printServingText(const Program &P, const cost::ServingReport &R,
   if (T.Simulated) {
     const TrafficConfig &C = S.Traffic;
     std::string Arrival =
-        C.Arrival == ArrivalKind::Poisson
+        C.Arrival == ArrivalKind::Trace
+            ? std::string("at the trace's times")
+        : C.Arrival == ArrivalKind::Poisson
             ? "poisson at " + si(C.Rate, "requests/s")
         : C.Arrival == ArrivalKind::Concurrency
             ? fmt::format("{} concurrent clients", C.Clients)
             : std::string("offline (all at once)");
     std::string Shape =
-        C.PromptStdev > 0 || C.OutputStdev > 0
+        C.Trace ? std::string("lengths from the trace, means ")
+        : C.PromptStdev > 0 || C.OutputStdev > 0
             ? (C.Lengths == LengthDistribution::Lognormal ? "lognormal lengths, "
                : C.Lengths == LengthDistribution::Uniform ? "uniform lengths, "
                                                           : "normal lengths, ")
@@ -70,7 +73,7 @@ void printServingText(const Program &P, const cost::ServingReport &R,
     line(OS, "served",
          fmt::format("{} over {}; batch {} on average, {} at most",
                      si(T.RequestRate, "requests/s"), duration(T.Duration),
-                     si(T.MeanBatch, "", 3), T.PeakBatch));
+                     fmt::format("{:.3g}", T.MeanBatch), T.PeakBatch));
     auto Dist = [&](const char *Label, const cost::Percentiles &D) {
       line(OS, Label,
            fmt::format("mean {}, p50 {}, p90 {}, p99 {}", duration(D.Mean),

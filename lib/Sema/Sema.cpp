@@ -40,8 +40,10 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
       continue;
     const Object *W = EI->Obj->object("workload");
     std::vector<std::string> Missing;
+    // A trace gives each request's lengths.
+    bool Trace = EI->Obj->path("traffic.trace");
     for (const char *F : {"prompt", "output"})
-      if (!EI->Obj->path(F) && !(W && W->path(F)))
+      if (!Trace && !EI->Obj->path(F) && !(W && W->path(F)))
         Missing.push_back(std::string("'") + F + "'");
     if (!Missing.empty())
       Diags.report<DiagID::err_incomplete_entity>(EI->Decl->Name.Range,
@@ -80,6 +82,54 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
                              : "a context (prompt + output - 1)",
                    spec::formatNumber(Context), Model->Name,
                    spec::formatNumber(*MaxSeq));
+  }
+  // In-flight batching: the requests, from `requests` or a trace file.
+  for (EntityInfo *EI : DeclOrder) {
+    if (!EI->Obj || EI->St != EntityInfo::State::Built ||
+        EI->Type->Name != "serve" || !S.isTopLevel(*EI->Obj))
+      continue;
+    int TrafficIdx = EI->Obj->Type->findField("traffic");
+    Object *Traffic = TrafficIdx >= 0 ? EI->Obj->Fields[TrafficIdx].V.Obj : nullptr;
+    if (!Traffic)
+      continue;
+    int TraceIdx = Traffic->Type->findField("trace");
+    spec::Field &TraceField = Traffic->Fields[TraceIdx];
+    const spec::Field *Requests = Traffic->field("requests");
+    if (!TraceField.isSet()) {
+      if (!Requests || !Requests->isSet())
+        Diags.report<DiagID::err_traffic_requests>(EI->Obj->path("traffic")->Loc);
+      continue;
+    }
+    // What the trace gives cannot be written as well.
+    for (auto [Path, What] : {std::pair{"prompt", "prompt"},
+                              {"output", "output"},
+                              {"traffic.prompt_stdev", "prompt"},
+                              {"traffic.output_stdev", "output"},
+                              {"traffic.lengths", "lengths"}}) {
+      const spec::Field *F = EI->Obj->path(Path);
+      StringRef Name = StringRef(Path).contains('.')
+                           ? StringRef(Path).rsplit('.').second
+                           : StringRef(Path);
+      if (F && F->From != spec::Origin::Unset && F->From != spec::Origin::Default)
+        Diags.report<DiagID::err_traffic_trace_field>(F->Loc, What, Name);
+    }
+    const Object *Model = EI->Obj->object("model");
+    int64_t MaxSeq = Model ? int64_t(Model->number("max_seq").value_or(0)) : 0;
+    TraceField.Trace = readTrace(
+        Sources, Diags, TraceField.V.Str,
+        Diags.getSourceMgr().FindBufferContainingLoc(TraceField.Loc.Start),
+        TraceField.Loc, MaxSeq, Model ? StringRef(Model->Name) : StringRef());
+    if (!TraceField.Trace)
+      continue;
+    if (Requests && Requests->From == spec::Origin::File &&
+        Requests->V.Num > double(TraceField.Trace->size()))
+      Diags.report<DiagID::err_traffic_trace_requests>(
+          Requests->Loc, spec::formatNumber(Requests->V.Num), TraceField.V.Str,
+          TraceField.Trace->size());
+    if (Traffic->word("arrival.kind") == "trace" &&
+        TraceField.Trace->front().Arrival < 0)
+      Diags.report<DiagID::err_traffic_arrival_trace>(
+          EI->Obj->path("traffic.arrival")->Loc);
   }
   for (EntityInfo *EI : DeclOrder)
     if (EI->Type->Name == "sweep" && EI->Obj)

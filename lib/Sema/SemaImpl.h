@@ -75,6 +75,14 @@ struct EntityInfo {
   bool Extended = false; ///< Some entity extends it.
 };
 
+/// Reads serve's `traffic.trace` (Trace.cpp): the requests of the CSV file
+/// Spelled names (relative to the file FromBuffer), each checked against
+/// the model's max_seq; null after diagnosing a problem, at the cell.
+std::shared_ptr<const std::vector<spec::TraceRequest>>
+readTrace(SourceFiles &Sources, DiagnosticEngine &Diags,
+          llvm::StringRef Spelled, unsigned FromBuffer, llvm::SMRange Use,
+          int64_t MaxSeq, llvm::StringRef ModelName);
+
 /// A step of evaluation, for cycle reports.
 struct EvalFrame {
   Object *Obj;
