@@ -243,8 +243,12 @@ void checkSlos(ServingReport &R, const ir::ScenarioConfig &S);
 /// P's batch with each sequence at Context; the prefill's attention
 /// products (scores, softmax, context) of P's batch; the KV cache per
 /// token of context on a device of the fullest stage.
-double decodeStepTime(const ir::Program &P, double Context);
-double prefillAttentionTime(const ir::Program &P);
+/// (Sys: the system to cost them on; null: the program's own. `require`
+/// scales it.)
+double decodeStepTime(const ir::Program &P, double Context,
+                      const ir::SystemConfig *Sys = nullptr);
+double prefillAttentionTime(const ir::Program &P,
+                            const ir::SystemConfig *Sys = nullptr);
 double kvCacheBytesPerToken(const ir::Program &P);
 
 /// In-flight batching (the scenario's `traffic`): simulates one replica's
@@ -254,7 +258,8 @@ double kvCacheBytesPerToken(const ir::Program &P);
 /// False after a diagnosed failure (a request the KV cache cannot hold).
 using ProgramAtBatch = std::function<const ir::Program *(int64_t Batch)>;
 bool simulateTraffic(const ir::Program &P, const ProgramAtBatch &AtBatch,
-                     ServingReport &R, DiagnosticEngine *Diags);
+                     ServingReport &R, DiagnosticEngine *Diags,
+                     const ir::SystemConfig *Sys = nullptr);
 
 /// A figure of Figures.def in base units (booleans as 0 or 1), or nullopt
 /// when the result lacks it (FigureInfo::Needs says why). A figure of the

@@ -34,21 +34,8 @@ bool evaluateInto(const ir::ScenarioConfig &S, passes::PassContext &Ctx,
     // The engine's steps priced by the scenario's decode step at other
     // batches (built once each, quietly: the scenario's own build has
     // diagnosed what would fail).
-    std::map<int64_t, std::optional<ir::Program>> Built;
-    passes::PassContext Quiet;
-    Quiet.Verify = Ctx.Verify;
-    cost::ProgramAtBatch AtBatch = [&](int64_t Batch) -> const ir::Program * {
-      std::optional<ir::Program> &P = Built[Batch];
-      if (!P) {
-        ir::ScenarioConfig At = S;
-        At.Batch = Batch;
-        P = passes::buildProgram(At, Quiet);
-        if (!P)
-          return nullptr;
-      }
-      return &*P;
-    };
-    if (!simulateTraffic(E.Program, AtBatch, E.Serve, Ctx.Diags))
+    BatchPrograms Programs(S, Ctx.Verify);
+    if (!simulateTraffic(E.Program, Programs.callback(), E.Serve, Ctx.Diags))
       return false;
   }
   if (!Detail)
@@ -63,6 +50,16 @@ bool evaluateInto(const ir::ScenarioConfig &S, passes::PassContext &Ctx,
   if (P1 && P2)
     setDecodeCrossover(E.Serve, *P1, *P2);
   return true;
+}
+
+const ir::Program *BatchPrograms::at(int64_t Batch) {
+  std::optional<ir::Program> &P = Built[Batch];
+  if (!P) {
+    ir::ScenarioConfig At = S;
+    At.Batch = Batch;
+    P = passes::buildProgram(At, Quiet);
+  }
+  return P ? &*P : nullptr;
 }
 
 std::optional<double> Evaluation::figure(ir::FigureID F) const {

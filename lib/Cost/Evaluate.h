@@ -12,6 +12,7 @@
 #include "Cost/Cost.h"
 #include "Passes/Passes.h"
 
+#include <map>
 #include <optional>
 
 namespace llmsys {
@@ -29,6 +30,25 @@ struct Evaluation {
   /// The same by name or key, nullopt also for a figure of the other
   /// scenario kind.
   std::optional<double> figure(llvm::StringRef NameOrKey) const;
+};
+
+/// A scenario's programs at other batches, built quietly on demand and
+/// kept (in-flight batching prices its steps with them).
+class BatchPrograms {
+public:
+  BatchPrograms(const ir::ScenarioConfig &S, bool Verify) : S(S) {
+    Quiet.Verify = Verify;
+  }
+  /// Null when the scenario does not build at that batch.
+  const ir::Program *at(int64_t Batch);
+  ProgramAtBatch callback() {
+    return [this](int64_t Batch) { return at(Batch); };
+  }
+
+private:
+  const ir::ScenarioConfig &S;
+  passes::PassContext Quiet;
+  std::map<int64_t, std::optional<ir::Program>> Built;
 };
 
 /// Runs the passes and the cost. Failures are diagnosed through Ctx.

@@ -44,18 +44,27 @@ static const Resource Resources[] = {
      }},
 };
 
-RequireReport require(const Program &P) {
+RequireReport require(const Program &P, const ProgramAtBatch *AtBatch) {
   RequireReport Out;
-  Out.AsIs = costServing(P);
-  Out.MetNow = slosMet(Out.AsIs) && Out.AsIs.Memory.fits();
+  bool Traffic = P.Scenario.Traffic.Enabled && AtBatch;
+  // A serving run on a system: the static batch, or the requests in flight
+  // (a cache too small for a request meets nothing).
+  auto Serve = [&](const Program &Q, const SystemConfig *On,
+                   ServingReport &R) {
+    R = costServing(Q);
+    return !Traffic || simulateTraffic(Q, *AtBatch, R, nullptr, On);
+  };
+  bool Ran = Serve(P, nullptr, Out.AsIs);
+  Out.MetNow = Ran && slosMet(Out.AsIs) && Out.AsIs.Memory.fits();
   const SystemConfig &Sys = P.Scenario.System;
   DType Act = P.Scenario.Mapping.Activations;
 
   Program Scaled = P;
+  ServingReport Trial;
   auto MetAt = [&](const Resource &Res, double F) {
     Scaled.Scenario.System = Sys;
     Res.Scale(Scaled.Scenario.System, F);
-    return slosMet(costServing(Scaled));
+    return Serve(Scaled, &Scaled.Scenario.System, Trial) && slosMet(Trial);
   };
   for (const Resource &Res : Resources) {
     Requirement Row;

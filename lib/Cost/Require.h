@@ -49,7 +49,11 @@ struct RequireReport {
 constexpr double RequireRange = 1e4;
 
 /// P: a serving program with at least one SLO.
-RequireReport require(const ir::Program &P);
+/// With traffic (in-flight batching), AtBatch gives the scenario's programs
+/// at other batches and each system tried runs the whole simulation; the
+/// SLOs hold for the 99th percentiles.
+RequireReport require(const ir::Program &P,
+                      const ProgramAtBatch *AtBatch = nullptr);
 
 } // namespace cost
 } // namespace llmsys

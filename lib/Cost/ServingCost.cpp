@@ -368,12 +368,14 @@ void checkSlos(ServingReport &R, const ScenarioConfig &S) {
   Check("throughput", S.SloThroughput, R.Throughput, true, R.Decode);
 }
 
-double decodeStepTime(const Program &P, double Context) {
-  return phaseCost(P, P.Scenario.System, Phase::Decode, Context).Time;
+double decodeStepTime(const Program &P, double Context,
+                      const SystemConfig *Sys) {
+  return phaseCost(P, Sys ? *Sys : P.Scenario.System, Phase::Decode, Context)
+      .Time;
 }
 
-double prefillAttentionTime(const Program &P) {
-  const AcceleratorConfig &A = P.Scenario.System.Device;
+double prefillAttentionTime(const Program &P, const SystemConfig *Sys) {
+  const AcceleratorConfig &A = (Sys ? *Sys : P.Scenario.System).Device;
   double T = 0;
   for (const Block &B : P.Blocks) {
     double N = executions(B, P, nullptr);

@@ -44,8 +44,9 @@ namespace {
 /// dense(T) and attn(T), from programs at bucketed batches.
 class StepCosts {
 public:
-  StepCosts(const ProgramAtBatch &AtBatch, double RefContext)
-      : AtBatch(AtBatch), RefContext(std::max(1.0, RefContext)) {}
+  StepCosts(const ProgramAtBatch &AtBatch, double RefContext,
+            const SystemConfig *Sys)
+      : AtBatch(AtBatch), RefContext(std::max(1.0, RefContext)), Sys(Sys) {}
 
   /// False when a program could not be built (diagnosed by the builder).
   bool ok() const { return Ok; }
@@ -60,8 +61,8 @@ private:
       return It->second;
     std::pair<double, double> V{0, 0};
     if (const Program *P = AtBatch(Batch)) {
-      double Dense = decodeStepTime(*P, 0);
-      double WithContext = decodeStepTime(*P, RefContext);
+      double Dense = decodeStepTime(*P, 0, Sys);
+      double WithContext = decodeStepTime(*P, RefContext, Sys);
       V = {Dense, std::max(0.0, WithContext - Dense) / RefContext};
     } else {
       Ok = false;
@@ -87,6 +88,7 @@ private:
 
   const ProgramAtBatch &AtBatch;
   double RefContext;
+  const SystemConfig *Sys;
   std::map<int64_t, std::pair<double, double>> Memo;
   bool Ok = true;
 };
@@ -156,10 +158,12 @@ int64_t drawLength(std::mt19937_64 &G, LengthDistribution D, double Mean,
 } // namespace
 
 bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
-                     ServingReport &R, DiagnosticEngine *Diags) {
+                     ServingReport &R, DiagnosticEngine *Diags,
+                     const SystemConfig *Sys) {
   const ScenarioConfig &S = P.Scenario;
   const TrafficConfig &Tr = S.Traffic;
-  const AcceleratorConfig &A = S.System.Device;
+  const SystemConfig &System = Sys ? *Sys : S.System;
+  const AcceleratorConfig &A = System.Device;
   const int64_t Prompt = P.SeqLen, Output = std::max<int64_t>(1, S.OutputLen);
   const int64_t Replicas = std::max<int64_t>(1, S.Mapping.Dp);
   const int64_t Requests = (Tr.Requests + Replicas - 1) / Replicas;
@@ -207,10 +211,11 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     return false;
   }
 
-  StepCosts Cost(AtBatch, double(Prompt + Output / 2));
+  StepCosts Cost(AtBatch, double(Prompt + Output / 2), Sys);
   // The attention products of the scenario's prompt (a prompt's grow
   // with its square).
-  double PrefillAttention = prefillAttentionTime(P) / double(std::max<int64_t>(1, P.MicroBatch));
+  double PrefillAttention =
+      prefillAttentionTime(P, Sys) / double(std::max<int64_t>(1, P.MicroBatch));
 
 
   // Arrivals.
@@ -387,8 +392,8 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   R.ThroughputPerDevice =
       R.Throughput / double(R.Replicas * R.DevicesPerReplica);
   if (R.ThroughputPerDevice > 0) {
-    R.EnergyPerToken = S.System.wallPower() / R.ThroughputPerDevice;
-    R.CostPerToken = S.System.costRate() / R.ThroughputPerDevice;
+    R.EnergyPerToken = System.wallPower() / R.ThroughputPerDevice;
+    R.CostPerToken = System.costRate() / R.ThroughputPerDevice;
   }
   R.Memory.KVCache = PeakReserved * PerToken;
   R.Memory.Activations = Activations;

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Cost/Evaluate.h"
 #include "Cost/Require.h"
 #include "Driver.h"
 #include "Passes/Passes.h"
@@ -48,7 +49,11 @@ int runRequire(Compilation &C) {
       Failed = true;
       continue;
     }
-    cost::RequireReport R = cost::require(*P);
+    // In-flight batching re-simulates the requests on every system tried.
+    cost::BatchPrograms Programs(Config, /*Verify=*/false);
+    cost::ProgramAtBatch AtBatch = Programs.callback();
+    cost::RequireReport R =
+        cost::require(*P, Config.Traffic.Enabled ? &AtBatch : nullptr);
     if (Json) {
       Out.push_back(report::requireJson(*P, R));
     } else {
