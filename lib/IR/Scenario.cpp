@@ -390,6 +390,25 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
   return C;
 }
 
+StringRef arrivalName(ArrivalKind K) {
+  switch (K) {
+  case ArrivalKind::Offline: return "offline";
+  case ArrivalKind::Concurrency: return "concurrency";
+  case ArrivalKind::Poisson: return "poisson";
+  case ArrivalKind::Trace: return "trace";
+  }
+  llvm_unreachable("unknown arrival");
+}
+
+StringRef lengthsName(LengthDistribution D) {
+  switch (D) {
+  case LengthDistribution::Normal: return "normal";
+  case LengthDistribution::Lognormal: return "lognormal";
+  case LengthDistribution::Uniform: return "uniform";
+  }
+  llvm_unreachable("unknown length distribution");
+}
+
 bool pipelinesRequests(const ScenarioConfig &S) {
   return !S.Training && S.Mapping.Pp > 1 && !S.Speculative.Enabled &&
          !S.Mapping.OffloadWeights;

@@ -236,6 +236,9 @@ struct SpeculativeConfig {
 
 enum class ArrivalKind : uint8_t { Offline, Concurrency, Poisson, Trace };
 enum class LengthDistribution : uint8_t { Normal, Lognormal, Uniform };
+/// The schema's words for them.
+llvm::StringRef arrivalName(ArrivalKind K);
+llvm::StringRef lengthsName(LengthDistribution D);
 
 /// Serving under in-flight batching (serve's `traffic`): requests of the
 /// scenario's prompt and output, arriving by ArrivalKind, admitted into

@@ -28,16 +28,6 @@ static bool fail(PassContext &Ctx, llvm::SMRange R, const Args &...A) {
   return false;
 }
 
-static llvm::StringRef arrivalName(ArrivalKind K) {
-  switch (K) {
-  case ArrivalKind::Offline: return "offline";
-  case ArrivalKind::Concurrency: return "concurrency";
-  case ArrivalKind::Poisson: return "poisson";
-  case ArrivalKind::Trace: return "trace";
-  }
-  llvm_unreachable("unknown arrival");
-}
-
 /// In-flight batching (`traffic`): what the step simulation needs and
 /// what it cannot model; each field written must be one the arrival uses.
 static bool checkTraffic(const ScenarioConfig &S, PassContext &Ctx) {

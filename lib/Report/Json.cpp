@@ -153,19 +153,13 @@ static Value trafficJson(const ScenarioConfig &S, const cost::TrafficReport &T) 
     return nullptr;
   const TrafficConfig &C = S.Traffic;
   return Object{{"requests", T.Requests},
-                {"arrival", C.Arrival == ArrivalKind::Poisson ? "poisson"
-                            : C.Arrival == ArrivalKind::Concurrency
-                                ? "concurrency"
-                            : C.Arrival == ArrivalKind::Trace ? "trace"
-                                                              : "offline"},
+                {"arrival", arrivalName(C.Arrival)},
                 {"max_batch", C.MaxBatch},
                 {"max_tokens", C.MaxTokens},
                 {"steps", T.Steps},
                 {"lengths", C.Trace ? "trace"
                             : C.PromptStdev > 0 || C.OutputStdev > 0
-                                ? (C.Lengths == LengthDistribution::Lognormal ? "lognormal"
-                                   : C.Lengths == LengthDistribution::Uniform ? "uniform"
-                                                                              : "normal")
+                                ? lengthsName(C.Lengths)
                                 : "fixed"},
                 {"mean_prompt_tokens", T.MeanPrompt},
                 {"mean_output_tokens", T.MeanOutput},

@@ -47,9 +47,7 @@ void printServingText(const Program &P, const cost::ServingReport &R,
     std::string Shape =
         C.Trace ? std::string("lengths from the trace, means ")
         : C.PromptStdev > 0 || C.OutputStdev > 0
-            ? (C.Lengths == LengthDistribution::Lognormal ? "lognormal lengths, "
-               : C.Lengths == LengthDistribution::Uniform ? "uniform lengths, "
-                                                          : "normal lengths, ")
+            ? lengthsName(C.Lengths).str() + " lengths, "
             : "";
     line(OS, "requests",
          fmt::format("{}, {}prompt {}, output {}, {}; {}", T.Requests, Shape,
