@@ -195,6 +195,16 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     } else {
       Q.Prompt = drawLength(LengthGen, Tr.Lengths, double(Prompt), Tr.PromptStdev);
       Q.Output = drawLength(LengthGen, Tr.Lengths, double(Output), Tr.OutputStdev);
+      // A drawn request fits the model's context (prompt + output - 1
+      // tokens attended) when the scenario's own lengths do: the prompt
+      // first, then the output, truncated. (A scenario beyond max_seq is
+      // a what-if Sema warns about; its draws are kept.)
+      int64_t Context = S.Model.MaxSeq;
+      bool Fits = Prompt + Output - 1 <= Context;
+      if (Fits && Context > 1 && Q.Prompt + Q.Output - 1 > Context) {
+        Q.Prompt = std::min<int64_t>(Q.Prompt, Context);
+        Q.Output = std::max<int64_t>(1, Context + 1 - Q.Prompt);
+      }
     }
     // Without chunked prefill a prompt is read in one step.
     if (!Tr.ChunkedPrefill)
@@ -309,16 +319,21 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     }
     int64_t Slots = D + int64_t(Prefilling.size());
     while (!Waiting.empty() && Slots < Tr.MaxBatch && Budget > 0) {
-      const Request &Q = All[size_t(Waiting.front())];
-      if ((!Tr.ChunkedPrefill && Q.Prompt > Budget) ||
+      Request &Q = All[size_t(Waiting.front())];
+      // The prefix cache holds the first part of the prompt already.
+      int64_t Cached = std::min<int64_t>(
+          Q.Prompt - 1, int64_t(std::floor(Tr.PrefixHit * double(Q.Prompt))));
+      int64_t ToRead = Q.Prompt - Cached;
+      if ((!Tr.ChunkedPrefill && ToRead > Budget) ||
           Reserved + Q.Prompt + Q.Output > KvTokens)
         break;
       int64_t I = Waiting.front();
       Waiting.pop_front();
       Reserved += Q.Prompt + Q.Output;
       ++Slots;
+      Q.Context = Cached;
       Prefilling.push_back(I);
-      Read(I, std::min(Budget, Q.Prompt));
+      Read(I, std::min(Budget, ToRead));
     }
     double Context = 0;
     for (int64_t I : Running)

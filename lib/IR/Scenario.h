@@ -254,6 +254,8 @@ struct TrafficConfig {
   /// Prompts read in chunks over several steps (vLLM's chunked prefill,
   /// TensorRT-LLM's context chunking); false: whole in one step.
   bool ChunkedPrefill = false;
+  /// Share of each prompt found in the prefix cache (not computed).
+  double PrefixHit = 0;
   double KvFraction = 0.9;
   uint64_t Seed = 1;
   /// Request lengths around the scenario's prompt and output (their

@@ -726,6 +726,12 @@ Schema::Schema() {
                 "as the step's token budget leaves (vLLM's chunked prefill, "
                 "TensorRT-LLM's context chunking); false: a prompt is read "
                 "whole in the step that admits it");
+  within(B.withDefault(Traffic, "prefix_hit", B.number(), "0",
+                       "the share of each prompt already in the KV cache "
+                       "from earlier requests (vLLM's automatic prefix "
+                       "caching, TensorRT-LLM's KV cache reuse): not "
+                       "computed again, still attended to and held"),
+         0, 0.999);
   within(B.withDefault(Traffic, "kv_fraction", B.number(), "0.9",
                        "the share of the memory left after weights and "
                        "activations that holds the KV cache "

@@ -62,8 +62,8 @@ static bool checkTraffic(const ScenarioConfig &S, PassContext &Ctx) {
     return fail<DiagID::err_traffic_seed>(Ctx, T.SeedLoc, Arrival);
   if (T.LengthsLoc.isValid() && !Spread)
     return fail<DiagID::err_traffic_lengths>(Ctx, T.LengthsLoc);
-  if (S.SeqLen > T.MaxTokens && T.PromptStdev == 0 && !T.ChunkedPrefill &&
-      !T.Trace)
+  if (double(S.SeqLen) * (1 - T.PrefixHit) > double(T.MaxTokens) &&
+      T.PromptStdev == 0 && !T.ChunkedPrefill && !T.Trace)
     return fail<DiagID::err_traffic_prompt>(Ctx, T.MaxTokensLoc, S.SeqLen,
                                             T.MaxTokens);
   return true;

@@ -100,3 +100,9 @@ check("chunked prefill: a long prompt over four steps",
       lc["ttft_s"] > lw["ttft_s"] and lc["ttft_s"] < lw["ttft_s"] + 3 * client["tpot_s"] * 1.5
       and close(lc["tpot_s"], lw["tpot_s"], 1e-9),
       lc["ttft_s"], lw["ttft_s"], client["tpot_s"])
+# Half of each prompt from the prefix cache: the step reads 256 of 512
+# tokens (they still attend over all 512); the decode is the same.
+pc = S["client_cached"]
+check("prefix cache: a faster first token, the same decode",
+      pc["ttft_s"] < 0.75 * client["ttft_s"] and close(pc["tpot_s"], client["tpot_s"], 1e-9),
+      pc["ttft_s"], client["ttft_s"])
