@@ -203,6 +203,9 @@ struct TrafficReport {
   double PeakKvTokens = 0; ///< the most reserved at once
   double MeanPrompt = 0, MeanOutput = 0; ///< over the requests drawn
   Percentiles Ttft, Tpot, E2E;
+  /// Requests per second at which the SLOs' p99s still hold (setGoodput);
+  /// -1: not computed (no latency SLO).
+  double Goodput = -1;
 };
 
 struct ServingReport {
@@ -257,9 +260,18 @@ double kvCacheBytesPerToken(const ir::Program &P);
 /// the caller), whose decode step prices a step of that many tokens.
 /// False after a diagnosed failure (a request the KV cache cannot hold).
 using ProgramAtBatch = std::function<const ir::Program *(int64_t Batch)>;
+/// (Traffic: the requests to run instead of the scenario's own.)
 bool simulateTraffic(const ir::Program &P, const ProgramAtBatch &AtBatch,
                      ServingReport &R, DiagnosticEngine *Diags,
-                     const ir::SystemConfig *Sys = nullptr);
+                     const ir::SystemConfig *Sys = nullptr,
+                     const ir::TrafficConfig *Traffic = nullptr);
+
+/// The goodput of a scenario with traffic and latency SLOs: the highest
+/// Poisson arrival rate (its requests, lengths and seed otherwise) at
+/// which the 99th percentiles meet every TTFT, TPOT and e2e limit, to 1%;
+/// 0 when they miss even far below capacity. Sets R.Traffic.Goodput.
+void setGoodput(const ir::Program &P, const ProgramAtBatch &AtBatch,
+                ServingReport &R);
 
 /// A figure of Figures.def in base units (booleans as 0 or 1), or nullopt
 /// when the result lacks it (FigureInfo::Needs says why). A figure of the

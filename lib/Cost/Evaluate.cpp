@@ -37,6 +37,7 @@ bool evaluateInto(const ir::ScenarioConfig &S, passes::PassContext &Ctx,
     BatchPrograms Programs(S, Ctx.Verify);
     if (!simulateTraffic(E.Program, Programs.callback(), E.Serve, Ctx.Diags))
       return false;
+    setGoodput(E.Program, Programs.callback(), E.Serve);
   }
   if (!Detail)
     return true;

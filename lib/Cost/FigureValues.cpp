@@ -62,6 +62,8 @@ std::optional<double> figureValue(const ServingReport &R, FigureID F) {
   switch (F) {
   case FigureID::RequestThroughput: return T.RequestRate;
   case FigureID::MeanBatch: return T.MeanBatch;
+  case FigureID::Goodput:
+    return T.Goodput >= 0 ? std::optional<double>(T.Goodput) : std::nullopt;
   case FigureID::TtftP50: return T.Ttft.P50;
   case FigureID::TtftP90: return T.Ttft.P90;
   case FigureID::TtftP99: return T.Ttft.P99;

@@ -159,9 +159,9 @@ int64_t drawLength(std::mt19937_64 &G, LengthDistribution D, double Mean,
 
 bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
                      ServingReport &R, DiagnosticEngine *Diags,
-                     const SystemConfig *Sys) {
+                     const SystemConfig *Sys, const TrafficConfig *Traffic) {
   const ScenarioConfig &S = P.Scenario;
-  const TrafficConfig &Tr = S.Traffic;
+  const TrafficConfig &Tr = Traffic ? *Traffic : S.Traffic;
   const SystemConfig &System = Sys ? *Sys : S.System;
   const AcceleratorConfig &A = System.Device;
   const int64_t Prompt = P.SeqLen, Output = std::max<int64_t>(1, S.OutputLen);
@@ -415,6 +415,46 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   R.MaxBatch = std::min<int64_t>(Tr.MaxBatch, KvTokens / (Prompt + Output));
   checkSlos(R, S);
   return true;
+}
+
+void setGoodput(const Program &P, const ProgramAtBatch &AtBatch,
+                ServingReport &R) {
+  const ScenarioConfig &S = P.Scenario;
+  if (!R.Traffic.Simulated || (!S.SloTtft && !S.SloTpot && !S.SloE2E))
+    return;
+  TrafficConfig T = S.Traffic;
+  auto Met = [&](double Rate) {
+    T.Arrival = ArrivalKind::Poisson;
+    T.Rate = Rate;
+    ServingReport Run = R;
+    if (!simulateTraffic(P, AtBatch, Run, nullptr, nullptr, &T))
+      return false;
+    const TrafficReport &X = Run.Traffic;
+    return (!S.SloTtft || X.Ttft.P99 <= S.SloTtft) &&
+           (!S.SloTpot || X.Tpot.P99 <= S.SloTpot) &&
+           (!S.SloE2E || X.E2E.P99 <= S.SloE2E);
+  };
+  // Capacity: the rate all requests at once are served at.
+  TrafficConfig Offline = S.Traffic;
+  Offline.Arrival = ArrivalKind::Offline;
+  ServingReport Full = R;
+  if (!simulateTraffic(P, AtBatch, Full, nullptr, nullptr, &Offline))
+    return;
+  double Hi = 2 * Full.Traffic.RequestRate, Lo = Hi / 1024;
+  if (!(Hi > 0) || !Met(Lo)) {
+    R.Traffic.Goodput = 0;
+    return;
+  }
+  if (Met(Hi)) {
+    R.Traffic.Goodput = Hi;
+    return;
+  }
+  // Geometric bisection to 1%.
+  while (Hi / Lo > 1.01) {
+    double Mid = std::sqrt(Lo * Hi);
+    (Met(Mid) ? Lo : Hi) = Mid;
+  }
+  R.Traffic.Goodput = Lo;
 }
 
 } // namespace cost

@@ -81,6 +81,12 @@ void printServingText(const Program &P, const cost::ServingReport &R,
     if (S.OutputLen > 1)
       Dist("time per token", T.Tpot);
     Dist("end to end", T.E2E);
+    if (T.Goodput >= 0)
+      line(OS, "goodput",
+           T.Goodput > 0
+               ? fmt::format("{} with every p99 within its SLO (poisson)",
+                             si(T.Goodput, "requests/s"))
+               : std::string("none: the p99s miss the SLOs at any rate"));
   } else {
     line(OS, "requests",
          fmt::format("batch {}, prompt {} tokens, output {} tokens; {}",
