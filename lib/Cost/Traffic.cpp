@@ -297,7 +297,19 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     // step's budget lasts: first the prompts under way, then new requests
     // while a slot, the budget and the cache allow (first come, first
     // served: the head of the queue waits for room).
-    int64_t D = int64_t(Running.size());
+    // Prefill first: while prompt work can run, a step runs prompts only
+    // and the generating sequences wait.
+    bool PromptsOnly = false;
+    if (Tr.PrefillFirst) {
+      PromptsOnly = !Prefilling.empty();
+      if (!PromptsOnly && !Waiting.empty() &&
+          int64_t(Running.size()) < Tr.MaxBatch) {
+        const Request &Q = All[size_t(Waiting.front())];
+        PromptsOnly = Reserved + Q.Prompt + Q.Output <= KvTokens &&
+                      (Tr.ChunkedPrefill || Q.Prompt <= Tr.MaxTokens);
+      }
+    }
+    int64_t D = PromptsOnly ? 0 : int64_t(Running.size());
     int64_t Budget = Tr.MaxTokens - D;
     int64_t PromptTokens = 0;
     double Attention = 0;
@@ -317,7 +329,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       const Request &Q = All[size_t(I)];
       Read(I, std::min(Budget, Q.Prompt - Q.Context));
     }
-    int64_t Slots = D + int64_t(Prefilling.size());
+    int64_t Slots = int64_t(Running.size() + Prefilling.size());
     while (!Waiting.empty() && Slots < Tr.MaxBatch && Budget > 0) {
       Request &Q = All[size_t(Waiting.front())];
       // The prefix cache holds the first part of the prompt already.
@@ -336,8 +348,9 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       Read(I, std::min(Budget, ToRead));
     }
     double Context = 0;
-    for (int64_t I : Running)
-      Context += double(All[size_t(I)].Context);
+    if (!PromptsOnly)
+      for (int64_t I : Running)
+        Context += double(All[size_t(I)].Context);
     double Step = Cost.dense(D + PromptTokens) +
                   (D > 0 ? Cost.attentionPerContext(D) * Context / double(D) : 0) +
                   Attention;
@@ -354,6 +367,10 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     Still.reserve(Running.size() + Chunks.size());
     for (int64_t I : Running) {
       Request &Q = All[size_t(I)];
+      if (PromptsOnly) {
+        Still.push_back(I);
+        continue;
+      }
       ++Q.Generated;
       ++Q.Context;
       if (Q.Generated >= Q.Output)

@@ -360,6 +360,7 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
         T.ChunkedPrefill = F->V.Kind == spec::ValueKind::Bool && F->V.Bool;
       T.KvFraction = S.number("traffic.kv_fraction").value_or(0.9);
       T.PrefixHit = S.number("traffic.prefix_hit").value_or(0);
+      T.PrefillFirst = S.word("traffic.policy") == "prefill_first";
       T.Seed = static_cast<uint64_t>(integer(S, "traffic.seed", 1));
       StringRef Shape = S.word("traffic.lengths");
       T.Lengths = Shape == "lognormal" ? LengthDistribution::Lognormal

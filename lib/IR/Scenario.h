@@ -254,6 +254,10 @@ struct TrafficConfig {
   /// Prompts read in chunks over several steps (vLLM's chunked prefill,
   /// TensorRT-LLM's context chunking); false: whole in one step.
   bool ChunkedPrefill = false;
+  /// A step runs prompts only while there are prompts to run (vLLM's
+  /// default scheduler before chunked prefill); false: every step runs the
+  /// generating sequences and the prompts admitted beside them.
+  bool PrefillFirst = false;
   /// Share of each prompt found in the prefix cache (not computed).
   double PrefixHit = 0;
   double KvFraction = 0.9;

@@ -726,6 +726,14 @@ Schema::Schema() {
                 "as the step's token budget leaves (vLLM's chunked prefill, "
                 "TensorRT-LLM's context chunking); false: a prompt is read "
                 "whole in the step that admits it");
+  const EnumSpec *Policy = B.enumType(
+      "step policy", {"mixed", "prefill_first"},
+      "mixed: every step runs the generating sequences and the prompts "
+      "admitted beside them (TensorRT-LLM, vLLM with chunked prefill); "
+      "prefill_first: while prompts can run, a step runs prompts only "
+      "(vLLM's scheduler without chunked prefill)");
+  B.withDefault(Traffic, "policy", B.enumOf(Policy), "mixed",
+                "what an engine step runs");
   within(B.withDefault(Traffic, "prefix_hit", B.number(), "0",
                        "the share of each prompt already in the KV cache "
                        "from earlier requests (vLLM's automatic prefix "

@@ -106,3 +106,10 @@ pc = S["client_cached"]
 check("prefix cache: a faster first token, the same decode",
       pc["ttft_s"] < 0.75 * client["ttft_s"] and close(pc["tpot_s"], client["tpot_s"], 1e-9),
       pc["ttft_s"], client["ttft_s"])
+# Prefill first: a new prompt does not share its step with 7 decodes (a
+# sooner first token), and each prompt step stalls the decodes (a slower
+# TPOT than mixed steps).
+pf, mx = S["clients8_prefill_first"], S["clients8_mixed"]
+check("prefill first: a faster first token, a slower decode",
+      pf["ttft_s"] < mx["ttft_s"] and pf["tpot_s"] > mx["tpot_s"],
+      pf["ttft_s"], mx["ttft_s"], pf["tpot_s"], mx["tpot_s"])
