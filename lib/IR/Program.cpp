@@ -12,73 +12,11 @@ namespace llmsys {
 namespace ir {
 
 StringRef opName(OpKind K) {
-  switch (K) {
-  case OpKind::None: return "";
-  case OpKind::EmbedLookup: return "embed.lookup";
-  case OpKind::EmbedPositions: return "embed.positions";
-  case OpKind::Ln1: return "ln1";
-  case OpKind::AttnQkv: return "attn.qkv";
-  case OpKind::AttnQDown: return "attn.q_down";
-  case OpKind::AttnQUp: return "attn.q_up";
-  case OpKind::AttnQ: return "attn.q";
-  case OpKind::AttnKvDown: return "attn.kv_down";
-  case OpKind::AttnKvUp: return "attn.kv_up";
-  case OpKind::AttnRope: return "attn.rope";
-  case OpKind::AttnScore: return "attn.score";
-  case OpKind::AttnSoftmax: return "attn.softmax";
-  case OpKind::AttnDropout: return "attn.dropout";
-  case OpKind::AttnContext: return "attn.context";
-  case OpKind::AttnOut: return "attn.out";
-  case OpKind::AttnResidual: return "attn.residual";
-  case OpKind::AttnFlash: return "attn.flash";
-  case OpKind::AttnFlashRescore: return "attn.flash.rescore";
-  case OpKind::AttnScoreDq: return "attn.score.dq";
-  case OpKind::AttnScoreDk: return "attn.score.dk";
-  case OpKind::AttnContextDp: return "attn.context.dp";
-  case OpKind::AttnContextDv: return "attn.context.dv";
-  case OpKind::Ln2: return "ln2";
-  case OpKind::MlpUp: return "mlp.up";
-  case OpKind::MlpAct: return "mlp.act";
-  case OpKind::MlpDown: return "mlp.down";
-  case OpKind::MlpResidual: return "mlp.residual";
-  case OpKind::MoeRouter: return "moe.router";
-  case OpKind::MoeTopk: return "moe.topk";
-  case OpKind::MoeDispatch: return "moe.dispatch";
-  case OpKind::MoeExpertUp: return "moe.expert_up";
-  case OpKind::MoeExpertAct: return "moe.expert_act";
-  case OpKind::MoeExpertDown: return "moe.expert_down";
-  case OpKind::MoeSharedUp: return "moe.shared_up";
-  case OpKind::MoeSharedDown: return "moe.shared_down";
-  case OpKind::MoeCombine: return "moe.combine";
-  case OpKind::FinalNorm: return "final_norm";
-  case OpKind::LmHead: return "lm.head";
-  case OpKind::LossCrossEntropy: return "loss.cross_entropy";
-  case OpKind::KvWrite: return "kv.write";
-  case OpKind::KvAppend: return "kv.append";
-  case OpKind::OptimizerUpdate: return "optimizer.update";
-  case OpKind::GradAccumulate: return "grad.accumulate";
-  case OpKind::GradZero: return "grad.zero";
-  case OpKind::QuantInput: return "quant.input";
-  case OpKind::QuantGrad: return "quant.grad";
-  case OpKind::QuantWeight: return "quant.weight";
-  case OpKind::QuantRescale: return "quant.rescale";
-  case OpKind::TpAllreduce: return "tp.allreduce";
-  case OpKind::TpAllgather: return "tp.allgather";
-  case OpKind::TpAllgatherInput: return "tp.allgather.input";
-  case OpKind::TpReducescatter: return "tp.reducescatter";
-  case OpKind::TpAllreduceLoss: return "tp.allreduce.loss";
-  case OpKind::CpRingKv: return "cp.ring_kv";
-  case OpKind::CpRingKvGrad: return "cp.ring_kv_grad";
-  case OpKind::EpDispatch: return "ep.dispatch";
-  case OpKind::EpCombine: return "ep.combine";
-  case OpKind::EpDispatchGrad: return "ep.dispatch.grad";
-  case OpKind::EpCombineGrad: return "ep.combine.grad";
-  case OpKind::PpSendRecv: return "pp.send_recv";
-  case OpKind::DpGradAllreduce: return "dp.grad_allreduce";
-  case OpKind::DpGradReducescatter: return "dp.grad_reducescatter";
-  case OpKind::DpParamAllgather: return "dp.param_allgather";
-  }
-  llvm_unreachable("unknown op kind");
+  static const char *const Names[] = {
+#define OP_KIND(Id, Name) Name,
+#include "IR/OpKinds.def"
+  };
+  return Names[static_cast<unsigned>(K)];
 }
 
 StringRef categoryName(OpCategory C) {
