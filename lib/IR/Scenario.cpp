@@ -11,33 +11,23 @@ using namespace llvm;
 namespace llmsys {
 namespace ir {
 
-DType dtypeFromWord(StringRef W) {
-  return StringSwitch<DType>(W)
-      .Case("fp64", DType::FP64)
-      .Case("fp32", DType::FP32)
-      .Case("tf32", DType::TF32)
-      .Case("fp16", DType::FP16)
-      .Case("fp8", DType::FP8)
-      .Case("int8", DType::INT8)
-      .Case("int4", DType::INT4)
-      .Case("fp4", DType::FP4)
-      .Default(DType::BF16);
-}
-
-StringRef dtypeName(DType T) {
-  switch (T) {
-  case DType::FP64: return "fp64";
-  case DType::FP32: return "fp32";
-  case DType::TF32: return "tf32";
-  case DType::BF16: return "bf16";
-  case DType::FP16: return "fp16";
-  case DType::FP8: return "fp8";
-  case DType::INT8: return "int8";
-  case DType::INT4: return "int4";
-  case DType::FP4: return "fp4";
+#define LLMSYS_ENUM_WORD(Id, Word) StringLiteral(Word),
+#define LLMSYS_WORDS_OF(Type, List)                                            \
+  template <> ArrayRef<StringLiteral> enumWords<Type>() {                      \
+    static constexpr StringLiteral Words[] = {List(LLMSYS_ENUM_WORD)};         \
+    return Words;                                                              \
   }
-  llvm_unreachable("unknown dtype");
-}
+LLMSYS_WORDS_OF(DType, LLMSYS_DTYPE_WORDS)
+LLMSYS_WORDS_OF(Recompute, LLMSYS_RECOMPUTE_WORDS)
+LLMSYS_WORDS_OF(ScheduleKind, LLMSYS_SCHEDULE_WORDS)
+LLMSYS_WORDS_OF(ArrivalKind, LLMSYS_ARRIVAL_WORDS)
+LLMSYS_WORDS_OF(LengthDistribution, LLMSYS_LENGTHS_WORDS)
+#undef LLMSYS_WORDS_OF
+#undef LLMSYS_ENUM_WORD
+
+DType dtypeFromWord(StringRef W) { return checkedEnum<DType>(W); }
+
+StringRef dtypeName(DType T) { return enumWord(T); }
 
 double dtypeBytes(DType T) {
   switch (T) {
@@ -54,24 +44,9 @@ double dtypeBytes(DType T) {
   llvm_unreachable("unknown dtype");
 }
 
-StringRef recomputeName(Recompute R) {
-  switch (R) {
-  case Recompute::None: return "none";
-  case Recompute::Selective: return "selective";
-  case Recompute::Ops: return "ops";
-  case Recompute::Full: return "full";
-  }
-  llvm_unreachable("unknown recompute mode");
-}
+StringRef recomputeName(Recompute R) { return enumWord(R); }
 
-StringRef scheduleName(ScheduleKind S) {
-  switch (S) {
-  case ScheduleKind::GPipe: return "gpipe";
-  case ScheduleKind::OneFOneB: return "1f1b";
-  case ScheduleKind::Interleaved: return "interleaved_1f1b";
-  }
-  llvm_unreachable("unknown schedule");
-}
+StringRef scheduleName(ScheduleKind S) { return enumWord(S); }
 
 static int64_t integer(const spec::Object &O, StringRef Path, int64_t Or = 0) {
   std::optional<double> V = O.number(Path);
@@ -99,16 +74,9 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     C.DistributedOptimizer = F->V.Bool;
   C.MicroBatch = integer(M, "micro_batch", 1);
   C.GlobalBatch = integer(M, "global_batch", 0);
-  StringRef S = M.word("schedule.kind");
-  C.Schedule = S == "gpipe"              ? ScheduleKind::GPipe
-               : S == "interleaved_1f1b" ? ScheduleKind::Interleaved
-                                         : ScheduleKind::OneFOneB;
+  C.Schedule = checkedEnum<ScheduleKind>(M.word("schedule.kind"));
   C.VirtualStages = integer(M, "schedule.virtual_stages", 1);
-  StringRef R = M.word("recompute");
-  C.Recomp = R == "full"        ? Recompute::Full
-             : R == "selective" ? Recompute::Selective
-             : R == "ops"       ? Recompute::Ops
-                                : Recompute::None;
+  C.Recomp = checkedEnum<Recompute>(M.word("recompute"));
   C.Precision = dtypeFromWord(M.word("precision"));
   C.Weights = dtypeFromWord(M.word("weights"));
   C.Activations = dtypeFromWord(M.word("activations"));
@@ -331,11 +299,7 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
       TrafficConfig &T = C.Traffic;
       T.Enabled = true;
       T.Requests = integer(S, "traffic.requests", 0);
-      StringRef Kind = S.word("traffic.arrival.kind");
-      T.Arrival = Kind == "poisson"       ? ArrivalKind::Poisson
-                  : Kind == "concurrency" ? ArrivalKind::Concurrency
-                  : Kind == "trace"       ? ArrivalKind::Trace
-                                          : ArrivalKind::Offline;
+      T.Arrival = checkedEnum<ArrivalKind>(S.word("traffic.arrival.kind"));
       if (const spec::Field *F = S.path("traffic.trace"))
         T.Trace = F->Trace;
       if (T.Trace && !T.Trace->empty()) {
@@ -362,10 +326,7 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
       T.PrefixHit = S.number("traffic.prefix_hit").value_or(0);
       T.PrefillFirst = S.word("traffic.policy") == "prefill_first";
       T.Seed = static_cast<uint64_t>(integer(S, "traffic.seed", 1));
-      StringRef Shape = S.word("traffic.lengths");
-      T.Lengths = Shape == "lognormal" ? LengthDistribution::Lognormal
-                  : Shape == "uniform" ? LengthDistribution::Uniform
-                                       : LengthDistribution::Normal;
+      T.Lengths = checkedEnum<LengthDistribution>(S.word("traffic.lengths"));
       T.PromptStdev = S.number("traffic.prompt_stdev").value_or(0);
       T.OutputStdev = S.number("traffic.output_stdev").value_or(0);
       T.Use = loc(S, "traffic");
@@ -390,25 +351,6 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
     }
   }
   return C;
-}
-
-StringRef arrivalName(ArrivalKind K) {
-  switch (K) {
-  case ArrivalKind::Offline: return "offline";
-  case ArrivalKind::Concurrency: return "concurrency";
-  case ArrivalKind::Poisson: return "poisson";
-  case ArrivalKind::Trace: return "trace";
-  }
-  llvm_unreachable("unknown arrival");
-}
-
-StringRef lengthsName(LengthDistribution D) {
-  switch (D) {
-  case LengthDistribution::Normal: return "normal";
-  case LengthDistribution::Lognormal: return "lognormal";
-  case LengthDistribution::Uniform: return "uniform";
-  }
-  llvm_unreachable("unknown length distribution");
 }
 
 bool pipelinesRequests(const ScenarioConfig &S) {

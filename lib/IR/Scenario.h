@@ -9,9 +9,13 @@
 #ifndef LLMSYS_IR_SCENARIO_H
 #define LLMSYS_IR_SCENARIO_H
 
+#include "IR/Enums.def"
 #include "IR/Model.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SMLoc.h"
+#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,14 +24,40 @@ namespace llmsys {
 namespace ir {
 
 /// Number formats of tensors.
-enum class DType : uint8_t { FP64, FP32, TF32, BF16, FP16, FP8, INT8, INT4, FP4, Last = FP4 };
+#define LLMSYS_ENUM_ID(Id, Word) Id,
+enum class DType : uint8_t { LLMSYS_DTYPE_WORDS(LLMSYS_ENUM_ID) Last = FP4 };
 constexpr int NumDTypes = static_cast<int>(DType::Last) + 1;
 DType dtypeFromWord(llvm::StringRef Word);
 llvm::StringRef dtypeName(DType T);
 double dtypeBytes(DType T);
 
-enum class Recompute : uint8_t { None, Selective, Ops, Full };
-enum class ScheduleKind : uint8_t { GPipe, OneFOneB, Interleaved };
+enum class Recompute : uint8_t { LLMSYS_RECOMPUTE_WORDS(LLMSYS_ENUM_ID) };
+enum class ScheduleKind : uint8_t { LLMSYS_SCHEDULE_WORDS(LLMSYS_ENUM_ID) };
+enum class ArrivalKind : uint8_t { LLMSYS_ARRIVAL_WORDS(LLMSYS_ENUM_ID) };
+enum class LengthDistribution : uint8_t { LLMSYS_LENGTHS_WORDS(LLMSYS_ENUM_ID) };
+#undef LLMSYS_ENUM_ID
+
+/// The words of an enumeration of IR/Enums.def, in enumerator order.
+template <typename E> llvm::ArrayRef<llvm::StringLiteral> enumWords();
+/// The word of a value.
+template <typename E> llvm::StringRef enumWord(E V) {
+  return enumWords<E>()[static_cast<unsigned>(V)];
+}
+/// The value of a word, or nullopt for a word that is not one.
+template <typename E> std::optional<E> enumFromWord(llvm::StringRef W) {
+  llvm::ArrayRef<llvm::StringLiteral> Words = enumWords<E>();
+  for (unsigned I = 0; I < Words.size(); ++I)
+    if (Words[I] == W)
+      return static_cast<E>(I);
+  return std::nullopt;
+}
+/// The value of a word Sema has checked (a reader's: an unknown word is a
+/// bug, not a default).
+template <typename E> E checkedEnum(llvm::StringRef W) {
+  std::optional<E> V = enumFromWord<E>(W);
+  assert(V && "a word the schema does not list");
+  return V ? *V : E();
+}
 llvm::StringRef recomputeName(Recompute R);
 llvm::StringRef scheduleName(ScheduleKind S);
 
@@ -234,11 +264,8 @@ struct SpeculativeConfig {
   double tokensPerStep() const;
 };
 
-enum class ArrivalKind : uint8_t { Offline, Concurrency, Poisson, Trace };
-enum class LengthDistribution : uint8_t { Normal, Lognormal, Uniform };
-/// The schema's words for them.
-llvm::StringRef arrivalName(ArrivalKind K);
-llvm::StringRef lengthsName(LengthDistribution D);
+inline llvm::StringRef arrivalName(ArrivalKind K) { return enumWord(K); }
+inline llvm::StringRef lengthsName(LengthDistribution D) { return enumWord(D); }
 
 /// Serving under in-flight batching (serve's `traffic`): requests of the
 /// scenario's prompt and output, arriving by ArrivalKind, admitted into

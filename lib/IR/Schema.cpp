@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IR/Schema.h"
+#include "IR/Scenario.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -204,10 +205,15 @@ Schema::Schema() {
   using namespace dims;
 
   // Enumerations.
+  // The words of IR/Enums.def's enumerations.
+  auto Words = [](auto Tag) {
+    std::vector<std::string> Out;
+    for (StringRef W : ir::enumWords<decltype(Tag)>())
+      Out.push_back(W.str());
+    return Out;
+  };
   const EnumSpec *Precision = B.enumType(
-      "precision", {"fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8",
-                    "int4", "fp4"},
-      "number format of a tensor class");
+      "precision", Words(ir::DType()), "number format of a tensor class");
   const EnumSpec *ModelKind =
       B.enumType("model kind", {"decoder", "encoder"},
                  "decoder-only (GPT) or encoder-only (BERT) transformer");
@@ -226,10 +232,10 @@ Schema::Schema() {
       "topology", {"switch", "ring", "torus", "mesh", "fat_tree"},
       "how a fabric connects its devices");
   const EnumSpec *ScheduleKind =
-      B.enumType("pipeline schedule", {"gpipe", "1f1b", "interleaved_1f1b"},
+      B.enumType("pipeline schedule", Words(ir::ScheduleKind()),
                  "pipeline-parallel schedule");
   const EnumSpec *Recompute =
-      B.enumType("recompute mode", {"none", "selective", "ops", "full"},
+      B.enumType("recompute mode", Words(ir::Recompute()),
                  "activation recomputation (Korthikanti et al. 2022; ops: "
                  "torchtitan's per-op selective checkpointing)");
   const EnumSpec *Fusion = B.enumType(
@@ -666,7 +672,7 @@ Schema::Schema() {
 
   // In-flight batching (serve's `traffic`).
   const EnumSpec *ArrivalKind = B.enumType(
-      "arrival process", {"offline", "concurrency", "poisson", "trace"},
+      "arrival process", Words(ir::ArrivalKind()),
       "offline: every request queued at the start; concurrency: a fixed "
       "number of clients, each sending its next request when the last "
       "completes; poisson: requests at random times at a mean rate; "
@@ -698,7 +704,7 @@ Schema::Schema() {
   B.withDefault(Traffic, "arrival", B.nested(Arrival), "offline",
                 "the arrival process");
   const EnumSpec *Lengths = B.enumType(
-      "length distribution", {"normal", "lognormal", "uniform"},
+      "length distribution", Words(ir::LengthDistribution()),
       "how request lengths spread around the scenario's prompt and output "
       "(their means)");
   B.withDefault(Traffic, "lengths", B.enumOf(Lengths), "normal",

@@ -52,11 +52,12 @@ static bool checkTraffic(const ScenarioConfig &S, PassContext &Ctx) {
     return fail<DiagID::err_traffic_arrival_needs>(Ctx, T.ArrivalLoc, Arrival,
                                                    "rate");
   if (T.ClientsLoc.isValid() && T.Arrival != ArrivalKind::Concurrency)
-    return fail<DiagID::err_traffic_arrival_field>(Ctx, T.ClientsLoc, "clients",
-                                                   "concurrency", Arrival);
+    return fail<DiagID::err_traffic_arrival_field>(
+        Ctx, T.ClientsLoc, "clients", arrivalName(ArrivalKind::Concurrency),
+        Arrival);
   if (T.RateLoc.isValid() && T.Arrival != ArrivalKind::Poisson)
-    return fail<DiagID::err_traffic_arrival_field>(Ctx, T.RateLoc, "rate",
-                                                   "poisson", Arrival);
+    return fail<DiagID::err_traffic_arrival_field>(
+        Ctx, T.RateLoc, "rate", arrivalName(ArrivalKind::Poisson), Arrival);
   bool Spread = (T.PromptStdev > 0 || T.OutputStdev > 0) && !T.Trace;
   if (T.SeedLoc.isValid() && T.Arrival != ArrivalKind::Poisson && !Spread)
     return fail<DiagID::err_traffic_seed>(Ctx, T.SeedLoc, Arrival);
