@@ -2,6 +2,8 @@
 
 #include "IR/Scenario.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/ErrorHandling.h"
 #include <cmath>
@@ -60,29 +62,71 @@ static SMRange loc(const spec::Object &O, StringRef Path) {
   return F->Loc;
 }
 
+namespace {
+/// A field of an object by a name written as a literal in this file: the
+/// name's index in the object's type found once per thread and kept
+/// (sweeps read a mapping at every point, and a name compared with every
+/// field's at each read was most of their time). Null when unset.
+const spec::Field *cachedField(const spec::Object &O, const char *Name) {
+  thread_local llvm::DenseMap<std::pair<const void *, const void *>, int> Index;
+  auto Key = std::make_pair(static_cast<const void *>(O.Type),
+                            static_cast<const void *>(Name));
+  auto It = Index.find(Key);
+  int I = It != Index.end() ? It->second
+                            : (Index[Key] = O.Type->findField(Name));
+  if (I < 0)
+    return nullptr;
+  const spec::Field &F = O.Fields[size_t(I)];
+  return F.isSet() ? &F : nullptr;
+}
+
+/// The same through a nested block: `Outer.Name`.
+const spec::Field *cachedField(const spec::Object &O, const char *Outer,
+                               const char *Name) {
+  const spec::Field *F = cachedField(O, Outer);
+  return F && F->V.Kind == spec::ValueKind::Object && F->V.Obj
+             ? cachedField(*F->V.Obj, Name)
+             : nullptr;
+}
+
+int64_t cachedInteger(const spec::Field *F, int64_t Or) {
+  return F && F->V.Kind == spec::ValueKind::Number ? int64_t(F->V.Num) : Or;
+}
+
+/// Where a field was written, else the object's declaration.
+SMRange cachedLoc(const spec::Object &O, const spec::Field *F) {
+  return !F || F->From == spec::Origin::Default ? O.DeclRange : F->Loc;
+}
+
+StringRef cachedWord(const spec::Field *F) {
+  return F && F->V.Kind == spec::ValueKind::Enum ? StringRef(F->V.Str)
+                                                 : StringRef();
+}
+} // namespace
+
 MappingConfig mappingFromSpec(const spec::Object &M) {
   MappingConfig C;
-  C.Dp = integer(M, "dp", 1);
-  C.Tp = integer(M, "tp", 1);
-  C.Pp = integer(M, "pp", 1);
-  C.Cp = integer(M, "cp", 1);
-  C.Ep = integer(M, "ep", 1);
-  if (const spec::Field *F = M.path("sp"))
+  C.Dp = cachedInteger(cachedField(M, "dp"), 1);
+  C.Tp = cachedInteger(cachedField(M, "tp"), 1);
+  C.Pp = cachedInteger(cachedField(M, "pp"), 1);
+  C.Cp = cachedInteger(cachedField(M, "cp"), 1);
+  C.Ep = cachedInteger(cachedField(M, "ep"), 1);
+  if (const spec::Field *F = cachedField(M, "sp"))
     C.SequenceParallel = F->V.Bool;
-  C.Zero = integer(M, "zero", 0);
-  if (const spec::Field *F = M.path("distributed_optimizer"))
+  C.Zero = cachedInteger(cachedField(M, "zero"), 0);
+  if (const spec::Field *F = cachedField(M, "distributed_optimizer"))
     C.DistributedOptimizer = F->V.Bool;
-  C.MicroBatch = integer(M, "micro_batch", 1);
-  C.GlobalBatch = integer(M, "global_batch", 0);
-  C.Schedule = checkedEnum<ScheduleKind>(M.word("schedule.kind"));
-  C.VirtualStages = integer(M, "schedule.virtual_stages", 1);
-  C.Recomp = checkedEnum<Recompute>(M.word("recompute"));
-  C.Precision = dtypeFromWord(M.word("precision"));
-  C.Weights = dtypeFromWord(M.word("weights"));
-  C.Activations = dtypeFromWord(M.word("activations"));
-  C.KVCache = dtypeFromWord(M.word("kv_cache"));
-  C.Gradients = dtypeFromWord(M.word("gradients"));
-  if (const spec::Field *F = M.path("fusion"))
+  C.MicroBatch = cachedInteger(cachedField(M, "micro_batch"), 1);
+  C.GlobalBatch = cachedInteger(cachedField(M, "global_batch"), 0);
+  C.Schedule = checkedEnum<ScheduleKind>(cachedWord(cachedField(M, "schedule", "kind")));
+  C.VirtualStages = cachedInteger(cachedField(M, "schedule", "virtual_stages"), 1);
+  C.Recomp = checkedEnum<Recompute>(cachedWord(cachedField(M, "recompute")));
+  C.Precision = dtypeFromWord(cachedWord(cachedField(M, "precision")));
+  C.Weights = dtypeFromWord(cachedWord(cachedField(M, "weights")));
+  C.Activations = dtypeFromWord(cachedWord(cachedField(M, "activations")));
+  C.KVCache = dtypeFromWord(cachedWord(cachedField(M, "kv_cache")));
+  C.Gradients = dtypeFromWord(cachedWord(cachedField(M, "gradients")));
+  if (const spec::Field *F = cachedField(M, "fusion"))
     for (const spec::Value &W : F->V.Elems) {
       StringRef Word = W.Str;
       C.Fusion.FlashAttention |= Word == "flash_attention";
@@ -93,25 +137,28 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
       C.Fusion.SwiGLU |= Word == "swiglu";
       C.Fusion.Rope |= Word == "rope";
     }
-  if (const spec::Field *F = M.path("tp_overlap"))
+  if (const spec::Field *F = cachedField(M, "tp_overlap"))
     C.TpOverlap = F->V.Bool;
-  if (const spec::Field *F = M.path("ep_overlap"))
+  if (const spec::Field *F = cachedField(M, "ep_overlap"))
     C.EpOverlap = F->V.Bool;
-  if (const spec::Field *F = M.path("tp_overlap_backward")) {
+  if (const spec::Field *F = cachedField(M, "tp_overlap_backward")) {
     C.TpOverlapBackward = F->V.Bool;
     C.TpOverlapBackwardWritten = F->From != spec::Origin::Default;
   }
-  if (const spec::Field *F = M.path("tp_grad_overlap"))
+  if (const spec::Field *F = cachedField(M, "tp_grad_overlap"))
     C.TpGradOverlap = F->V.Bool;
-  if (const spec::Field *F = M.path("dp_overlap"))
+  if (const spec::Field *F = cachedField(M, "dp_overlap"))
     C.DpOverlap = F->V.Bool;
-  if (const spec::Field *F = M.path("grad_accumulation_fusion"))
+  if (const spec::Field *F = cachedField(M, "grad_accumulation_fusion"))
     C.GradAccumulationFusion = F->V.Bool;
-  C.OffloadWeights = M.word("offload") == "weights";
-  C.OffloadOptimizer = M.word("offload") == "optimizer";
-  if (const spec::Field *F = M.path("activations"))
+  C.OffloadWeights = cachedWord(cachedField(M, "offload")) == "weights";
+  C.OffloadOptimizer = cachedWord(cachedField(M, "offload")) == "optimizer";
+  if (const spec::Field *F = cachedField(M, "activations"))
     C.ActivationsWritten = F->From != spec::Origin::Default;
-  if (const spec::Object *R = M.object("recipe")) {
+  const spec::Field *RecipeField = cachedField(M, "recipe");
+  if (const spec::Object *R = RecipeField && RecipeField->V.Kind == spec::ValueKind::Object
+                                  ? RecipeField->V.Obj
+                                  : nullptr) {
     RecipeConfig Rc;
     Rc.Name = R->Name;
     Rc.Forward = dtypeFromWord(R->word("forward"));
@@ -135,21 +182,21 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     Rc.RescaleBackward = Flag("rescale_backward", false);
     C.Recipe = std::move(Rc);
   }
-  C.Locs.Dp = loc(M, "dp");
-  C.Locs.Tp = loc(M, "tp");
-  C.Locs.Pp = loc(M, "pp");
-  C.Locs.Cp = loc(M, "cp");
-  C.Locs.Ep = loc(M, "ep");
-  C.Locs.MicroBatch = loc(M, "micro_batch");
-  C.Locs.GlobalBatch = loc(M, "global_batch");
-  C.Locs.Schedule = loc(M, "schedule.kind");
-  C.Locs.VirtualStages = loc(M, "schedule.virtual_stages");
-  C.Locs.Offload = loc(M, "offload");
-  C.Locs.Gradients = loc(M, "gradients");
-  C.Locs.Activations = loc(M, "activations");
-  C.Locs.Recipe = loc(M, "recipe");
-  C.Locs.TpOverlapBackward = loc(M, "tp_overlap_backward");
-  C.Locs.EpOverlap = loc(M, "ep_overlap");
+  C.Locs.Dp = cachedLoc(M, cachedField(M, "dp"));
+  C.Locs.Tp = cachedLoc(M, cachedField(M, "tp"));
+  C.Locs.Pp = cachedLoc(M, cachedField(M, "pp"));
+  C.Locs.Cp = cachedLoc(M, cachedField(M, "cp"));
+  C.Locs.Ep = cachedLoc(M, cachedField(M, "ep"));
+  C.Locs.MicroBatch = cachedLoc(M, cachedField(M, "micro_batch"));
+  C.Locs.GlobalBatch = cachedLoc(M, cachedField(M, "global_batch"));
+  C.Locs.Schedule = cachedLoc(M, cachedField(M, "schedule", "kind"));
+  C.Locs.VirtualStages = cachedLoc(M, cachedField(M, "schedule", "virtual_stages"));
+  C.Locs.Offload = cachedLoc(M, cachedField(M, "offload"));
+  C.Locs.Gradients = cachedLoc(M, cachedField(M, "gradients"));
+  C.Locs.Activations = cachedLoc(M, cachedField(M, "activations"));
+  C.Locs.Recipe = cachedLoc(M, cachedField(M, "recipe"));
+  C.Locs.TpOverlapBackward = cachedLoc(M, cachedField(M, "tp_overlap_backward"));
+  C.Locs.EpOverlap = cachedLoc(M, cachedField(M, "ep_overlap"));
   C.Locs.Decl = M.DeclRange;
   return C;
 }
