@@ -2,8 +2,6 @@
 
 #include "IR/Scenario.h"
 
-#include "llvm/ADT/DenseMap.h"
-
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/ErrorHandling.h"
 #include <cmath>
@@ -63,32 +61,37 @@ static SMRange loc(const spec::Object &O, StringRef Path) {
 }
 
 namespace {
-/// A field of an object by a name written as a literal in this file: the
-/// name's index in the object's type found once per thread and kept
-/// (sweeps read a mapping at every point, and a name compared with every
-/// field's at each read was most of their time). Null when unset.
-const spec::Field *cachedField(const spec::Object &O, const char *Name) {
-  thread_local llvm::DenseMap<std::pair<const void *, const void *>, int> Index;
-  auto Key = std::make_pair(static_cast<const void *>(O.Type),
-                            static_cast<const void *>(Name));
-  auto It = Index.find(Key);
-  int I = It != Index.end() ? It->second
-                            : (Index[Key] = O.Type->findField(Name));
+/// A field of an object by its index, null when unset.
+const spec::Field *setField(const spec::Object &O, int I) {
   if (I < 0)
     return nullptr;
   const spec::Field &F = O.Fields[size_t(I)];
   return F.isSet() ? &F : nullptr;
 }
+} // namespace
 
-/// The same through a nested block: `Outer.Name`.
-const spec::Field *cachedField(const spec::Object &O, const char *Outer,
-                               const char *Name) {
-  const spec::Field *F = cachedField(O, Outer);
-  return F && F->V.Kind == spec::ValueKind::Object && F->V.Obj
-             ? cachedField(*F->V.Obj, Name)
-             : nullptr;
-}
+/// A field of an object by a name written as a literal: the name's index
+/// is found once per call site (its objects share one type, the schema's)
+/// and kept, so that a sweep reading a mapping at every point compares no
+/// names. Another type looks the name up.
+#define LLMSYS_FIELD(O, NAME)                                                  \
+  ([](const spec::Object &Obj) {                                               \
+    static const StructSpec *const Type = Obj.Type;                            \
+    static const int Index = Obj.Type->findField(NAME);                        \
+    return setField(Obj, Obj.Type == Type ? Index                              \
+                                          : Obj.Type->findField(NAME));        \
+  })(O)
 
+/// The same through a nested block: `OUTER.NAME`.
+#define LLMSYS_NESTED_FIELD(O, OUTER, NAME)                                    \
+  ([](const spec::Object &Outer) -> const spec::Field * {                      \
+    const spec::Field *F = LLMSYS_FIELD(Outer, OUTER);                         \
+    if (!F || F->V.Kind != spec::ValueKind::Object || !F->V.Obj)               \
+      return nullptr;                                                          \
+    return LLMSYS_FIELD(*F->V.Obj, NAME);                                      \
+  })(O)
+
+namespace {
 int64_t cachedInteger(const spec::Field *F, int64_t Or) {
   return F && F->V.Kind == spec::ValueKind::Number ? int64_t(F->V.Num) : Or;
 }
@@ -106,27 +109,27 @@ StringRef cachedWord(const spec::Field *F) {
 
 MappingConfig mappingFromSpec(const spec::Object &M) {
   MappingConfig C;
-  C.Dp = cachedInteger(cachedField(M, "dp"), 1);
-  C.Tp = cachedInteger(cachedField(M, "tp"), 1);
-  C.Pp = cachedInteger(cachedField(M, "pp"), 1);
-  C.Cp = cachedInteger(cachedField(M, "cp"), 1);
-  C.Ep = cachedInteger(cachedField(M, "ep"), 1);
-  if (const spec::Field *F = cachedField(M, "sp"))
+  C.Dp = cachedInteger(LLMSYS_FIELD(M, "dp"), 1);
+  C.Tp = cachedInteger(LLMSYS_FIELD(M, "tp"), 1);
+  C.Pp = cachedInteger(LLMSYS_FIELD(M, "pp"), 1);
+  C.Cp = cachedInteger(LLMSYS_FIELD(M, "cp"), 1);
+  C.Ep = cachedInteger(LLMSYS_FIELD(M, "ep"), 1);
+  if (const spec::Field *F = LLMSYS_FIELD(M, "sp"))
     C.SequenceParallel = F->V.Bool;
-  C.Zero = cachedInteger(cachedField(M, "zero"), 0);
-  if (const spec::Field *F = cachedField(M, "distributed_optimizer"))
+  C.Zero = cachedInteger(LLMSYS_FIELD(M, "zero"), 0);
+  if (const spec::Field *F = LLMSYS_FIELD(M, "distributed_optimizer"))
     C.DistributedOptimizer = F->V.Bool;
-  C.MicroBatch = cachedInteger(cachedField(M, "micro_batch"), 1);
-  C.GlobalBatch = cachedInteger(cachedField(M, "global_batch"), 0);
-  C.Schedule = checkedEnum<ScheduleKind>(cachedWord(cachedField(M, "schedule", "kind")));
-  C.VirtualStages = cachedInteger(cachedField(M, "schedule", "virtual_stages"), 1);
-  C.Recomp = checkedEnum<Recompute>(cachedWord(cachedField(M, "recompute")));
-  C.Precision = dtypeFromWord(cachedWord(cachedField(M, "precision")));
-  C.Weights = dtypeFromWord(cachedWord(cachedField(M, "weights")));
-  C.Activations = dtypeFromWord(cachedWord(cachedField(M, "activations")));
-  C.KVCache = dtypeFromWord(cachedWord(cachedField(M, "kv_cache")));
-  C.Gradients = dtypeFromWord(cachedWord(cachedField(M, "gradients")));
-  if (const spec::Field *F = cachedField(M, "fusion"))
+  C.MicroBatch = cachedInteger(LLMSYS_FIELD(M, "micro_batch"), 1);
+  C.GlobalBatch = cachedInteger(LLMSYS_FIELD(M, "global_batch"), 0);
+  C.Schedule = checkedEnum<ScheduleKind>(cachedWord(LLMSYS_NESTED_FIELD(M, "schedule", "kind")));
+  C.VirtualStages = cachedInteger(LLMSYS_NESTED_FIELD(M, "schedule", "virtual_stages"), 1);
+  C.Recomp = checkedEnum<Recompute>(cachedWord(LLMSYS_FIELD(M, "recompute")));
+  C.Precision = dtypeFromWord(cachedWord(LLMSYS_FIELD(M, "precision")));
+  C.Weights = dtypeFromWord(cachedWord(LLMSYS_FIELD(M, "weights")));
+  C.Activations = dtypeFromWord(cachedWord(LLMSYS_FIELD(M, "activations")));
+  C.KVCache = dtypeFromWord(cachedWord(LLMSYS_FIELD(M, "kv_cache")));
+  C.Gradients = dtypeFromWord(cachedWord(LLMSYS_FIELD(M, "gradients")));
+  if (const spec::Field *F = LLMSYS_FIELD(M, "fusion"))
     for (const spec::Value &W : F->V.Elems) {
       StringRef Word = W.Str;
       C.Fusion.FlashAttention |= Word == "flash_attention";
@@ -137,25 +140,25 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
       C.Fusion.SwiGLU |= Word == "swiglu";
       C.Fusion.Rope |= Word == "rope";
     }
-  if (const spec::Field *F = cachedField(M, "tp_overlap"))
+  if (const spec::Field *F = LLMSYS_FIELD(M, "tp_overlap"))
     C.TpOverlap = F->V.Bool;
-  if (const spec::Field *F = cachedField(M, "ep_overlap"))
+  if (const spec::Field *F = LLMSYS_FIELD(M, "ep_overlap"))
     C.EpOverlap = F->V.Bool;
-  if (const spec::Field *F = cachedField(M, "tp_overlap_backward")) {
+  if (const spec::Field *F = LLMSYS_FIELD(M, "tp_overlap_backward")) {
     C.TpOverlapBackward = F->V.Bool;
     C.TpOverlapBackwardWritten = F->From != spec::Origin::Default;
   }
-  if (const spec::Field *F = cachedField(M, "tp_grad_overlap"))
+  if (const spec::Field *F = LLMSYS_FIELD(M, "tp_grad_overlap"))
     C.TpGradOverlap = F->V.Bool;
-  if (const spec::Field *F = cachedField(M, "dp_overlap"))
+  if (const spec::Field *F = LLMSYS_FIELD(M, "dp_overlap"))
     C.DpOverlap = F->V.Bool;
-  if (const spec::Field *F = cachedField(M, "grad_accumulation_fusion"))
+  if (const spec::Field *F = LLMSYS_FIELD(M, "grad_accumulation_fusion"))
     C.GradAccumulationFusion = F->V.Bool;
-  C.OffloadWeights = cachedWord(cachedField(M, "offload")) == "weights";
-  C.OffloadOptimizer = cachedWord(cachedField(M, "offload")) == "optimizer";
-  if (const spec::Field *F = cachedField(M, "activations"))
+  C.OffloadWeights = cachedWord(LLMSYS_FIELD(M, "offload")) == "weights";
+  C.OffloadOptimizer = cachedWord(LLMSYS_FIELD(M, "offload")) == "optimizer";
+  if (const spec::Field *F = LLMSYS_FIELD(M, "activations"))
     C.ActivationsWritten = F->From != spec::Origin::Default;
-  const spec::Field *RecipeField = cachedField(M, "recipe");
+  const spec::Field *RecipeField = LLMSYS_FIELD(M, "recipe");
   if (const spec::Object *R = RecipeField && RecipeField->V.Kind == spec::ValueKind::Object
                                   ? RecipeField->V.Obj
                                   : nullptr) {
@@ -182,21 +185,21 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     Rc.RescaleBackward = Flag("rescale_backward", false);
     C.Recipe = std::move(Rc);
   }
-  C.Locs.Dp = cachedLoc(M, cachedField(M, "dp"));
-  C.Locs.Tp = cachedLoc(M, cachedField(M, "tp"));
-  C.Locs.Pp = cachedLoc(M, cachedField(M, "pp"));
-  C.Locs.Cp = cachedLoc(M, cachedField(M, "cp"));
-  C.Locs.Ep = cachedLoc(M, cachedField(M, "ep"));
-  C.Locs.MicroBatch = cachedLoc(M, cachedField(M, "micro_batch"));
-  C.Locs.GlobalBatch = cachedLoc(M, cachedField(M, "global_batch"));
-  C.Locs.Schedule = cachedLoc(M, cachedField(M, "schedule", "kind"));
-  C.Locs.VirtualStages = cachedLoc(M, cachedField(M, "schedule", "virtual_stages"));
-  C.Locs.Offload = cachedLoc(M, cachedField(M, "offload"));
-  C.Locs.Gradients = cachedLoc(M, cachedField(M, "gradients"));
-  C.Locs.Activations = cachedLoc(M, cachedField(M, "activations"));
-  C.Locs.Recipe = cachedLoc(M, cachedField(M, "recipe"));
-  C.Locs.TpOverlapBackward = cachedLoc(M, cachedField(M, "tp_overlap_backward"));
-  C.Locs.EpOverlap = cachedLoc(M, cachedField(M, "ep_overlap"));
+  C.Locs.Dp = cachedLoc(M, LLMSYS_FIELD(M, "dp"));
+  C.Locs.Tp = cachedLoc(M, LLMSYS_FIELD(M, "tp"));
+  C.Locs.Pp = cachedLoc(M, LLMSYS_FIELD(M, "pp"));
+  C.Locs.Cp = cachedLoc(M, LLMSYS_FIELD(M, "cp"));
+  C.Locs.Ep = cachedLoc(M, LLMSYS_FIELD(M, "ep"));
+  C.Locs.MicroBatch = cachedLoc(M, LLMSYS_FIELD(M, "micro_batch"));
+  C.Locs.GlobalBatch = cachedLoc(M, LLMSYS_FIELD(M, "global_batch"));
+  C.Locs.Schedule = cachedLoc(M, LLMSYS_NESTED_FIELD(M, "schedule", "kind"));
+  C.Locs.VirtualStages = cachedLoc(M, LLMSYS_NESTED_FIELD(M, "schedule", "virtual_stages"));
+  C.Locs.Offload = cachedLoc(M, LLMSYS_FIELD(M, "offload"));
+  C.Locs.Gradients = cachedLoc(M, LLMSYS_FIELD(M, "gradients"));
+  C.Locs.Activations = cachedLoc(M, LLMSYS_FIELD(M, "activations"));
+  C.Locs.Recipe = cachedLoc(M, LLMSYS_FIELD(M, "recipe"));
+  C.Locs.TpOverlapBackward = cachedLoc(M, LLMSYS_FIELD(M, "tp_overlap_backward"));
+  C.Locs.EpOverlap = cachedLoc(M, LLMSYS_FIELD(M, "ep_overlap"));
   C.Locs.Decl = M.DeclRange;
   return C;
 }
