@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/ErrorHandling.h"
+#include <array>
 #include <cmath>
 
 using namespace llvm;
@@ -92,6 +93,10 @@ const spec::Field *setField(const spec::Object &O, int I) {
   })(O)
 
 namespace {
+double numberOf(const spec::Field *F, double Or) {
+  return F && F->V.Kind == spec::ValueKind::Number ? F->V.Num : Or;
+}
+
 int64_t cachedInteger(const spec::Field *F, int64_t Or) {
   return F && F->V.Kind == spec::ValueKind::Number ? int64_t(F->V.Num) : Or;
 }
@@ -239,37 +244,53 @@ AcceleratorConfig::Rate AcceleratorConfig::rate(DType T) const {
 static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   AcceleratorConfig C;
   C.Name = A.Name;
-  for (int I = 0; I <= static_cast<int>(DType::FP4); ++I)
-    C.Peak[I] = A.number("peak." + dtypeName(static_cast<DType>(I)).str())
-                    .value_or(0);
-  C.HbmCapacity = A.number("hbm.capacity").value_or(0);
-  C.HbmBandwidth = A.number("hbm.bandwidth").value_or(0);
-  C.L2Capacity = A.number("l2.capacity").value_or(0);
-  C.ComputeUnits = static_cast<int64_t>(A.number("compute_units").value_or(0));
-  C.Tdp = A.number("tdp").value_or(0);
-  if (const spec::Object *Host = A.object("host_link"))
-    C.HostLinkBandwidth = Host->number("bandwidth").value_or(0) *
-                          Host->number("efficiency").value_or(1);
-  C.Price = A.number("price").value_or(0);
-  C.ComputeEfficiency = A.number("efficiency.compute").value_or(1);
+  // The peaks by format, their fields' indices found once.
+  if (const spec::Field *Peak = LLMSYS_FIELD(A, "peak");
+      Peak && Peak->V.Kind == spec::ValueKind::Object && Peak->V.Obj) {
+    const spec::Object &P = *Peak->V.Obj;
+    static const StructSpec *const PeakType = P.Type;
+    static const std::array<int, NumDTypes> Index = [&] {
+      std::array<int, NumDTypes> Out;
+      for (int I = 0; I < NumDTypes; ++I)
+        Out[size_t(I)] = P.Type->findField(dtypeName(static_cast<DType>(I)));
+      return Out;
+    }();
+    for (int I = 0; I < NumDTypes; ++I)
+      C.Peak[I] = numberOf(
+          setField(P, P.Type == PeakType
+                          ? Index[size_t(I)]
+                          : P.Type->findField(dtypeName(static_cast<DType>(I)))),
+          0);
+  }
+  C.HbmCapacity = numberOf(LLMSYS_NESTED_FIELD(A, "hbm", "capacity"), 0);
+  C.HbmBandwidth = numberOf(LLMSYS_NESTED_FIELD(A, "hbm", "bandwidth"), 0);
+  C.L2Capacity = numberOf(LLMSYS_NESTED_FIELD(A, "l2", "capacity"), 0);
+  C.ComputeUnits = static_cast<int64_t>(numberOf(LLMSYS_FIELD(A, "compute_units"), 0));
+  C.Tdp = numberOf(LLMSYS_FIELD(A, "tdp"), 0);
+  if (const spec::Field *Host = LLMSYS_FIELD(A, "host_link");
+      Host && Host->V.Kind == spec::ValueKind::Object && Host->V.Obj)
+    C.HostLinkBandwidth = numberOf(LLMSYS_FIELD(*Host->V.Obj, "bandwidth"), 0) *
+                          numberOf(LLMSYS_FIELD(*Host->V.Obj, "efficiency"), 1);
+  C.Price = numberOf(LLMSYS_FIELD(A, "price"), 0);
+  C.ComputeEfficiency = numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "compute"), 1);
   C.AttentionEfficiency =
-      A.number("efficiency.attention").value_or(C.ComputeEfficiency);
-  C.MemoryEfficiency = A.number("efficiency.memory").value_or(1);
+      numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "attention"), C.ComputeEfficiency);
+  C.MemoryEfficiency = numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "memory"), 1);
   C.ElementwiseEfficiency =
-      A.number("efficiency.elementwise").value_or(C.MemoryEfficiency);
+      numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "elementwise"), C.MemoryEfficiency);
   C.KvCacheEfficiency =
-      A.number("efficiency.kv_cache").value_or(C.MemoryEfficiency);
-  C.TileM = static_cast<int64_t>(A.number("efficiency.tile_m").value_or(128));
-  C.TileN = static_cast<int64_t>(A.number("efficiency.tile_n").value_or(128));
-  C.TileK = static_cast<int64_t>(A.number("efficiency.tile_k").value_or(32));
-  C.KOverhead = A.number("efficiency.k_overhead").value_or(0);
-  C.SmallTile = A.number("efficiency.small_tile").value_or(0);
-  C.NarrowEfficiency = A.number("efficiency.narrow").value_or(1);
+      numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "kv_cache"), C.MemoryEfficiency);
+  C.TileM = static_cast<int64_t>(numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "tile_m"), 128));
+  C.TileN = static_cast<int64_t>(numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "tile_n"), 128));
+  C.TileK = static_cast<int64_t>(numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "tile_k"), 32));
+  C.KOverhead = numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "k_overhead"), 0);
+  C.SmallTile = numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "small_tile"), 0);
+  C.NarrowEfficiency = numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "narrow"), 1);
   C.Fp4Efficiency =
-      A.number("efficiency.fp4").value_or(C.NarrowEfficiency);
-  C.Sustained = A.number("efficiency.sustained").value_or(1);
-  C.KernelOverhead = A.number("efficiency.kernel_overhead").value_or(0);
-  C.ReservedMemory = A.number("efficiency.reserved_memory").value_or(0);
+      numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "fp4"), C.NarrowEfficiency);
+  C.Sustained = numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "sustained"), 1);
+  C.KernelOverhead = numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "kernel_overhead"), 0);
+  C.ReservedMemory = numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "reserved_memory"), 0);
   return C;
 }
 
@@ -278,27 +299,33 @@ static NetworkConfig networkFromSpec(const spec::Object *N) {
   if (!N)
     return C;
   C.Name = N->Name;
-  C.Bandwidth = N->number("bandwidth").value_or(0);
-  C.Latency = N->number("latency").value_or(0);
-  C.Efficiency = N->number("efficiency").value_or(1);
+  C.Bandwidth = numberOf(LLMSYS_FIELD(*N, "bandwidth"), 0);
+  C.Latency = numberOf(LLMSYS_FIELD(*N, "latency"), 0);
+  C.Efficiency = numberOf(LLMSYS_FIELD(*N, "efficiency"), 1);
   return C;
 }
 
 SystemConfig systemFromSpec(const spec::Object &S) {
   SystemConfig C;
   C.Name = S.Name;
-  if (const spec::Object *A = S.object("node.accelerator")) {
+  const spec::Field *Acc = LLMSYS_NESTED_FIELD(S, "node", "accelerator");
+  if (const spec::Object *A =
+          Acc && Acc->V.Kind == spec::ValueKind::Object ? Acc->V.Obj : nullptr) {
     C.Accelerator = A->Name;
     C.Device = acceleratorFromSpec(*A);
   }
-  C.ScaleUp = networkFromSpec(S.object("node.fabric"));
-  C.ScaleOut = networkFromSpec(S.object("fabric"));
-  C.DevicesPerNode = integer(S, "node.devices", 1);
-  C.Nodes = integer(S, "nodes", 1);
-  C.HasScaleOut = S.object("fabric") != nullptr;
-  C.Pue = S.number("pue").value_or(1);
-  C.EnergyPrice = S.number("energy_price").value_or(0);
-  C.Lifetime = S.number("lifetime").value_or(0);
+  auto ObjectOf = [](const spec::Field *F) -> const spec::Object * {
+    return F && F->V.Kind == spec::ValueKind::Object ? F->V.Obj : nullptr;
+  };
+  C.ScaleUp = networkFromSpec(ObjectOf(LLMSYS_NESTED_FIELD(S, "node", "fabric")));
+  const spec::Object *ScaleOut = ObjectOf(LLMSYS_FIELD(S, "fabric"));
+  C.ScaleOut = networkFromSpec(ScaleOut);
+  C.DevicesPerNode = cachedInteger(LLMSYS_NESTED_FIELD(S, "node", "devices"), 1);
+  C.Nodes = cachedInteger(LLMSYS_FIELD(S, "nodes"), 1);
+  C.HasScaleOut = ScaleOut != nullptr;
+  C.Pue = numberOf(LLMSYS_FIELD(S, "pue"), 1);
+  C.EnergyPrice = numberOf(LLMSYS_FIELD(S, "energy_price"), 0);
+  C.Lifetime = numberOf(LLMSYS_FIELD(S, "lifetime"), 0);
   C.Decl = S.DeclRange;
   return C;
 }
