@@ -283,6 +283,9 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   // otherwise a prompt is read whole in the step that admits it), oldest
   // first.
   std::vector<int64_t> Prefilling;
+  // The generating sequences' contexts, summed as they change (whole
+  // tokens: exact).
+  double RunningContext = 0;
   const double L0 = double(std::max<int64_t>(1, Prompt));
   while (Done < Requests) {
     while (Next < Released && All[size_t(Next)].Arrival <= Now)
@@ -347,10 +350,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       Prefilling.push_back(I);
       Read(I, std::min(Budget, ToRead));
     }
-    double Context = 0;
-    if (!PromptsOnly)
-      for (int64_t I : Running)
-        Context += double(All[size_t(I)].Context);
+    double Context = PromptsOnly ? 0 : RunningContext;
     double Step = Cost.dense(D + PromptTokens) +
                   (D > 0 ? Cost.attentionPerContext(D) * Context / double(D) : 0) +
                   Attention;
@@ -373,10 +373,13 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       }
       ++Q.Generated;
       ++Q.Context;
-      if (Q.Generated >= Q.Output)
+      RunningContext += 1;
+      if (Q.Generated >= Q.Output) {
+        RunningContext -= double(Q.Context);
         Complete(I);
-      else
+      } else {
         Still.push_back(I);
+      }
     }
     // A prompt read to its end gives the request's first token.
     for (auto [I, C] : Chunks) {
@@ -389,10 +392,12 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       Q.Generated = 1;
       Q.Context = Q.Prompt + 1;
       Ttft.push_back(Now - Q.Arrival);
-      if (Q.Generated >= Q.Output)
+      if (Q.Generated >= Q.Output) {
         Complete(I);
-      else
+      } else {
         Still.push_back(I);
+        RunningContext += double(Q.Context);
+      }
     }
     Running.swap(Still);
   }

@@ -49,16 +49,34 @@ StringRef recomputeName(Recompute R) { return enumWord(R); }
 
 StringRef scheduleName(ScheduleKind S) { return enumWord(S); }
 
+namespace {
+/// A field's value read as a number, a whole number or a word; Or (or
+/// nothing) when it is unset or of another kind.
+double numberOf(const spec::Field *F, double Or) {
+  return F && F->V.Kind == spec::ValueKind::Number ? F->V.Num : Or;
+}
+
+int64_t integerOf(const spec::Field *F, int64_t Or) {
+  return F && F->V.Kind == spec::ValueKind::Number ? int64_t(F->V.Num) : Or;
+}
+
+/// Where a field was written, else the object's declaration.
+SMRange locOf(const spec::Object &O, const spec::Field *F) {
+  return !F || F->From == spec::Origin::Default ? O.DeclRange : F->Loc;
+}
+
+StringRef wordOf(const spec::Field *F) {
+  return F && F->V.Kind == spec::ValueKind::Enum ? StringRef(F->V.Str)
+                                                 : StringRef();
+}
+} // namespace
+
 static int64_t integer(const spec::Object &O, StringRef Path, int64_t Or = 0) {
-  std::optional<double> V = O.number(Path);
-  return V ? static_cast<int64_t>(*V) : Or;
+  return integerOf(O.path(Path), Or);
 }
 
 static SMRange loc(const spec::Object &O, StringRef Path) {
-  const spec::Field *F = O.path(Path);
-  if (!F || F->From == spec::Origin::Default)
-    return O.DeclRange;
-  return F->Loc;
+  return locOf(O, O.path(Path));
 }
 
 namespace {
@@ -92,48 +110,43 @@ const spec::Field *setField(const spec::Object &O, int I) {
     return LLMSYS_FIELD(*F->V.Obj, NAME);                                      \
   })(O)
 
-namespace {
-double numberOf(const spec::Field *F, double Or) {
-  return F && F->V.Kind == spec::ValueKind::Number ? F->V.Num : Or;
-}
-
-int64_t cachedInteger(const spec::Field *F, int64_t Or) {
-  return F && F->V.Kind == spec::ValueKind::Number ? int64_t(F->V.Num) : Or;
-}
-
-/// Where a field was written, else the object's declaration.
-SMRange cachedLoc(const spec::Object &O, const spec::Field *F) {
-  return !F || F->From == spec::Origin::Default ? O.DeclRange : F->Loc;
-}
-
-StringRef cachedWord(const spec::Field *F) {
-  return F && F->V.Kind == spec::ValueKind::Enum ? StringRef(F->V.Str)
-                                                 : StringRef();
-}
-} // namespace
 
 MappingConfig mappingFromSpec(const spec::Object &M) {
   MappingConfig C;
-  C.Dp = cachedInteger(LLMSYS_FIELD(M, "dp"), 1);
-  C.Tp = cachedInteger(LLMSYS_FIELD(M, "tp"), 1);
-  C.Pp = cachedInteger(LLMSYS_FIELD(M, "pp"), 1);
-  C.Cp = cachedInteger(LLMSYS_FIELD(M, "cp"), 1);
-  C.Ep = cachedInteger(LLMSYS_FIELD(M, "ep"), 1);
+  // The fields read for a value and a location, each looked up once.
+  const spec::Field *Dp = LLMSYS_FIELD(M, "dp"), *Tp = LLMSYS_FIELD(M, "tp"),
+                    *Pp = LLMSYS_FIELD(M, "pp"), *Cp = LLMSYS_FIELD(M, "cp"),
+                    *Ep = LLMSYS_FIELD(M, "ep"),
+                    *MicroBatch = LLMSYS_FIELD(M, "micro_batch"),
+                    *GlobalBatch = LLMSYS_FIELD(M, "global_batch"),
+                    *Kind = LLMSYS_NESTED_FIELD(M, "schedule", "kind"),
+                    *Virtual = LLMSYS_NESTED_FIELD(M, "schedule", "virtual_stages"),
+                    *Offload = LLMSYS_FIELD(M, "offload"),
+                    *Gradients = LLMSYS_FIELD(M, "gradients"),
+                    *Activations = LLMSYS_FIELD(M, "activations"),
+                    *Recipe = LLMSYS_FIELD(M, "recipe"),
+                    *TpOverlapBackward = LLMSYS_FIELD(M, "tp_overlap_backward"),
+                    *EpOverlap = LLMSYS_FIELD(M, "ep_overlap");
+  C.Dp = integerOf(Dp, 1);
+  C.Tp = integerOf(Tp, 1);
+  C.Pp = integerOf(Pp, 1);
+  C.Cp = integerOf(Cp, 1);
+  C.Ep = integerOf(Ep, 1);
   if (const spec::Field *F = LLMSYS_FIELD(M, "sp"))
     C.SequenceParallel = F->V.Bool;
-  C.Zero = cachedInteger(LLMSYS_FIELD(M, "zero"), 0);
+  C.Zero = integerOf(LLMSYS_FIELD(M, "zero"), 0);
   if (const spec::Field *F = LLMSYS_FIELD(M, "distributed_optimizer"))
     C.DistributedOptimizer = F->V.Bool;
-  C.MicroBatch = cachedInteger(LLMSYS_FIELD(M, "micro_batch"), 1);
-  C.GlobalBatch = cachedInteger(LLMSYS_FIELD(M, "global_batch"), 0);
-  C.Schedule = checkedEnum<ScheduleKind>(cachedWord(LLMSYS_NESTED_FIELD(M, "schedule", "kind")));
-  C.VirtualStages = cachedInteger(LLMSYS_NESTED_FIELD(M, "schedule", "virtual_stages"), 1);
-  C.Recomp = checkedEnum<Recompute>(cachedWord(LLMSYS_FIELD(M, "recompute")));
-  C.Precision = dtypeFromWord(cachedWord(LLMSYS_FIELD(M, "precision")));
-  C.Weights = dtypeFromWord(cachedWord(LLMSYS_FIELD(M, "weights")));
-  C.Activations = dtypeFromWord(cachedWord(LLMSYS_FIELD(M, "activations")));
-  C.KVCache = dtypeFromWord(cachedWord(LLMSYS_FIELD(M, "kv_cache")));
-  C.Gradients = dtypeFromWord(cachedWord(LLMSYS_FIELD(M, "gradients")));
+  C.MicroBatch = integerOf(MicroBatch, 1);
+  C.GlobalBatch = integerOf(GlobalBatch, 0);
+  C.Schedule = checkedEnum<ScheduleKind>(wordOf(Kind));
+  C.VirtualStages = integerOf(Virtual, 1);
+  C.Recomp = checkedEnum<Recompute>(wordOf(LLMSYS_FIELD(M, "recompute")));
+  C.Precision = dtypeFromWord(wordOf(LLMSYS_FIELD(M, "precision")));
+  C.Weights = dtypeFromWord(wordOf(LLMSYS_FIELD(M, "weights")));
+  C.Activations = dtypeFromWord(wordOf(Activations));
+  C.KVCache = dtypeFromWord(wordOf(LLMSYS_FIELD(M, "kv_cache")));
+  C.Gradients = dtypeFromWord(wordOf(Gradients));
   if (const spec::Field *F = LLMSYS_FIELD(M, "fusion"))
     for (const spec::Value &W : F->V.Elems) {
       StringRef Word = W.Str;
@@ -147,11 +160,11 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     }
   if (const spec::Field *F = LLMSYS_FIELD(M, "tp_overlap"))
     C.TpOverlap = F->V.Bool;
-  if (const spec::Field *F = LLMSYS_FIELD(M, "ep_overlap"))
-    C.EpOverlap = F->V.Bool;
-  if (const spec::Field *F = LLMSYS_FIELD(M, "tp_overlap_backward")) {
-    C.TpOverlapBackward = F->V.Bool;
-    C.TpOverlapBackwardWritten = F->From != spec::Origin::Default;
+  if (EpOverlap)
+    C.EpOverlap = EpOverlap->V.Bool;
+  if (TpOverlapBackward) {
+    C.TpOverlapBackward = TpOverlapBackward->V.Bool;
+    C.TpOverlapBackwardWritten = TpOverlapBackward->From != spec::Origin::Default;
   }
   if (const spec::Field *F = LLMSYS_FIELD(M, "tp_grad_overlap"))
     C.TpGradOverlap = F->V.Bool;
@@ -159,13 +172,12 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     C.DpOverlap = F->V.Bool;
   if (const spec::Field *F = LLMSYS_FIELD(M, "grad_accumulation_fusion"))
     C.GradAccumulationFusion = F->V.Bool;
-  C.OffloadWeights = cachedWord(LLMSYS_FIELD(M, "offload")) == "weights";
-  C.OffloadOptimizer = cachedWord(LLMSYS_FIELD(M, "offload")) == "optimizer";
-  if (const spec::Field *F = LLMSYS_FIELD(M, "activations"))
-    C.ActivationsWritten = F->From != spec::Origin::Default;
-  const spec::Field *RecipeField = LLMSYS_FIELD(M, "recipe");
-  if (const spec::Object *R = RecipeField && RecipeField->V.Kind == spec::ValueKind::Object
-                                  ? RecipeField->V.Obj
+  C.OffloadWeights = wordOf(Offload) == "weights";
+  C.OffloadOptimizer = wordOf(Offload) == "optimizer";
+  if (Activations)
+    C.ActivationsWritten = Activations->From != spec::Origin::Default;
+  if (const spec::Object *R = Recipe && Recipe->V.Kind == spec::ValueKind::Object
+                                  ? Recipe->V.Obj
                                   : nullptr) {
     RecipeConfig Rc;
     Rc.Name = R->Name;
@@ -190,21 +202,21 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     Rc.RescaleBackward = Flag("rescale_backward", false);
     C.Recipe = std::move(Rc);
   }
-  C.Locs.Dp = cachedLoc(M, LLMSYS_FIELD(M, "dp"));
-  C.Locs.Tp = cachedLoc(M, LLMSYS_FIELD(M, "tp"));
-  C.Locs.Pp = cachedLoc(M, LLMSYS_FIELD(M, "pp"));
-  C.Locs.Cp = cachedLoc(M, LLMSYS_FIELD(M, "cp"));
-  C.Locs.Ep = cachedLoc(M, LLMSYS_FIELD(M, "ep"));
-  C.Locs.MicroBatch = cachedLoc(M, LLMSYS_FIELD(M, "micro_batch"));
-  C.Locs.GlobalBatch = cachedLoc(M, LLMSYS_FIELD(M, "global_batch"));
-  C.Locs.Schedule = cachedLoc(M, LLMSYS_NESTED_FIELD(M, "schedule", "kind"));
-  C.Locs.VirtualStages = cachedLoc(M, LLMSYS_NESTED_FIELD(M, "schedule", "virtual_stages"));
-  C.Locs.Offload = cachedLoc(M, LLMSYS_FIELD(M, "offload"));
-  C.Locs.Gradients = cachedLoc(M, LLMSYS_FIELD(M, "gradients"));
-  C.Locs.Activations = cachedLoc(M, LLMSYS_FIELD(M, "activations"));
-  C.Locs.Recipe = cachedLoc(M, LLMSYS_FIELD(M, "recipe"));
-  C.Locs.TpOverlapBackward = cachedLoc(M, LLMSYS_FIELD(M, "tp_overlap_backward"));
-  C.Locs.EpOverlap = cachedLoc(M, LLMSYS_FIELD(M, "ep_overlap"));
+  C.Locs.Dp = locOf(M, Dp);
+  C.Locs.Tp = locOf(M, Tp);
+  C.Locs.Pp = locOf(M, Pp);
+  C.Locs.Cp = locOf(M, Cp);
+  C.Locs.Ep = locOf(M, Ep);
+  C.Locs.MicroBatch = locOf(M, MicroBatch);
+  C.Locs.GlobalBatch = locOf(M, GlobalBatch);
+  C.Locs.Schedule = locOf(M, Kind);
+  C.Locs.VirtualStages = locOf(M, Virtual);
+  C.Locs.Offload = locOf(M, Offload);
+  C.Locs.Gradients = locOf(M, Gradients);
+  C.Locs.Activations = locOf(M, Activations);
+  C.Locs.Recipe = locOf(M, Recipe);
+  C.Locs.TpOverlapBackward = locOf(M, TpOverlapBackward);
+  C.Locs.EpOverlap = locOf(M, EpOverlap);
   C.Locs.Decl = M.DeclRange;
   return C;
 }
@@ -320,8 +332,8 @@ SystemConfig systemFromSpec(const spec::Object &S) {
   C.ScaleUp = networkFromSpec(ObjectOf(LLMSYS_NESTED_FIELD(S, "node", "fabric")));
   const spec::Object *ScaleOut = ObjectOf(LLMSYS_FIELD(S, "fabric"));
   C.ScaleOut = networkFromSpec(ScaleOut);
-  C.DevicesPerNode = cachedInteger(LLMSYS_NESTED_FIELD(S, "node", "devices"), 1);
-  C.Nodes = cachedInteger(LLMSYS_FIELD(S, "nodes"), 1);
+  C.DevicesPerNode = integerOf(LLMSYS_NESTED_FIELD(S, "node", "devices"), 1);
+  C.Nodes = integerOf(LLMSYS_FIELD(S, "nodes"), 1);
   C.HasScaleOut = ScaleOut != nullptr;
   C.Pue = numberOf(LLMSYS_FIELD(S, "pue"), 1);
   C.EnergyPrice = numberOf(LLMSYS_FIELD(S, "energy_price"), 0);

@@ -181,6 +181,7 @@ struct Condition {
     /// since an axis may change a reference on the way).
     std::vector<unsigned> FieldPath;
     bool BoolFigure = false; ///< Figure: true or false (0 or 1 when costed)
+    ir::FigureID Figure = ir::FigureID::StepTime; ///< Figure: which
     int L = -1, R = -1;
   };
   llvm::SMRange Range;

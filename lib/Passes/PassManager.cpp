@@ -52,10 +52,10 @@ const PassInfo *findPass(StringRef Name) {
   return nullptr;
 }
 
-/// The pass of the registry that produces a state.
-static StringRef producer(unsigned State) {
+StringRef producerOf(unsigned States) {
+  unsigned First = States & -States;
   for (const PassInfo &P : Registry)
-    if (P.Produces & State)
+    if (P.Produces & First)
       return P.Name;
   llvm_unreachable("a state no pass produces");
 }
@@ -64,11 +64,11 @@ std::string contractViolation(const PassInfo &Pass, unsigned State) {
   // Lowest bit first: the earliest pass of the pipeline that is missing
   // or that has already run.
   if (unsigned Missing = Pass.Requires & ~State)
-    return ("pass '" + Pass.Name + "' needs '" +
-            producer(Missing & -Missing) + "' to run before it")
+    return ("pass '" + Pass.Name + "' needs '" + producerOf(Missing) +
+            "' to run before it")
         .str();
   if (unsigned Done = Pass.Forbids & State) {
-    StringRef By = producer(Done & -Done);
+    StringRef By = producerOf(Done);
     if (By == Pass.Name)
       return ("pass '" + Pass.Name + "' has already run").str();
     return ("pass '" + Pass.Name + "' must run before '" + By + "'").str();

@@ -68,6 +68,10 @@ struct PassInfo {
 llvm::ArrayRef<PassInfo> registry();
 const PassInfo *findPass(llvm::StringRef Name);
 
+/// The pass of the default pipeline that produces the first (lowest) of
+/// the States bits: what must run for a program to hold them.
+llvm::StringRef producerOf(unsigned States);
+
 /// Why Pass cannot run on a program in State, or "" if it can.
 std::string contractViolation(const PassInfo &Pass, unsigned State);
 

@@ -141,6 +141,7 @@ int Lowering::name(const ast::NameExpr &E, CondType &T) {
       N.Kind = Cond::Op::Figure;
       N.Name = F->Name;
       N.BoolFigure = F->Type.Kind == TypeKind::Bool;
+      N.Figure = F->id();
       Out.NeedsFigures = true;
       if (N.BoolFigure)
         T.K = CondType::Bool;

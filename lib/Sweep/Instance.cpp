@@ -165,7 +165,7 @@ bool holds(const spec::Condition &C, const spec::Object &Root,
     }
     case Op::Figure:
       if (E)
-        if (std::optional<double> V = E->figure(N.Name)) {
+        if (std::optional<double> V = E->figure(N.Figure)) {
           // `fits` and other boolean figures come as 0 or 1.
           if (N.BoolFigure)
             Bool(*V != 0);

@@ -11,8 +11,6 @@
 #include "Cost/Cost.h"
 #include "IR/Model.h"
 #include "Passes/Passes.h"
-
-#include <cstring>
 #include "Sema/Compilation.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -217,16 +215,12 @@ int main(int argc, char **argv) {
     unsigned Needs = Emit == EmitKind::Memory  ? passes::CostRequires
                      : Emit == EmitKind::Costs ? unsigned(ir::StateExpanded)
                                                : 0u;
-    if (!Bad && (Final & Needs) != Needs) {
-      passes::PassInfo Cost{"costs", "", nullptr, Needs};
-      Bad = passes::OrderProblem{Pipeline.size(),
-                                 "--emit=" +
-                                     std::string(Emit == EmitKind::Costs
-                                                     ? "costs"
-                                                     : "memory") +
-                                     passes::contractViolation(Cost, Final)
-                                         .substr(std::strlen("pass 'costs'"))};
-    }
+    if (unsigned Missing = Needs & ~Final; !Bad && Missing)
+      Bad = passes::OrderProblem{
+          Pipeline.size(),
+          (Twine("--emit=") + (Emit == EmitKind::Costs ? "costs" : "memory") +
+           " needs '" + passes::producerOf(Missing) + "' to run before it")
+              .str()};
     if (Bad) {
       std::string List = "--passes=";
       size_t At = List.size(), Len = 1;
