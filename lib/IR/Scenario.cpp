@@ -126,7 +126,10 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
                     *Activations = LLMSYS_FIELD(M, "activations"),
                     *Recipe = LLMSYS_FIELD(M, "recipe"),
                     *TpOverlapBackward = LLMSYS_FIELD(M, "tp_overlap_backward"),
-                    *EpOverlap = LLMSYS_FIELD(M, "ep_overlap");
+                    *EpOverlap = LLMSYS_FIELD(M, "ep_overlap"),
+                    *StageLayers = LLMSYS_FIELD(M, "stage_layers"),
+                    *FirstStage = LLMSYS_FIELD(M, "first_stage_layers"),
+                    *LastStage = LLMSYS_FIELD(M, "last_stage_layers");
   C.Dp = integerOf(Dp, 1);
   C.Tp = integerOf(Tp, 1);
   C.Pp = integerOf(Pp, 1);
@@ -141,6 +144,11 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.GlobalBatch = integerOf(GlobalBatch, 0);
   C.Schedule = checkedEnum<ScheduleKind>(wordOf(Kind));
   C.VirtualStages = integerOf(Virtual, 1);
+  if (StageLayers)
+    for (const spec::Value &N : StageLayers->V.Elems)
+      C.StageLayers.push_back(int64_t(N.Num));
+  C.FirstStageLayers = integerOf(FirstStage, -1);
+  C.LastStageLayers = integerOf(LastStage, -1);
   C.Recomp = checkedEnum<Recompute>(wordOf(LLMSYS_FIELD(M, "recompute")));
   C.Precision = dtypeFromWord(wordOf(LLMSYS_FIELD(M, "precision")));
   C.Weights = dtypeFromWord(wordOf(LLMSYS_FIELD(M, "weights")));
@@ -217,6 +225,9 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Locs.Recipe = locOf(M, Recipe);
   C.Locs.TpOverlapBackward = locOf(M, TpOverlapBackward);
   C.Locs.EpOverlap = locOf(M, EpOverlap);
+  C.Locs.StageLayers = locOf(M, StageLayers);
+  C.Locs.FirstStageLayers = locOf(M, FirstStage);
+  C.Locs.LastStageLayers = locOf(M, LastStage);
   C.Locs.Decl = M.DeclRange;
   return C;
 }

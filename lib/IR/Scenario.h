@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace llmsys {
 namespace ir {
@@ -76,7 +77,8 @@ struct FusionSet {
 struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
       VirtualStages, Offload, Gradients, Activations, Recipe,
-      TpOverlapBackward, EpOverlap, Decl;
+      TpOverlapBackward, EpOverlap, StageLayers, FirstStageLayers,
+      LastStageLayers, Decl;
 };
 
 /// A low-precision training recipe (a `recipe` entity; docs/cost-model.md,
@@ -122,6 +124,12 @@ struct MappingConfig {
   ScheduleKind Schedule = ScheduleKind::OneFOneB;
   int64_t VirtualStages = 1;
   Recompute Recomp = Recompute::None;
+  /// Uneven pipeline stages, as written: layers per stage or per model
+  /// chunk (`stage_layers`), or the first and last stages' layers (-1:
+  /// unset). None of them: an even split. The partition pass lays them out
+  /// (passes::chunkLayers).
+  std::vector<int64_t> StageLayers;
+  int64_t FirstStageLayers = -1, LastStageLayers = -1;
   /// The base format (`precision`): the residual stream, its norms and the
   /// collectives that carry it; weights, GEMM inputs (`activations`) and
   /// the KV cache may be narrower.

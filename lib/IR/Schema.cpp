@@ -525,6 +525,20 @@ Schema::Schema() {
              "sequences per optimizer step");
   B.withDefault(Mapping, "schedule", B.nested(Schedule), "1f1b",
                 "pipeline schedule");
+  nonNegative(B.optional(
+      Mapping, "stage_layers", B.listOf(B.integer()),
+      "transformer layers per pipeline stage, summing to the model's: pp "
+      "entries (each a multiple of virtual_stages), or pp x virtual_stages "
+      "entries, one per model chunk in model order (chunk c of stage s at "
+      "c pp + s, Megatron-LM's pipeline layout); unset: an even split"));
+  nonNegative(B.optional(
+      Mapping, "first_stage_layers", B.integer(),
+      "layers of the first pipeline stage, the other stages sharing the "
+      "rest evenly (Megatron-LM --decoder-first-pipeline-num-layers)"));
+  nonNegative(B.optional(
+      Mapping, "last_stage_layers", B.integer(),
+      "layers of the last pipeline stage, the other stages sharing the "
+      "rest evenly (Megatron-LM --decoder-last-pipeline-num-layers)"));
   B.withDefault(Mapping, "recompute", B.enumOf(Recompute), "none",
                 "activation recomputation");
   B.withDefault(Mapping, "precision", B.enumOf(Precision), "bf16",

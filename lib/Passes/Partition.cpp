@@ -50,6 +50,8 @@ public:
   bool run(const std::vector<Block> *Source = nullptr, bool Validated = false) {
     if (!Validated && !validate())
       return false;
+    if (Validated && !layoutChunks())
+      return false;
     splitParams();
     splitOps(Source);
     insertContextParallel();
@@ -151,10 +153,7 @@ private:
     } else if (Map.Ep > 1) {
       error<DiagID::err_mapping_no_experts>(L.Ep,  Map.Ep, M.Name);
     }
-    int64_t Chunks = Map.Pp * Map.VirtualStages;
-    divisible(M.Layers, "layers", Chunks,
-              Map.VirtualStages > 1 ? "pp * virtual_stages" : "pp",
-              Map.VirtualStages > 1 ? L.VirtualStages : L.Pp);
+    layoutChunks();
     divisible(S.SeqLen, S.Training ? "seq_len" : "prompt", Map.Cp, "cp", L.Cp);
     if (Map.SequenceParallel)
       divisible(S.SeqLen / std::max<int64_t>(1, Map.Cp),
@@ -190,6 +189,111 @@ private:
       if (G.Size > 1 && level(G.Size, G.Stride) == 1 && !Sys.HasScaleOut)
         error<DiagID::err_mapping_fabric>(G.Loc,  G.Name, G.Size, Sys.Name);
     return Ok;
+  }
+
+  /// The layers of each model chunk in model order (chunk c of stage s at
+  /// c pp + s; one chunk per stage without interleaving), into Chunks:
+  /// the mapping's stage_layers, its first and last stages' layers with
+  /// the rest shared evenly, or an even split. Diagnoses a layout that
+  /// does not add up to the model's layers.
+  bool layoutChunks() {
+    const MappingLocs &L = Map.Locs;
+    const int64_t Pp = Map.Pp, V = Map.VirtualStages, N = Pp * V;
+    const bool Listed = !Map.StageLayers.empty();
+    const int64_t First = Map.FirstStageLayers, Last = Map.LastStageLayers;
+    const bool Ends = First >= 0 || Last >= 0;
+    const llvm::SMRange EndLoc =
+        First >= 0 ? L.FirstStageLayers : L.LastStageLayers;
+    const char *EndName =
+        First >= 0 ? "first_stage_layers" : "last_stage_layers";
+    bool Was = Ok;
+    Ok = true;
+    if (Listed && Ends)
+      error<DiagID::err_stage_layers_conflict>(EndLoc, EndName);
+    else if ((Listed || Ends) && Pp < 2)
+      error<DiagID::err_stage_layers_no_pipeline>(
+          Listed ? L.StageLayers : EndLoc, Listed ? "stage_layers" : EndName);
+    if (!Ok) {
+      Ok = false;
+      return false;
+    }
+    // Layers per stage (then split over its chunks), unless the list
+    // gives every chunk's.
+    std::vector<int64_t> PerStage;
+    Chunks.clear();
+    if (Listed) {
+      int64_t K = int64_t(Map.StageLayers.size());
+      double Sum = 0;
+      for (int64_t X : Map.StageLayers)
+        Sum += double(X);
+      if (K != Pp && K != N)
+        error<DiagID::err_stage_layers_count>(
+            L.StageLayers, K,
+            N == Pp ? fmt::format("{} (one per stage)", Pp)
+                    : fmt::format("{} (one per stage) or {} (one per model "
+                                  "chunk: pp x virtual_stages)",
+                                  Pp, N));
+      else if (Sum != double(M.Layers))
+        error<DiagID::err_stage_layers_sum>(L.StageLayers,
+                                            fmt::format("{:.0f}", Sum), M.Name,
+                                            M.Layers);
+      else if (K == N && N != Pp)
+        Chunks = Map.StageLayers;
+      else
+        PerStage = Map.StageLayers;
+    } else if (Ends) {
+      int64_t Given = (First >= 0 ? 1 : 0) + (Last >= 0 ? 1 : 0);
+      int64_t Middle = Pp - Given;
+      double Rest = double(M.Layers) - double(std::max<int64_t>(0, First)) -
+                    double(std::max<int64_t>(0, Last));
+      if (Rest < 0 || (Middle == 0 && Rest != 0))
+        error<DiagID::err_stage_layers_sum>(
+            EndLoc, fmt::format("{:.0f}", double(M.Layers) - Rest), M.Name,
+            M.Layers);
+      else if (Middle > 0 && int64_t(Rest) % Middle != 0)
+        error<DiagID::err_mapping_divisible>(
+            EndLoc, "the layers left to the other stages", int64_t(Rest),
+            "their count", Middle);
+      else {
+        int64_t Each = Middle > 0 ? int64_t(Rest) / Middle : 0;
+        PerStage.assign(Pp, Each);
+        if (First >= 0)
+          PerStage.front() = First;
+        if (Last >= 0)
+          PerStage.back() = Last;
+      }
+    } else {
+      divisible(M.Layers, "layers", N,
+                V > 1 ? "pp * virtual_stages" : "pp",
+                V > 1 ? L.VirtualStages : L.Pp);
+      if (Ok)
+        PerStage.assign(Pp, M.Layers / Pp);
+    }
+    if (Ok && !PerStage.empty()) {
+      // Each stage's layers split evenly over its chunks (Megatron-LM
+      // divides the first and last stages' by virtual_stages too).
+      for (int64_t S = 0; S < Pp && Ok; ++S)
+        if (PerStage[S] % V != 0)
+          error<DiagID::err_mapping_divisible>(
+              Listed ? L.StageLayers
+                     : (S == 0 ? L.FirstStageLayers : L.LastStageLayers),
+              fmt::format("the layers of stage {}", S), PerStage[S],
+              "virtual_stages", V);
+      if (Ok) {
+        Chunks.assign(N, 0);
+        for (int64_t C = 0; C < N; ++C)
+          Chunks[C] = PerStage[C % Pp] / V;
+      }
+    }
+    // Every chunk holds something: layers, the embedding (the first) or
+    // the head (the last).
+    for (int64_t C = 1; Ok && C + 1 < int64_t(Chunks.size()); ++C)
+      if (Chunks[C] == 0)
+        error<DiagID::err_stage_layers_empty>(
+            Listed ? L.StageLayers : EndLoc, C, C % Pp);
+    bool Laid = Ok;
+    Ok = Was && Laid;
+    return Laid;
   }
 
   /// Whether every group of Size devices, Stride apart, lies inside a
@@ -569,14 +673,19 @@ private:
 
   void assignStages() {
     int64_t Pp = Map.Pp;
-    int64_t PerStage = M.Layers / Pp;
     int64_t Dense = M.denseLayers();
     P.Stages.assign(Pp, Stage());
-    for (int64_t I = 0; I < Pp; ++I) {
-      int64_t First = I * PerStage, Last = First + PerStage;
-      int64_t D = std::max<int64_t>(0, std::min(Last, Dense) - First);
-      P.Stages[I].DenseLayers = D;
-      P.Stages[I].MoELayers = PerStage - D;
+    // The model's layers in order over the chunks (layoutChunks); chunk
+    // c pp + s runs on stage s. A MoE model's dense layers come first.
+    int64_t First = 0;
+    for (size_t C = 0; C < Chunks.size(); ++C) {
+      Stage &St = P.Stages[C % size_t(Pp)];
+      int64_t Last = First + Chunks[C];
+      int64_t D = std::clamp<int64_t>(std::min(Last, Dense) - First, 0,
+                                      Chunks[C]);
+      St.DenseLayers += D;
+      St.MoELayers += Chunks[C] - D;
+      First = Last;
     }
     P.Stages.front().HasEmbedding = true;
     P.Stages.back().HasHead = true;
@@ -686,6 +795,7 @@ private:
 
   Program &P;
   std::vector<Op> Scratch; ///< splitOps' output when it reads P's own ops
+  std::vector<int64_t> Chunks; ///< layers per model chunk (layoutChunks)
   const ScenarioConfig &S;
   const ModelConfig &M;
   const MappingConfig &Map;

@@ -21,6 +21,7 @@ bool layoutOnlyMappingField(llvm::StringRef Field) {
       .Cases("schedule", "virtual_stages", true)
       .Cases("tp_overlap", "tp_grad_overlap", "dp_overlap", "offload", true)
       .Case("grad_accumulation_fusion", true)
+      .Cases("stage_layers", "first_stage_layers", "last_stage_layers", true)
       .Default(false);
 }
 

@@ -99,6 +99,14 @@ static void addFigures(Object &O, bool Training, const ReportT &R) {
   }
 }
 
+/// Transformer layers on each pipeline stage.
+static Array stageLayers(const Program &P) {
+  Array Out;
+  for (const ir::Stage &St : P.Stages)
+    Out.push_back(St.DenseLayers + St.MoELayers);
+  return Out;
+}
+
 Value trainingJson(const Program &P, const cost::TrainingReport &R) {
   Object Breakdown{{"compute_bound_s", R.ComputeBound},
                    {"memory_bound_s", R.MemoryBoundTime},
@@ -117,6 +125,7 @@ Value trainingJson(const Program &P, const cost::TrainingReport &R) {
       {"device_hours", R.DeviceHours},
       {"breakdown", std::move(Breakdown)},
       {"pipeline", Object{{"slowest_stage", R.SlowestStage},
+                          {"stage_layers", stageLayers(P)},
                           {"stage_times_s", Array(R.StageTimes)}}},
       {"memory", Object{{"weights_bytes", M.Weights},
                         {"quantized_weights_bytes", M.QuantizedWeights},

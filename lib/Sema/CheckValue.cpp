@@ -79,7 +79,8 @@ bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
   case TypeKind::List: {
     FieldSpec ElemField = F;
     ElemField.Type = *T.Elem;
-    ElemField.Check = Constraint::None;
+    // Each element meets the field's constraint (a list of layer counts,
+    // none negative).
     for (Value &E : V.Elems)
       if (!checkValue(ElemField, E, R, Name))
         return false;
