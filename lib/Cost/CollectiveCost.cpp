@@ -56,8 +56,10 @@ CommKind commKind(const Op &O) {
     return CommKind::TP;
   case ParallelDim::CP: return CommKind::CP;
   case ParallelDim::PP: return CommKind::PP;
-  case ParallelDim::DP: return CommKind::DP;
-  case ParallelDim::EP: return CommKind::EP;
+  case ParallelDim::DP:
+  case ParallelDim::EDP: return CommKind::DP;
+  case ParallelDim::EP:
+  case ParallelDim::ETP: return CommKind::EP;
   }
   llvm_unreachable("unknown parallel dimension");
 }

@@ -199,8 +199,9 @@ ServingReport costServing(const Program &P, bool WithTables) {
   // that transfer.
   // With pipeline stages a request passes them in turn, each streaming its
   // own layers over its own link: the stages' transfers add up.
-  auto [MostParams, MostLayersInt] = fullestStage(P);
-  double MostLayers = double(MostLayersInt);
+  const FullestStage Fullest = fullestStage(P);
+  const double MostParams = Fullest.Params;
+  double MostLayers = double(Fullest.Layers);
   double HostTime = 0;
   if (M.OffloadWeights && A.HostLinkBandwidth > 0) {
     StageParamCounter StageParams(P);
@@ -307,8 +308,9 @@ ServingReport costServing(const Program &P, bool WithTables) {
                              ? 0
                              : (Prompt + Output) * kvBytesPerToken(P, MostLayers);
   if (Speculating) {
-    auto [DraftParams, DraftLayersInt] = fullestStage(*P.Draft);
-    double DraftLayers = double(DraftLayersInt);
+    const FullestStage Draft = fullestStage(*P.Draft);
+    const double DraftParams = Draft.Params;
+    double DraftLayers = double(Draft.Layers);
     Weights += DraftParams * dtypeBytes(M.Weights);
     KvPerSequence +=
         (Prompt + Output + K) * kvBytesPerToken(*P.Draft, DraftLayers);

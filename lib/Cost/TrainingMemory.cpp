@@ -64,8 +64,11 @@ MemoryBreakdown trainingMemory(const Program &P) {
   const Block *Moe = P.block(BlockKind::MoELayer);
   const Block *Head = P.block(BlockKind::Head);
   // ZeRO and the distributed optimizer shard over every device holding
-  // the same weights (data and context parallelism).
+  // the same weights (data and context parallelism); a MoE layer's routed
+  // experts over the devices holding the same experts (MoE parallel
+  // folding: the expert-data-parallel group).
   double D = static_cast<double>(M.weightReplicas());
+  double Ed = static_cast<double>(M.expertReplicas());
   int64_t Pp = static_cast<int64_t>(P.Stages.size());
 
   // What one repeat of each block keeps for backward (the same on every
@@ -84,16 +87,23 @@ MemoryBreakdown trainingMemory(const Program &P) {
       continue;
     double LayerParams = StageParams(St, /*LayersOnly=*/true);
     double Params = StageParams(St);
+    double Experts = StageParams.experts(St);
+    // The stage's parameters a device keeps when its groups shard them.
+    auto Held = [&](bool Sharded) {
+      if (!Sharded)
+        return Params;
+      return Ed == D ? Params / D : (Params - Experts) / D + Experts / Ed;
+    };
     MemoryBreakdown B;
     B.Stage = static_cast<int>(I);
     B.Capacity = A.HbmCapacity;
     B.Reserved = A.ReservedMemory;
-    B.Weights = Params * dtypeBytes(M.Weights) / (M.Zero >= 3 ? D : 1);
+    B.Weights = Held(M.Zero >= 3) * dtypeBytes(M.Weights);
     for (const Block &Blk : P.Blocks)
       B.QuantizedWeights += double(St.holds(Blk.Kind)) * Blk.QuantizedWeightBytes;
-    B.Gradients = Params * dtypeBytes(M.Gradients) / (M.Zero >= 2 ? D : 1);
-    B.Optimizer = Params * P.Scenario.optimizerStateBytes() /
-                  (M.Zero >= 1 || M.DistributedOptimizer ? D : 1);
+    B.Gradients = Held(M.Zero >= 2) * dtypeBytes(M.Gradients);
+    B.Optimizer = Held(M.Zero >= 1 || M.DistributedOptimizer) *
+                  P.Scenario.optimizerStateBytes();
     // Micro-batches in flight on stage I (the schedule pass).
     double InFlight = St.InFlight;
     double PerMicroBatch = St.DenseLayers * SavedDense +

@@ -52,6 +52,8 @@ StringRef parallelDimName(ParallelDim D) {
   case ParallelDim::PP: return "pp";
   case ParallelDim::DP: return "dp";
   case ParallelDim::EP: return "ep";
+  case ParallelDim::ETP: return "etp";
+  case ParallelDim::EDP: return "edp";
   }
   llvm_unreachable("unknown parallel dimension");
 }
@@ -99,7 +101,10 @@ StageParamCounter::StageParamCounter(const Program &P) {
     switch (B.Kind) {
     case BlockKind::Embedding: Embedding = B.Params; break;
     case BlockKind::DenseLayer: Dense = B.Params; break;
-    case BlockKind::MoELayer: Moe = B.Params; break;
+    case BlockKind::MoELayer:
+      Moe = B.Params;
+      MoeExperts = B.ExpertParams;
+      break;
     case BlockKind::Head: Head = B.Params; break;
     case BlockKind::PipelineComm:
     case BlockKind::Optimizer: break;
@@ -118,6 +123,7 @@ FullestStage fullestStage(const Program &P) {
     if (Params > Most.Params) {
       Most.Params = Params;
       Most.Layers = St.DenseLayers + St.MoELayers;
+      Most.ExpertParams = Count.experts(St);
     }
   }
   return Most;
@@ -335,6 +341,8 @@ std::string verifyProgram(const Program &P) {
         case ParallelDim::PP: Size = 2; break; // a send/recv pair
         case ParallelDim::DP: Size = M.weightReplicas(); break;
         case ParallelDim::EP: Size = M.Ep; break;
+        case ParallelDim::ETP: Size = M.ExpertTp; break;
+        case ParallelDim::EDP: Size = M.expertReplicas(); break;
         case ParallelDim::None: Size = 0; break;
         }
         if (O.GroupSize != Size || Size < 2)

@@ -43,7 +43,10 @@ enum class Phase : uint8_t {
   Decode,
 };
 
-enum class ParallelDim : uint8_t { None, TP, SP, CP, PP, DP, EP };
+/// ETP: the tensor-parallel split of the experts (MoE parallel folding),
+/// which need not be attention's TP.
+/// EDP: the devices holding the same experts (MoE parallel folding).
+enum class ParallelDim : uint8_t { None, TP, SP, CP, PP, DP, EP, ETP, EDP };
 
 /// Which dimension of a contraction a parallel split divides.
 enum class Axis : uint8_t { None, M, N, K, Batch };
@@ -160,6 +163,9 @@ struct Block {
   int64_t Repeat = 1;
   /// Parameters one repeat of the block holds on this device.
   double Params = 0;
+  /// Of those, the routed experts' (a MoE layer): replicated over the
+  /// expert-data-parallel group rather than the data-parallel one.
+  double ExpertParams = 0;
   /// Bytes one repeat keeps of its weights quantized by a recipe that
   /// caches them (every copy, with scales; the `quantize` pass).
   double QuantizedWeightBytes = 0;
@@ -209,7 +215,10 @@ public:
       return Layers;
     return Layers + (St.HasEmbedding ? Embedding : 0) + (St.HasHead ? Head : 0);
   }
+  /// Of a stage's parameters, the routed experts'.
+  double experts(const Stage &St) const { return St.MoELayers * MoeExperts; }
   double Dense = 0, Moe = 0, Embedding = 0, Head = 0; ///< per repeat
+  double MoeExperts = 0; ///< of Moe, the routed experts' parameters
 
 };
 
@@ -218,6 +227,8 @@ public:
 struct FullestStage {
   double Params = 0;
   int64_t Layers = 0;
+  /// Of Params, the routed experts' (MoE layers).
+  double ExpertParams = 0;
 };
 FullestStage fullestStage(const Program &P);
 

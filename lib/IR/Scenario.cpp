@@ -128,6 +128,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
                     *TpOverlapBackward = LLMSYS_FIELD(M, "tp_overlap_backward"),
                     *EpOverlap = LLMSYS_FIELD(M, "ep_overlap"),
                     *StageLayers = LLMSYS_FIELD(M, "stage_layers"),
+                    *ExpertTp = LLMSYS_FIELD(M, "expert_tp"),
                     *FirstStage = LLMSYS_FIELD(M, "first_stage_layers"),
                     *LastStage = LLMSYS_FIELD(M, "last_stage_layers");
   C.Dp = integerOf(Dp, 1);
@@ -135,6 +136,9 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Pp = integerOf(Pp, 1);
   C.Cp = integerOf(Cp, 1);
   C.Ep = integerOf(Ep, 1);
+  // Unset, expert_tp follows tp (also where a sweep sets tp).
+  C.ExpertTpWritten = ExpertTp != nullptr;
+  C.ExpertTp = integerOf(ExpertTp, C.Tp);
   if (const spec::Field *F = LLMSYS_FIELD(M, "sp"))
     C.SequenceParallel = F->V.Bool;
   C.Zero = integerOf(LLMSYS_FIELD(M, "zero"), 0);
@@ -226,6 +230,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Locs.TpOverlapBackward = locOf(M, TpOverlapBackward);
   C.Locs.EpOverlap = locOf(M, EpOverlap);
   C.Locs.StageLayers = locOf(M, StageLayers);
+  C.Locs.ExpertTp = locOf(M, ExpertTp);
   C.Locs.FirstStageLayers = locOf(M, FirstStage);
   C.Locs.LastStageLayers = locOf(M, LastStage);
   C.Locs.Decl = M.DeclRange;

@@ -15,6 +15,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SMLoc.h"
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <optional>
@@ -77,7 +78,7 @@ struct FusionSet {
 struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
       VirtualStages, Offload, Gradients, Activations, Recipe,
-      TpOverlapBackward, EpOverlap, StageLayers, FirstStageLayers,
+      TpOverlapBackward, EpOverlap, ExpertTp, StageLayers, FirstStageLayers,
       LastStageLayers, Decl;
 };
 
@@ -116,6 +117,10 @@ struct RecipeConfig {
 
 struct MappingConfig {
   int64_t Dp = 1, Tp = 1, Pp = 1, Cp = 1, Ep = 1;
+  /// The experts' tensor-parallel split (default tp) and whether it was
+  /// written.
+  int64_t ExpertTp = 1;
+  bool ExpertTpWritten = false;
   bool SequenceParallel = false;
   int64_t Zero = 0;
   bool DistributedOptimizer = false;
@@ -171,6 +176,14 @@ struct MappingConfig {
   /// data-parallel group with context parallelism; torchtitan's
   /// dp_shard x cp mesh).
   int64_t weightReplicas() const { return Dp * Cp; }
+  /// The devices holding the same experts (the expert-data-parallel
+  /// group): a stage's tp x cp x dp devices over the ep x expert_tp grid.
+  int64_t expertReplicas() const {
+    return std::max<int64_t>(1, Dp * Tp * Cp / std::max<int64_t>(1, Ep * ExpertTp));
+  }
+  /// Whether the experts are laid out otherwise than inside the
+  /// data-parallel group with attention's TP split (MoE parallel folding).
+  bool expertsFolded() const { return Ep > 1 || ExpertTp != Tp; }
 };
 
 /// One device, as the cost model reads it.

@@ -512,6 +512,11 @@ Schema::Schema() {
     size_t I = std::string("dp tp pp cp ep").find(P.str()) / 3;
     B.withDefault(Mapping, P, B.integer(), "1", Docs[I]);
   }
+  B.optional(Mapping, "expert_tp", B.integer(),
+             "tensor-parallel split of each expert's MLP (Megatron-LM "
+             "--expert-tensor-parallel-size; unset: tp). MoE parallel "
+             "folding: the experts' ep x expert_tp grid is laid over the same "
+             "tp x cp x dp devices as attention, independently of its split");
   B.withDefault(Mapping, "sp", B.boolean(), "false",
                 "sequence parallelism in the tensor-parallel group");
   within(B.withDefault(Mapping, "zero", B.integer(), "0",

@@ -21,6 +21,8 @@
 #include "Passes/OpBuilder.h"
 #include "Passes/Passes.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <algorithm>
 #include <limits>
 #include <tuple>
@@ -90,7 +92,9 @@ private:
     constexpr int64_t Most = std::numeric_limits<int32_t>::max();
     for (auto [Value, Name, Loc] :
          {std::tuple{Map.MicroBatch, "micro_batch", L.MicroBatch},
-          std::tuple{Map.VirtualStages, "virtual_stages", L.VirtualStages}})
+          std::tuple{Map.VirtualStages, "virtual_stages", L.VirtualStages},
+          std::tuple{Map.Ep, "ep", L.Ep},
+          std::tuple{Map.ExpertTp, "expert_tp", L.ExpertTp}})
       if (Value > Most)
         error<DiagID::err_mapping_value_too_large>(Loc,  Name, Value, Most);
     double Spans = double(Map.Dp) * double(Map.Tp) * double(Map.Pp) *
@@ -147,11 +151,23 @@ private:
             Map.Tp);
     divisible(M.Ffn, "ffn", Map.Tp, "tp", L.Tp);
     if (M.Moe) {
-      divisible(M.Moe->ExpertFfn, "expert_ffn", Map.Tp, "tp", L.Tp);
+      divisible(M.Moe->ExpertFfn, "expert_ffn", Map.ExpertTp,
+                Map.ExpertTpWritten ? "expert_tp" : "tp",
+                Map.ExpertTpWritten ? L.ExpertTp : L.Tp);
       divisible(M.Moe->Experts, "experts", Map.Ep, "ep", L.Ep);
-      divisible(Map.Dp, "dp", Map.Ep, "ep", L.Ep);
+      // MoE parallel folding: the experts' ep x expert_tp grid tiles each
+      // stage's tp x cp x dp devices (without folding, ep divides dp).
+      int64_t StageDevices = Map.Tp * Map.Cp * Map.Dp;
+      if (StageDevices % (Map.Ep * Map.ExpertTp) != 0)
+        error<DiagID::err_mapping_divisible>(
+            Map.ExpertTpWritten && Map.Ep == 1 ? L.ExpertTp : L.Ep,
+            "tp * cp * dp", StageDevices, "ep * expert_tp",
+            Map.Ep * Map.ExpertTp);
     } else if (Map.Ep > 1) {
-      error<DiagID::err_mapping_no_experts>(L.Ep,  Map.Ep, M.Name);
+      error<DiagID::err_mapping_no_experts>(L.Ep, "ep", Map.Ep, M.Name);
+    } else if (Map.ExpertTpWritten) {
+      error<DiagID::err_mapping_no_experts>(L.ExpertTp, "expert_tp",
+                                            Map.ExpertTp, M.Name);
     }
     layoutChunks();
     divisible(S.SeqLen, S.Training ? "seq_len" : "prompt", Map.Cp, "cp", L.Cp);
@@ -184,7 +200,8 @@ private:
     for (const Group &G : {Group{"tp", Map.Tp, 1, L.Tp},
                            Group{"cp", Map.Cp, Map.Tp, L.Cp},
                            Group{"dp", Map.Dp, Map.Tp * Map.Cp, L.Dp},
-                           Group{"ep", Map.Ep, Map.Tp * Map.Cp, L.Ep},
+                           Group{"ep", Map.Ep, Map.ExpertTp, L.Ep},
+                           Group{"expert_tp", Map.ExpertTp, 1, L.ExpertTp},
                            Group{"pp", Map.Pp, Map.Tp * Map.Cp * Map.Dp, L.Pp}})
       if (G.Size > 1 && level(G.Size, G.Stride) == 1 && !Sys.HasScaleOut)
         error<DiagID::err_mapping_fabric>(G.Loc,  G.Name, G.Size, Sys.Name);
@@ -364,12 +381,20 @@ private:
   /// a device runs its 1/ep of the experts the group's tokens reach, each
   /// on the tokens of the whole group routed to it: the expert compute per
   /// device does not shrink with ep (its expert weights do).
+  ///
+  /// With MoE parallel folding the experts' grid is ep x expert_tp over a
+  /// stage's tp x cp x dp devices: one ep x expert_tp block of devices
+  /// routes its share of the stage's tokens (dp micro-batches over tp x cp
+  /// x dp devices), each device holding 1/ep of the experts and 1/expert_tp
+  /// of each one's MLP. Without folding (expert_tp = tp, cp = 1) the block
+  /// routes ep micro-batches.
   void splitExperts(Op &O) const {
     int64_t E = Map.Ep;
     double Local = O.Ph == Phase::Decode
                        ? double(P.MicroBatch)
-                       : double(P.MicroBatch) * double(P.SeqLen);
-    ExpertLoad Group = expertLoad(Local * E, *M.Moe);
+                       : double(P.MicroBatch) * double(P.SeqLen) / double(Map.Cp);
+    double BlockTokens = Local * double(E) * double(Map.ExpertTp) / double(Map.Tp);
+    ExpertLoad Group = expertLoad(BlockTokens, *M.Moe);
     int64_t Experts = (Group.Experts + E - 1) / E;
     int64_t Tokens = Group.TokensPerExpert;
     if (O.TokenAxis == Axis::K)
@@ -380,10 +405,22 @@ private:
 
   /// One op's work and kept activations per device.
   void splitOp(Op &O) const {
-    int64_t T = Map.Tp, C = Map.Cp, E = Map.Ep;
+    int64_t T = Map.Tp, C = Map.Cp;
     bool SP = Map.SequenceParallel && T > 1;
     bool SavedSeq = O.SavedInSequenceRegion || O.SequenceRegion;
     double SavedFactor = (SavedSeq && !SP) ? 1.0 : 1.0 / T;
+    bool Expert =
+        O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertDown;
+    if (Expert && Map.expertsFolded()) {
+      // Tokens and experts per device from the experts' grid; each
+      // expert's MLP split expert_tp ways. Its input, gathered over the
+      // expert_tp group, is kept whole on each member of it.
+      splitAxis(O, O.TpAxis, Map.ExpertTp);
+      splitExperts(O);
+      O.SavedBytes *= (O.Kind == OpKind::MoeExpertUp ? double(Map.ExpertTp) : 1.0) /
+                      (double(T) * double(C));
+      return;
+    }
     if (O.Category == OpCategory::Contraction) {
       if (!O.SequenceRegion && O.Kind == OpKind::AttnQkv && kvReplicated())
         setAxis(O, O.TpAxis, qkvWidthPerDevice());
@@ -393,9 +430,6 @@ private:
         splitAxis(O, O.TokenAxis, T);
       if (C > 1 && O.Ph != Phase::Decode)
         splitAxis(O, O.TokenAxis, C);
-      if (E > 1 &&
-          (O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertDown))
-        splitExperts(O);
     } else {
       if (!O.SequenceRegion || SP)
         scale(O, 1.0 / T);
@@ -457,7 +491,10 @@ private:
           M.Moe->Experts *
           (Pc.MoePerLayer - M.Hidden * M.Moe->Experts) /
           (M.Moe->Experts + M.Moe->SharedExperts);
-      Moe->Params -= ExpertParams / T * (1.0 - 1.0 / E);
+      Moe->Params += ExpertParams * (1.0 / (double(Map.ExpertTp) * double(E)) -
+                                     1.0 / double(T));
+      Moe->ExpertParams =
+          ExpertParams / (double(Map.ExpertTp) * double(E));
     }
   }
 
@@ -561,12 +598,16 @@ private:
         // row-parallel ones in backward).
         bool FirstAttn = Kind == OpKind::AttnQkv || Kind == OpKind::AttnQDown ||
                          Kind == OpKind::AttnQ;
-        bool FirstMlp = Kind == OpKind::MlpUp || Kind == OpKind::MoeRouter;
+        // (A MoE layer fed by the all-to-all dispatcher takes the
+        // sequence shard as it is: moeTakesShard.)
+        bool Shard = moeTakesShard(Ph);
+        bool FirstMlp = Kind == OpKind::MlpUp ||
+                        (Kind == OpKind::MoeRouter && !Shard);
         if (SP && Fwd && (FirstAttn || FirstMlp || Kind == OpKind::LmHead))
           Add(OpKind::TpAllgather, CollectiveKind::AllGather);
         if (SP && Ph == Phase::BackwardData &&
             (Kind == OpKind::AttnOut || Kind == OpKind::MlpDown ||
-             Kind == OpKind::MoeExpertDown))
+             (Kind == OpKind::MoeExpertDown && !Shard)))
           Add(OpKind::TpAllgather, CollectiveKind::AllGather);
         if (SP && Ph == Phase::BackwardWeight && (FirstAttn || FirstMlp))
           Add(OpKind::TpAllgatherInput, CollectiveKind::AllGather, true);
@@ -576,7 +617,8 @@ private:
         // After the op.
         bool Reduce = false;
         if (Fwd && (Kind == OpKind::AttnOut || Kind == OpKind::MlpDown ||
-                    Kind == OpKind::MoeCombine || Kind == OpKind::EmbedLookup))
+                    (Kind == OpKind::MoeCombine && !Shard) ||
+                    Kind == OpKind::EmbedLookup))
           Reduce = true;
         if (Ph == Phase::BackwardData && (FirstAttn || FirstMlp ||
                                           Kind == OpKind::LmHead))
@@ -636,37 +678,89 @@ private:
     }
   }
 
+  /// Whether the tokens entering a MoE layer are the same on every device
+  /// of the TP group (no sequence parallelism, or a decode step) and the
+  /// experts' ep x expert_tp blocks lie inside that group: each device
+  /// then routes its block's share of tokens it already holds, with no
+  /// all-to-all, and the TP all-reduce after the layer sums the experts'
+  /// outputs (EP inside TP for serving, as vLLM and SGLang run it).
+  bool routesLocally(Phase Ph) const {
+    int64_t T = Map.Tp, Block = Map.Ep * Map.ExpertTp;
+    bool Replicated = !Map.SequenceParallel || Ph == Phase::Decode;
+    return T > 1 && T % Block == 0 && Replicated;
+  }
+
+  /// Whether the expert-parallel all-to-all moves the tokens.
+  bool dispatchesTokens(Phase Ph) const {
+    return Map.Ep > 1 && !routesLocally(Ph);
+  }
+
+  /// With sequence parallelism and the all-to-all dispatcher, a MoE layer
+  /// takes each device's sequence shard as it is (Megatron-LM's
+  /// MoEAlltoAllTokenDispatcher): no SP gather before the router nor
+  /// scatter after the combine, unless shared experts (dense MLPs split
+  /// over the TP group) need them.
+  bool moeTakesShard(Phase Ph) const {
+    return Map.SequenceParallel && Map.Tp > 1 && M.Moe &&
+           M.Moe->SharedExperts == 0 && dispatchesTokens(Ph);
+  }
+
+  /// The expert-parallel all-to-alls (dispatch before the experts, combine
+  /// after; reversed in backward) over the ep group, expert_tp apart in
+  /// Megatron-LM's expert grid; with expert_tp > 1 the routed tokens are
+  /// then all-gathered over the expert_tp group and the outputs
+  /// reduce-scattered back. Each device dispatches its share of the
+  /// tokens: micro_batch x seq / (cp tp) of them, top_k copies each.
   void insertExpertParallel() {
-    int64_t E = Map.Ep;
+    int64_t E = Map.Ep, Etp = Map.ExpertTp;
     Block *B = P.block(BlockKind::MoELayer);
     if (E < 2 || !B)
       return;
     std::vector<Op> Out;
+    Out.reserve(B->Ops.size() + 8);
     for (const Op &O : B->Ops) {
+      bool Fwd = isForwardLike(O.Ph);
+      bool Bwd = O.Ph == Phase::BackwardData;
+      if (!dispatchesTokens(O.Ph) || (!Fwd && !Bwd)) {
+        Out.push_back(O);
+        continue;
+      }
       double Tokens = O.Ph == Phase::Decode
                           ? double(P.MicroBatch)
                           : double(P.MicroBatch) * P.SeqLen / Map.Cp;
-      double Bytes = Tokens * M.Moe->TopK * M.Hidden *
-                     dtypeBytes(Map.Activations) /
-                     (Map.SequenceParallel ? Map.Tp : 1);
-      bool Fwd = isForwardLike(O.Ph);
-      bool Bwd = O.Ph == Phase::BackwardData;
+      double Bytes = Tokens / double(Map.Tp) * M.Moe->TopK * M.Hidden *
+                     dtypeBytes(Map.Activations);
+      bool Overlap = Map.EpOverlap && S.Training;
       auto AllToAll = [&](OpKind Name) {
         Out.push_back(collective(Name, O.Ph, CollectiveKind::AllToAll,
-                                 ParallelDim::EP, E, Map.Tp * Map.Cp, Bytes));
-        Out.back().Overlappable = Map.EpOverlap && S.Training;
+                                 ParallelDim::EP, E, Etp, Bytes));
+        Out.back().Overlappable = Overlap;
       };
-      // Tokens go to their experts before the up projection and come back
-      // after the down projection; backward runs the reverse.
-      if (Fwd && O.Kind == OpKind::MoeExpertUp)
+      // The expert_tp group's routed tokens, whole on each member.
+      auto Expert = [&](OpKind Name, CollectiveKind K) {
+        if (Etp < 2)
+          return;
+        Out.push_back(collective(Name, O.Ph, K, ParallelDim::ETP, Etp, 1,
+                                 Bytes * double(Etp)));
+        Out.back().Overlappable = Overlap;
+      };
+      if (Fwd && O.Kind == OpKind::MoeExpertUp) {
         AllToAll(OpKind::EpDispatch);
-      if (Bwd && O.Kind == OpKind::MoeExpertDown)
+        Expert(OpKind::EtpAllgather, CollectiveKind::AllGather);
+      }
+      if (Bwd && O.Kind == OpKind::MoeExpertDown) {
         AllToAll(OpKind::EpCombineGrad);
+        Expert(OpKind::EtpAllgather, CollectiveKind::AllGather);
+      }
       Out.push_back(O);
-      if (Fwd && O.Kind == OpKind::MoeExpertDown)
+      if (Fwd && O.Kind == OpKind::MoeExpertDown) {
+        Expert(OpKind::EtpReducescatter, CollectiveKind::ReduceScatter);
         AllToAll(OpKind::EpCombine);
-      if (Bwd && O.Kind == OpKind::MoeExpertUp)
+      }
+      if (Bwd && O.Kind == OpKind::MoeExpertUp) {
+        Expert(OpKind::EtpReducescatter, CollectiveKind::ReduceScatter);
         AllToAll(OpKind::EpDispatchGrad);
+      }
     }
     B->Ops = std::move(Out);
   }
@@ -718,14 +812,39 @@ private:
     P.Blocks.insert(Before, std::move(Comm));
   }
 
+  /// A group over which parameters are replicated, and how many of a
+  /// device's parameters (of a block, or of the fullest stage) it holds.
+  struct ReplicaGroup {
+    ParallelDim Dim;
+    int64_t Size, Stride;
+    double Params;
+  };
+
+  /// The groups that reduce the gradients of Params parameters of which
+  /// Experts are routed experts': every device holding the same weights
+  /// (the data-parallel replicas and their context-parallel ranks), and
+  /// for the experts the expert-data-parallel group (a stage's devices
+  /// over the experts' ep x expert_tp grid; Megatron-LM's expert grid:
+  /// expert_tp innermost, then ep, then expert dp). One group when the two
+  /// coincide.
+  llvm::SmallVector<ReplicaGroup, 2> replicaGroups(double Params,
+                                                   double Experts) const {
+    int64_t D = Map.weightReplicas(), Ed = Map.expertReplicas();
+    llvm::SmallVector<ReplicaGroup, 2> Out;
+    if (Experts <= 0 || Ed == D) {
+      Out.push_back({ParallelDim::DP, D, Map.Tp, Params});
+      return Out;
+    }
+    Out.push_back({ParallelDim::DP, D, Map.Tp, Params - Experts});
+    Out.push_back({ParallelDim::EDP, Ed, Map.Ep * Map.ExpertTp, Experts});
+    return Out;
+  }
+
   void insertDataParallel() {
     Block *Opt = P.block(BlockKind::Optimizer);
     if (!Opt)
       return;
-    double Params = fullestStage(P).Params;
-    // Every device holding the same weights reduces their gradients: the
-    // data-parallel replicas and their context-parallel ranks.
-    int64_t D = Map.weightReplicas();
+    const FullestStage Fullest = fullestStage(P);
     bool Sharded = Map.Zero >= 1 || Map.DistributedOptimizer;
     // Gradients reduced in their accumulation format (`gradients`: fp32
     // main gradients by default); parameters gathered in the weights'
@@ -735,16 +854,21 @@ private:
     Opt->Params = 0;
     // The update touches this device's share of the optimizer state; the
     // zeroing, the gradient buffer the device holds (all of it but with
-    // ZeRO-2 and -3, which partition the gradients).
+    // ZeRO-2 and -3, which partition the gradients); each group shards
+    // the parameters it holds.
+    auto Share = [&](bool Split) {
+      double Held = 0;
+      for (const ReplicaGroup &G :
+           replicaGroups(Fullest.Params, Fullest.ExpertParams))
+        Held += G.Params / (Split ? double(G.Size) : 1.0);
+      return Held;
+    };
     double Total = countParams(M).Total;
     for (Op &O : Opt->Ops)
       if (O.Kind == OpKind::OptimizerUpdate)
-        scale(O, Params / (Sharded ? D : 1) / Total);
+        scale(O, Share(Sharded) / Total);
       else if (O.Kind == OpKind::GradZero)
-        scale(O, Params / (Map.Zero >= 2 ? D : 1) / Total);
-    if (D < 2)
-      return;
-    int64_t Stride = Map.Tp;
+        scale(O, Share(Map.Zero >= 2) / Total);
     std::vector<Op> Comm;
     if (Map.Zero == 3) {
       // ZeRO-3: every layer's parameters gathered before its forward and
@@ -752,43 +876,56 @@ private:
       for (Block &B : P.Blocks) {
         if (!inModel(B))
           continue;
-        Op Gather = collective(OpKind::DpParamAllgather, Phase::Forward,
-                               CollectiveKind::AllGather, ParallelDim::DP, D,
-                               Stride, B.Params * WeightBytes);
-        // With dp_overlap (FSDP's prefetch) each layer's gather runs
-        // during the layer before it.
-        Gather.Overlappable = Map.DpOverlap;
-        Op GatherBwd = Gather;
-        GatherBwd.Ph = Phase::BackwardData;
-        Op Reduce = collective(OpKind::DpGradReducescatter, Phase::BackwardWeight,
-                               CollectiveKind::ReduceScatter, ParallelDim::DP, D,
-                               Stride, B.Params * GradBytes);
-        Reduce.Overlappable = true;
-        B.Ops.insert(B.Ops.begin(), Gather);
-        auto FirstBwd = std::find_if(B.Ops.begin(), B.Ops.end(), [](const Op &O) {
-          return O.Ph == Phase::BackwardData || O.Ph == Phase::BackwardWeight ||
-                 O.Ph == Phase::Recompute;
-        });
-        B.Ops.insert(FirstBwd, GatherBwd);
-        B.Ops.push_back(Reduce);
+        for (const ReplicaGroup &G : replicaGroups(B.Params, B.ExpertParams)) {
+          if (G.Size < 2)
+            continue;
+          Op Gather = collective(OpKind::DpParamAllgather, Phase::Forward,
+                                 CollectiveKind::AllGather, G.Dim, G.Size,
+                                 G.Stride, G.Params * WeightBytes);
+          // With dp_overlap (FSDP's prefetch) each layer's gather runs
+          // during the layer before it.
+          Gather.Overlappable = Map.DpOverlap;
+          Op GatherBwd = Gather;
+          GatherBwd.Ph = Phase::BackwardData;
+          Op Reduce = collective(OpKind::DpGradReducescatter,
+                                 Phase::BackwardWeight,
+                                 CollectiveKind::ReduceScatter, G.Dim, G.Size,
+                                 G.Stride, G.Params * GradBytes);
+          Reduce.Overlappable = true;
+          B.Ops.insert(B.Ops.begin(), Gather);
+          auto FirstBwd =
+              std::find_if(B.Ops.begin(), B.Ops.end(), [](const Op &O) {
+                return O.Ph == Phase::BackwardData ||
+                       O.Ph == Phase::BackwardWeight ||
+                       O.Ph == Phase::Recompute;
+              });
+          B.Ops.insert(FirstBwd, GatherBwd);
+          B.Ops.push_back(Reduce);
+        }
       }
       return;
     }
-    if (Sharded) {
-      Op Reduce = collective(OpKind::DpGradReducescatter, Phase::Optimizer,
-                             CollectiveKind::ReduceScatter, ParallelDim::DP, D,
-                             Stride, Params * GradBytes);
-      Op Gather = collective(OpKind::DpParamAllgather, Phase::Optimizer,
-                             CollectiveKind::AllGather, ParallelDim::DP, D,
-                             Stride, Params * WeightBytes);
-      Reduce.Overlappable = Gather.Overlappable = true;
-      Comm = {Reduce, Gather};
-    } else {
-      Op Reduce = collective(OpKind::DpGradAllreduce, Phase::Optimizer,
-                             CollectiveKind::AllReduce, ParallelDim::DP, D,
-                             Stride, Params * GradBytes);
-      Reduce.Overlappable = true;
-      Comm = {Reduce};
+    for (const ReplicaGroup &G :
+         replicaGroups(Fullest.Params, Fullest.ExpertParams)) {
+      if (G.Size < 2)
+        continue;
+      if (Sharded) {
+        Op Reduce = collective(OpKind::DpGradReducescatter, Phase::Optimizer,
+                               CollectiveKind::ReduceScatter, G.Dim, G.Size,
+                               G.Stride, G.Params * GradBytes);
+        Op Gather = collective(OpKind::DpParamAllgather, Phase::Optimizer,
+                               CollectiveKind::AllGather, G.Dim, G.Size,
+                               G.Stride, G.Params * WeightBytes);
+        Reduce.Overlappable = Gather.Overlappable = true;
+        Comm.push_back(Reduce);
+        Comm.push_back(Gather);
+      } else {
+        Op Reduce = collective(OpKind::DpGradAllreduce, Phase::Optimizer,
+                               CollectiveKind::AllReduce, G.Dim, G.Size,
+                               G.Stride, G.Params * GradBytes);
+        Reduce.Overlappable = true;
+        Comm.push_back(Reduce);
+      }
     }
     Opt->Ops.insert(Opt->Ops.begin(), Comm.begin(), Comm.end());
   }
