@@ -286,9 +286,11 @@ ServingReport costServing(const Program &P, bool WithTables) {
   R.Throughput = R.E2E > 0 ? R.Replicas * Batch * Output / R.E2E : 0;
   R.ThroughputPerDevice =
       R.Throughput / double(R.Replicas * R.DevicesPerReplica);
-  if (R.ThroughputPerDevice > 0) {
-    R.EnergyPerToken = Sys.wallPower() / R.ThroughputPerDevice;
-    R.CostPerToken = Sys.costRate() / R.ThroughputPerDevice;
+  if (R.Throughput > 0) {
+    // The devices used, or the whole system with charge_idle.
+    double Charged = double(S.ChargeIdle ? Sys.devices() : S.Mapping.devices());
+    R.EnergyPerToken = Sys.wallPower() * Charged / R.Throughput;
+    R.CostPerToken = Sys.costRate() * Charged / R.Throughput;
   }
   R.PrefillLayerTime = layerTime(P, Phase::Prefill, 0);
   R.DecodeLayerTime = Output > 1 ? layerTime(P, Phase::Decode, LastCtx) : 0;

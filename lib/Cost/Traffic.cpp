@@ -428,9 +428,11 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   R.Throughput = T.Duration > 0 ? OutputTokens * double(Replicas) / T.Duration : 0;
   R.ThroughputPerDevice =
       R.Throughput / double(R.Replicas * R.DevicesPerReplica);
-  if (R.ThroughputPerDevice > 0) {
-    R.EnergyPerToken = System.wallPower() / R.ThroughputPerDevice;
-    R.CostPerToken = System.costRate() / R.ThroughputPerDevice;
+  if (R.Throughput > 0) {
+    // The devices used, or the whole system with charge_idle.
+    double Charged = double(S.ChargeIdle ? System.devices() : S.Mapping.devices());
+    R.EnergyPerToken = System.wallPower() * Charged / R.Throughput;
+    R.CostPerToken = System.costRate() * Charged / R.Throughput;
   }
   R.Memory.KVCache = PeakReserved * PerToken;
   R.Memory.Activations = Activations;

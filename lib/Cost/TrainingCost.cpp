@@ -290,13 +290,16 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   R.HardwareFlopsRate = R.HardwareFlopsPerStep / R.StepTime / R.Devices;
   R.Mfu = Peak > 0 ? R.ModelFlopsRate / Peak : 0;
   R.Hfu = Peak > 0 ? R.HardwareFlopsRate / Peak : 0;
-  R.EnergyPerToken = R.Devices * S.System.wallPower() / R.TokensPerSecond;
-  R.CostPerToken = R.Devices * S.System.costRate() / R.TokensPerSecond;
+  // Energy and cost count the devices used, or the whole system with
+  // charge_idle.
+  double Charged = double(S.chargedDevices());
+  R.EnergyPerToken = Charged * S.System.wallPower() / R.TokensPerSecond;
+  R.CostPerToken = Charged * S.System.costRate() / R.TokensPerSecond;
   if (S.Tokens > 0) {
     R.TimeToTrain = S.Tokens / R.TokensPerSecond;
-    R.DeviceHours = R.TimeToTrain * R.Devices / 3600;
-    R.Energy = R.TimeToTrain * R.Devices * S.System.wallPower();
-    R.Cost = R.TimeToTrain * R.Devices * S.System.costRate();
+    R.DeviceHours = R.TimeToTrain * Charged / 3600;
+    R.Energy = R.TimeToTrain * Charged * S.System.wallPower();
+    R.Cost = R.TimeToTrain * Charged * S.System.costRate();
   }
 
   R.Memory = trainingMemory(P);

@@ -377,6 +377,12 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
     C.MappingUse = F->Loc;
   if (const spec::Object *Sys = S.object("system"))
     C.System = systemFromSpec(*Sys);
+  if (const spec::Field *F = S.path("devices")) {
+    C.Devices = integerOf(F, 0);
+    C.DevicesLoc = F->Loc;
+  }
+  if (const spec::Field *F = S.path("charge_idle"))
+    C.ChargeIdle = F->V.Kind == spec::ValueKind::Bool && F->V.Bool;
   if (C.Training) {
     C.SeqLen = integer(S, "seq_len", C.Model.MaxSeq);
     C.Tokens = S.number("tokens").value_or(0);

@@ -345,6 +345,16 @@ struct ScenarioConfig {
   double SloTtft = 0, SloTpot = 0, SloE2E = 0, SloThroughput = 0;
   SpeculativeConfig Speculative; ///< serving
   TrafficConfig Traffic;         ///< serving
+  /// A part of the system: the devices written (0: unset), where, and
+  /// whether the idle rest is charged in energy and cost.
+  int64_t Devices = 0;
+  llvm::SMRange DevicesLoc;
+  bool ChargeIdle = false;
+  /// Devices energy and cost count: the mapping's, or the whole system's
+  /// with charge_idle.
+  int64_t chargedDevices() const {
+    return ChargeIdle ? System.devices() : Mapping.devices();
+  }
   llvm::SMRange Decl;
   llvm::SMRange MappingUse; ///< where the scenario names its mapping
 };

@@ -668,6 +668,19 @@ Schema::Schema() {
   B.optional(Train, "tokens", B.qty(tokens()), "tokens to train on");
   B.withDefault(Train, "seq_len", B.integer(), "model.max_seq",
                 "training sequence length");
+  // A part of the system (train and serve alike).
+  auto PartOfSystem = [&](StructSpec *K) {
+    B.optional(K, "devices", B.integer(),
+               "devices of the system the scenario uses (the mapping's "
+               "dp x tp x pp x cp), when it uses fewer than the system has: "
+               "placed on whole nodes first, the rest idle (unset: a train "
+               "mapping must use every device; a serve mapping using fewer "
+               "is warned about)");
+    B.withDefault(K, "charge_idle", B.boolean(), "false",
+                  "energy and cost count the system's idle devices too (a "
+                  "reserved system); false: the devices used only");
+  };
+  PartOfSystem(Train);
   B.withDefault(Train, "optimizer", B.enumOf(Optimizer), "adam",
                 "mixed-precision optimizer (adam: 12 bytes of state a "
                 "parameter; sgd, with momentum: 8)");
@@ -783,6 +796,7 @@ Schema::Schema() {
   B.required(Serve, "model", B.ref(Model), "the model");
   B.required(Serve, "system", B.ref(System), "the system");
   B.required(Serve, "mapping", B.ref(Mapping), "the parallel mapping");
+  PartOfSystem(Serve);
   B.optional(Serve, "workload", B.ref(Workload),
              "a use case whose batch, lengths and SLOs are the defaults");
   // Required unless the workload has them (Sema checks the pair).

@@ -178,16 +178,35 @@ private:
       divisible(Map.GlobalBatch, "global_batch", Map.Dp * Map.MicroBatch,
                 "dp * micro_batch", L.GlobalBatch);
 
+    // A training mapping uses the whole system unless the scenario says
+    // it runs on part of it (`devices`); a serving one may use fewer.
     int64_t Used = Map.devices();
     int64_t Have = Sys.devices();
-    bool Mismatch = S.Training ? Used != Have : Used > Have;
-    if (Mismatch && !Ctx.Diags)
+    auto Product = [&] {
+      return fmt::format("dp {} x tp {} x pp {} x cp {}", Map.Dp, Map.Tp,
+                         Map.Pp, Map.Cp);
+    };
+    bool Partial = S.Devices > 0;
+    bool Mismatch = (Partial && (S.Devices != Used || S.Devices > Have)) ||
+                    (!Partial && (S.Training ? Used != Have : Used > Have));
+    if (Mismatch && !Ctx.Diags) {
       Ok = false; // quiet (a sweep point): no message to format
-    else if (Mismatch)
-      error<DiagID::err_mapping_devices>(L.Decl,  Used,
-            fmt::format("dp {} x tp {} x pp {} x cp {}", Map.Dp, Map.Tp, Map.Pp,
-                        Map.Cp),
-            Sys.Name, Have);
+    } else if (Partial && S.Devices != Used) {
+      error<DiagID::err_scenario_devices>(S.DevicesLoc, S.Devices, Used,
+                                          Product());
+    } else if (Partial && S.Devices > Have) {
+      error<DiagID::err_scenario_devices_system>(S.DevicesLoc, S.Devices,
+                                                 Sys.Name, Have);
+    } else if (Mismatch) {
+      Ok = false;
+      auto D = Ctx.Diags->report<DiagID::err_mapping_devices>(
+          L.Decl, Used, Product(), Sys.Name, Have);
+      if (S.MappingUse.Start.isValid() &&
+          S.MappingUse.Start.getPointer() != L.Decl.Start.getPointer())
+        D.note<DiagID::note_scenario_uses>(S.MappingUse, S.Name);
+      if (Used < Have)
+        D.note<DiagID::note_partial_system>(S.Decl, Used);
+    }
     if (!Ok)
       return false;
 

@@ -76,6 +76,9 @@ bool checkExpectations(
 void printMarkdown(const llvm::json::Value &Scenario, llvm::raw_ostream &OS);
 
 std::string describeSystem(const ir::SystemConfig &S);
+/// The system and, where the mapping uses part of it, how many devices
+/// it uses and whether the idle rest is charged.
+std::string describePlacement(const ir::ScenarioConfig &S);
 /// "dp 16 tp 8 pp 8, sp, selective recompute, interleaved_1f1b x3"
 std::string describeMapping(const ir::MappingConfig &M);
 

@@ -35,7 +35,7 @@ void printRequireText(const ir::Program &P, const cost::RequireReport &R,
             (C.Name == "throughput" ? si(C.Limit, "tokens/s")
                                     : duration(C.Limit));
   OS << "require " << S.Name << ": model " << S.Model.Name << " on "
-     << describeSystem(S.System) << ", mapping " << describeMapping(S.Mapping)
+     << describePlacement(S) << ", mapping " << describeMapping(S.Mapping)
      << '\n';
   OS << "  slo " << Slos << ": " << (R.MetNow ? "met" : "MISSED")
      << " on this system\n";

@@ -27,7 +27,7 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                       llvm::raw_ostream &OS, unsigned TopOps) {
   const ScenarioConfig &S = P.Scenario;
   OS << "serve " << S.Name << ": model " << S.Model.Name << " on "
-     << describeSystem(S.System) << ", mapping " << describeMapping(S.Mapping)
+     << describePlacement(S) << ", mapping " << describeMapping(S.Mapping)
      << '\n';
   const cost::TrafficReport &T = R.Traffic;
   std::string Formats = fmt::format(

@@ -18,6 +18,15 @@ std::string describeSystem(const SystemConfig &S) {
   return Out;
 }
 
+std::string describePlacement(const ScenarioConfig &S) {
+  std::string Out = describeSystem(S.System);
+  int64_t Used = S.Mapping.devices(), Have = S.System.devices();
+  if (Used >= Have)
+    return Out;
+  return fmt::format("{} of {}, {} idle ({})", Used, Out, Have - Used,
+                     S.ChargeIdle ? "charged" : "not charged");
+}
+
 std::string describeMapping(const MappingConfig &M) {
   std::string Out = fmt::format("dp {} tp {} pp {}", M.Dp, M.Tp, M.Pp);
   if (M.Cp > 1)
@@ -49,7 +58,7 @@ void printTrainingText(const Program &P, const cost::TrainingReport &R,
                        llvm::raw_ostream &OS, unsigned TopOps) {
   const ScenarioConfig &S = P.Scenario;
   OS << "train " << S.Name << ": model " << S.Model.Name << " on "
-     << describeSystem(S.System) << ", mapping " << describeMapping(S.Mapping)
+     << describePlacement(S) << ", mapping " << describeMapping(S.Mapping)
      << '\n';
   line(OS, "step time",
        fmt::format("{} ({} micro-batches of {} x {} tokens)",

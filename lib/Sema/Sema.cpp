@@ -83,6 +83,28 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
                    spec::formatNumber(Context), Model->Name,
                    spec::formatNumber(*MaxSeq));
   }
+  // A serving mapping on fewer devices than its system has, without the
+  // scenario saying so (`devices`): the rest idle, and said.
+  for (EntityInfo *EI : DeclOrder) {
+    if (!EI->Obj || EI->St != EntityInfo::State::Built ||
+        EI->Type->Name != "serve" || !S.isTopLevel(*EI->Obj) ||
+        EI->Obj->path("devices"))
+      continue;
+    const Object *Map = EI->Obj->object("mapping");
+    const Object *Sys = EI->Obj->object("system");
+    if (!Map || !Sys)
+      continue;
+    double Used = 1;
+    for (const char *F : {"dp", "tp", "pp", "cp"})
+      Used *= Map->number(F).value_or(1);
+    double Have = Sys->number("node.devices").value_or(0) *
+                  Sys->number("nodes").value_or(1);
+    if (Used < Have)
+      Diags.report<DiagID::warn_idle_devices>(
+          EI->Obj->path("mapping")->Loc, spec::formatNumber(Used),
+          spec::formatNumber(Have), Sys->Name, spec::formatNumber(Have - Used),
+          spec::formatNumber(Used));
+  }
   // In-flight batching: the requests, from `requests` or a trace file.
   for (EntityInfo *EI : DeclOrder) {
     if (!EI->Obj || EI->St != EntityInfo::State::Built ||
