@@ -94,15 +94,35 @@ MemoryBreakdown trainingMemory(const Program &P) {
         return Params;
       return Ed == D ? Params / D : (Params - Experts) / D + Experts / Ed;
     };
+    // Fine-tuning: only the adapters have gradients and optimizer state
+    // (sharded over the data-parallel group); the frozen weights take the
+    // mapping's format, or QLoRA's 4-bit one.
+    double Trained = StageParams.trainable(St);
+    auto HeldTrained = [&](bool Sharded) {
+      if (!StageParams.Frozen)
+        return Held(Sharded);
+      return Sharded ? Trained / D : Trained;
+    };
     MemoryBreakdown B;
     B.Stage = static_cast<int>(I);
     B.Capacity = A.HbmCapacity;
     B.Reserved = A.ReservedMemory;
-    B.Weights = Held(M.Zero >= 3) * dtypeBytes(M.Weights);
+    double Base = S.Finetune.baseBytes();
+    if (StageParams.Frozen && Base > 0) {
+      // QLoRA quantizes the layers' linear weights; the embedding, the
+      // head and the adapters stay in the weights' format (the adapters
+      // are the layers' only trained parameters).
+      double Share = Held(M.Zero >= 3) / std::max(Params, 1.0);
+      B.Weights = Share * ((LayerParams - Trained) * Base +
+                           (Params - LayerParams + Trained) *
+                               dtypeBytes(M.Weights));
+    } else {
+      B.Weights = Held(M.Zero >= 3) * dtypeBytes(M.Weights);
+    }
     for (const Block &Blk : P.Blocks)
       B.QuantizedWeights += double(St.holds(Blk.Kind)) * Blk.QuantizedWeightBytes;
-    B.Gradients = Held(M.Zero >= 2) * dtypeBytes(M.Gradients);
-    B.Optimizer = Held(M.Zero >= 1 || M.DistributedOptimizer) *
+    B.Gradients = HeldTrained(M.Zero >= 2) * dtypeBytes(M.Gradients);
+    B.Optimizer = HeldTrained(M.Zero >= 1 || M.DistributedOptimizer) *
                   P.Scenario.optimizerStateBytes();
     // Micro-batches in flight on stage I (the schedule pass).
     double InFlight = St.InFlight;

@@ -97,18 +97,30 @@ Block *Program::block(BlockKind K) {
 }
 
 StageParamCounter::StageParamCounter(const Program &P) {
-  for (const Block &B : P.Blocks)
+  for (const Block &B : P.Blocks) {
+    Frozen |= B.Trainable >= 0;
     switch (B.Kind) {
-    case BlockKind::Embedding: Embedding = B.Params; break;
-    case BlockKind::DenseLayer: Dense = B.Params; break;
+    case BlockKind::Embedding:
+      Embedding = B.Params;
+      EmbeddingTrainable = B.trainable();
+      break;
+    case BlockKind::DenseLayer:
+      Dense = B.Params;
+      DenseTrainable = B.trainable();
+      break;
     case BlockKind::MoELayer:
       Moe = B.Params;
       MoeExperts = B.ExpertParams;
+      MoeTrainable = B.trainable();
       break;
-    case BlockKind::Head: Head = B.Params; break;
+    case BlockKind::Head:
+      Head = B.Params;
+      HeadTrainable = B.trainable();
+      break;
     case BlockKind::PipelineComm:
     case BlockKind::Optimizer: break;
     }
+  }
 }
 
 FullestStage fullestStage(const Program &P) {
@@ -124,6 +136,8 @@ FullestStage fullestStage(const Program &P) {
       Most.Params = Params;
       Most.Layers = St.DenseLayers + St.MoELayers;
       Most.ExpertParams = Count.experts(St);
+      Most.Trainable = Count.trainable(St);
+      Most.Frozen = Count.Frozen;
     }
   }
   return Most;

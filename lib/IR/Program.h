@@ -166,6 +166,10 @@ struct Block {
   /// Of those, the routed experts' (a MoE layer): replicated over the
   /// expert-data-parallel group rather than the data-parallel one.
   double ExpertParams = 0;
+  /// Of those, the ones training updates (fine-tuning's adapters: the
+  /// `adapt` pass); negative: all of them.
+  double Trainable = -1;
+  double trainable() const { return Trainable < 0 ? Params : Trainable; }
   /// Bytes one repeat keeps of its weights quantized by a recipe that
   /// caches them (every copy, with scales; the `quantize` pass).
   double QuantizedWeightBytes = 0;
@@ -217,8 +221,18 @@ public:
   }
   /// Of a stage's parameters, the routed experts'.
   double experts(const Stage &St) const { return St.MoELayers * MoeExperts; }
+  /// Of a stage's parameters, those training updates.
+  double trainable(const Stage &St) const {
+    return St.DenseLayers * DenseTrainable + St.MoELayers * MoeTrainable +
+           (St.HasEmbedding ? EmbeddingTrainable : 0) +
+           (St.HasHead ? HeadTrainable : 0);
+  }
+  /// Whether some parameters are frozen (fine-tuning).
+  bool Frozen = false;
   double Dense = 0, Moe = 0, Embedding = 0, Head = 0; ///< per repeat
   double MoeExperts = 0; ///< of Moe, the routed experts' parameters
+  double DenseTrainable = 0, MoeTrainable = 0, EmbeddingTrainable = 0,
+         HeadTrainable = 0; ///< per repeat, those training updates
 
 };
 
@@ -229,6 +243,9 @@ struct FullestStage {
   int64_t Layers = 0;
   /// Of Params, the routed experts' (MoE layers).
   double ExpertParams = 0;
+  /// Of Params, those training updates (all but with fine-tuning).
+  double Trainable = 0;
+  bool Frozen = false; ///< some parameters do not train
 };
 FullestStage fullestStage(const Program &P);
 
@@ -255,6 +272,7 @@ enum ProgramState : unsigned {
   StatePartitioned = 1u << 3, ///< per device, with collectives (partition)
   StateQuantized = 1u << 4,   ///< a recipe's formats and casts (quantize)
   StateScheduled = 1u << 5,   ///< pipeline or serving schedule (schedule)
+  StateAdapted = 1u << 6,     ///< fine-tuning's frozen weights (adapt)
 };
 
 struct Program {

@@ -23,6 +23,8 @@ LLMSYS_WORDS_OF(Recompute, LLMSYS_RECOMPUTE_WORDS)
 LLMSYS_WORDS_OF(ScheduleKind, LLMSYS_SCHEDULE_WORDS)
 LLMSYS_WORDS_OF(ArrivalKind, LLMSYS_ARRIVAL_WORDS)
 LLMSYS_WORDS_OF(LengthDistribution, LLMSYS_LENGTHS_WORDS)
+LLMSYS_WORDS_OF(FinetuneKind, LLMSYS_FINETUNE_WORDS)
+LLMSYS_WORDS_OF(LoraTarget, LLMSYS_LORA_TARGET_WORDS)
 #undef LLMSYS_WORDS_OF
 #undef LLMSYS_ENUM_WORD
 
@@ -387,6 +389,21 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
     C.SeqLen = integer(S, "seq_len", C.Model.MaxSeq);
     C.Tokens = S.number("tokens").value_or(0);
     C.Sgd = S.word("optimizer") == "sgd";
+    if (const spec::Field *F = S.path("finetune")) {
+      FinetuneConfig &Ft = C.Finetune;
+      Ft.Kind = checkedEnum<FinetuneKind>(S.word("finetune.kind"));
+      Ft.Loc = F->Loc;
+      if (const spec::Field *R = S.path("finetune.rank")) {
+        Ft.Rank = integerOf(R, 0);
+        Ft.RankLoc = R->Loc;
+      }
+      if (const spec::Field *T = S.path("finetune.targets")) {
+        for (bool &On : Ft.Targets)
+          On = false;
+        for (const spec::Value &W : T->V.Elems)
+          Ft.Targets[static_cast<int>(checkedEnum<LoraTarget>(W.Str))] = true;
+      }
+    }
   } else {
     // The scenario's own values, else its workload's.
     const spec::Object *W = S.object("workload");

@@ -37,6 +37,9 @@ enum class Recompute : uint8_t { LLMSYS_RECOMPUTE_WORDS(LLMSYS_ENUM_ID) };
 enum class ScheduleKind : uint8_t { LLMSYS_SCHEDULE_WORDS(LLMSYS_ENUM_ID) };
 enum class ArrivalKind : uint8_t { LLMSYS_ARRIVAL_WORDS(LLMSYS_ENUM_ID) };
 enum class LengthDistribution : uint8_t { LLMSYS_LENGTHS_WORDS(LLMSYS_ENUM_ID) };
+enum class FinetuneKind : uint8_t { LLMSYS_FINETUNE_WORDS(LLMSYS_ENUM_ID) };
+enum class LoraTarget : uint8_t { LLMSYS_LORA_TARGET_WORDS(LLMSYS_ENUM_ID) };
+constexpr size_t NumLoraTargets = 4;
 #undef LLMSYS_ENUM_ID
 
 /// The words of an enumeration of IR/Enums.def, in enumerator order.
@@ -288,6 +291,29 @@ struct SpeculativeConfig {
 inline llvm::StringRef arrivalName(ArrivalKind K) { return enumWord(K); }
 inline llvm::StringRef lengthsName(LengthDistribution D) { return enumWord(D); }
 
+/// Fine-tuning (a train scenario's `finetune`): which parameters train.
+/// LoRA (Hu et al. 2021) freezes the base weights and trains a rank-r
+/// pair of matrices A (in x r) and B (r x out) beside each targeted linear
+/// layer; QLoRA (Dettmers et al. 2023) also stores the frozen base weights
+/// in 4-bit NormalFloat with double-quantized block scales and dequantizes
+/// them to 16 bits for every GEMM that reads them.
+struct FinetuneConfig {
+  FinetuneKind Kind = FinetuneKind::Full;
+  int64_t Rank = 0;
+  bool Targets[NumLoraTargets] = {true, true, true, true};
+  llvm::SMRange Loc, RankLoc;
+  bool adapters() const { return Kind != FinetuneKind::Full; }
+  bool targets(LoraTarget T) const { return Targets[static_cast<int>(T)]; }
+  /// Bytes a frozen base weight takes in memory: 4-bit NF4 plus its
+  /// double-quantized scales with QLoRA (4 + 0.127 bits a parameter,
+  /// Dettmers et al. 2023 §3, "Double Quantization"); 0: the mapping's
+  /// `weights` format.
+  double baseBytes() const {
+    return Kind == FinetuneKind::Qlora ? (4.0 + 0.127) / 8.0 : 0.0;
+  }
+};
+inline llvm::StringRef finetuneName(FinetuneKind K) { return enumWord(K); }
+
 /// Serving under in-flight batching (serve's `traffic`): requests of the
 /// scenario's prompt and output, arriving by ArrivalKind, admitted into
 /// running engine steps as slots and KV cache allow.
@@ -345,6 +371,7 @@ struct ScenarioConfig {
   double SloTtft = 0, SloTpot = 0, SloE2E = 0, SloThroughput = 0;
   SpeculativeConfig Speculative; ///< serving
   TrafficConfig Traffic;         ///< serving
+  FinetuneConfig Finetune;       ///< training
   /// A part of the system: the devices written (0: unset), where, and
   /// whether the idle rest is charged in energy and cost.
   int64_t Devices = 0;

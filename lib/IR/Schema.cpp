@@ -681,6 +681,35 @@ Schema::Schema() {
                   "reserved system); false: the devices used only");
   };
   PartOfSystem(Train);
+  // Fine-tuning.
+  const EnumSpec *FinetuneKindE = B.enumType(
+      "fine-tuning", Words(ir::FinetuneKind()),
+      "full: every parameter trains; lora: frozen base weights and rank-r "
+      "adapters beside the targeted linear layers (Hu et al. 2021); qlora: "
+      "the same with the frozen base weights stored in 4-bit NormalFloat "
+      "(Dettmers et al. 2023)");
+  const EnumSpec *LoraTargetE = B.enumType(
+      "LoRA target", Words(ir::LoraTarget()),
+      "qkv: the query, key and value projections (MLA's down- and "
+      "up-projections too); out: the attention output projection; up: the "
+      "MLP's up (and gate) projection; down: its down projection (dense "
+      "MLPs and shared experts; routed experts are not adapted)");
+  StructSpec *Finetune = B.block(
+      "finetune", "what training updates: `finetune = full` or "
+                  "`finetune = lora { rank = 16 }`");
+  B.withDefault(Finetune, "kind", B.enumOf(FinetuneKindE), "full",
+                "what trains");
+  within(B.optional(Finetune, "rank", B.integer(),
+                    "lora, qlora: the adapters' rank r (required)"),
+         1, 65536);
+  B.withDefault(Finetune, "targets", B.listOf(B.enumOf(LoraTargetE)),
+                "[qkv, out, up, down]",
+                "lora, qlora: the linear layers adapted (QLoRA adapts every "
+                "linear layer)");
+  Finetune->TagField = 0;
+  B.withDefault(Train, "finetune", B.nested(Finetune), "full",
+                "what training updates: every parameter, or LoRA/QLoRA "
+                "adapters beside frozen weights");
   B.withDefault(Train, "optimizer", B.enumOf(Optimizer), "adam",
                 "mixed-precision optimizer (adam: 12 bytes of state a "
                 "parameter; sgd, with momentum: 8)");

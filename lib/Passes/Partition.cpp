@@ -492,8 +492,13 @@ private:
   void splitParams() {
     int64_t T = Map.Tp, E = Map.Ep;
     for (Block &B : P.Blocks)
-      if (inModel(B))
+      if (inModel(B)) {
         B.Params /= T;
+        // (Fine-tuning's adapters: split as their layers are, a factor of
+        // each whole; counted as if all split.)
+        if (B.Trainable > 0)
+          B.Trainable /= T;
+      }
     // Replicated K/V heads: a whole head's K and V weights (and biases)
     // on every device, where 1/tp of kv_heads heads was counted.
     if (kvReplicated()) {
@@ -875,10 +880,13 @@ private:
     // zeroing, the gradient buffer the device holds (all of it but with
     // ZeRO-2 and -3, which partition the gradients); each group shards
     // the parameters it holds.
+    // With fine-tuning only the adapters train: the frozen experts are
+    // not among the trained parameters.
+    const double Trained = Fullest.Frozen ? Fullest.Trainable : Fullest.Params;
+    const double TrainedExperts = Fullest.Frozen ? 0.0 : Fullest.ExpertParams;
     auto Share = [&](bool Split) {
       double Held = 0;
-      for (const ReplicaGroup &G :
-           replicaGroups(Fullest.Params, Fullest.ExpertParams))
+      for (const ReplicaGroup &G : replicaGroups(Trained, TrainedExperts))
         Held += G.Params / (Split ? double(G.Size) : 1.0);
       return Held;
     };
@@ -895,6 +903,9 @@ private:
       for (Block &B : P.Blocks) {
         if (!inModel(B))
           continue;
+        // Frozen weights are gathered as the trained ones are (FSDP shards
+        // them too); the gradients reduced are the trained ones' (with
+        // fine-tuning, the adapters', over the data-parallel group).
         for (const ReplicaGroup &G : replicaGroups(B.Params, B.ExpertParams)) {
           if (G.Size < 2)
             continue;
@@ -909,7 +920,11 @@ private:
           Op Reduce = collective(OpKind::DpGradReducescatter,
                                  Phase::BackwardWeight,
                                  CollectiveKind::ReduceScatter, G.Dim, G.Size,
-                                 G.Stride, G.Params * GradBytes);
+                                 G.Stride,
+                                 (B.Trainable < 0 ? G.Params
+                                  : G.Dim == ParallelDim::DP ? B.Trainable
+                                                             : 0.0) *
+                                     GradBytes);
           Reduce.Overlappable = true;
           B.Ops.insert(B.Ops.begin(), Gather);
           auto FirstBwd =
@@ -919,14 +934,14 @@ private:
                        O.Ph == Phase::Recompute;
               });
           B.Ops.insert(FirstBwd, GatherBwd);
-          B.Ops.push_back(Reduce);
+          if (Reduce.MessageBytes > 0)
+            B.Ops.push_back(Reduce);
         }
       }
       return;
     }
-    for (const ReplicaGroup &G :
-         replicaGroups(Fullest.Params, Fullest.ExpertParams)) {
-      if (G.Size < 2)
+    for (const ReplicaGroup &G : replicaGroups(Trained, TrainedExperts)) {
+      if (G.Size < 2 || G.Params <= 0)
         continue;
       if (Sharded) {
         Op Reduce = collective(OpKind::DpGradReducescatter, Phase::Optimizer,

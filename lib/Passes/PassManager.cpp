@@ -23,9 +23,14 @@ static constexpr unsigned AfterPartition = StateQuantized | StateScheduled;
 static const PassInfo Registry[] = {
     {"expand-layers", "operators of one micro-batch or serving step",
      expandLayers, 0,
-     StateExpanded | StateFused | StateRecomputed | StatePartitioned |
-         AfterPartition,
+     StateExpanded | StateAdapted | StateFused | StateRecomputed |
+         StatePartitioned | AfterPartition,
      StateExpanded},
+    {"adapt", "fine-tuning: frozen weights, LoRA/QLoRA adapters (training)",
+     adapt, StateExpanded,
+     StateAdapted | StateFused | StateRecomputed | StatePartitioned |
+         AfterPartition,
+     StateAdapted},
     {"fuse", "FlashAttention and fused element-wise kernels", fuse,
      StateExpanded,
      StateFused | StateRecomputed | StatePartitioned | AfterPartition,

@@ -92,6 +92,7 @@ inline constexpr unsigned CostRequires =
 size_t layoutFreePrefix();
 
 bool expandLayers(ir::Program &P, PassContext &Ctx);
+bool adapt(ir::Program &P, PassContext &Ctx);
 bool fuse(ir::Program &P, PassContext &Ctx);
 bool recompute(ir::Program &P, PassContext &Ctx);
 bool partition(ir::Program &P, PassContext &Ctx);
