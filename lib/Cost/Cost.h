@@ -136,6 +136,8 @@ struct TrainingReport {
   double DeviceHours = 0;
   double Energy = 0;       ///< devices x TDP x PUE x time (an upper bound)
   double EnergyPerToken = 0; ///< J per trained token (0: no TDP)
+  /// J per trained token of moving data (0: an energy_per_bit missing).
+  double DataEnergyPerToken = 0;
   double Cost = 0;         ///< to train the tokens (0: not computable)
   double CostPerToken = 0; ///< per trained token (0: not computable)
   // Breakdown of the step (sums to StepTime).
@@ -156,6 +158,21 @@ TrainingReport costTraining(const ir::Program &P, bool Tables = true);
 void costTraining(const ir::Program &P, bool Tables, TrainingReport &R);
 
 /// Where a serving phase sits on the roofline.
+/// Bytes moved per device (DataEnergy.cpp): in device memory, and on the
+/// wire inside a node and across nodes.
+struct DataTraffic {
+  double Memory = 0, ScaleUp = 0, ScaleOut = 0;
+  /// An operator executed Times times at a context (decode).
+  void add(const ir::Op &O, double Times, double Context);
+  bool any() const { return Memory > 0 || ScaleUp > 0 || ScaleOut > 0; }
+  /// Their energy on a system, 0 when an energy_per_bit it needs is
+  /// missing.
+  double energy(const ir::SystemConfig &Sys) const;
+};
+/// The energy all devices spend moving data in one training step of
+/// MicroBatches micro-batches (0: an energy_per_bit missing).
+double trainingDataEnergy(const ir::Program &P, double MicroBatches);
+
 struct PhaseRoofline {
   double Flops = 0, Bytes = 0, Time = 0;
   double ComputeTime = 0, MemoryTime = 0, CommTime = 0; ///< sums over ops
@@ -166,6 +183,9 @@ struct PhaseRoofline {
   const char *bound() const;
   double AchievedFlops = 0;     ///< fraction of the compute peak
   double AchievedBandwidth = 0; ///< fraction of memory bandwidth
+  /// The step's bytes fit in the last-level cache and are read there
+  /// (AchievedBandwidth is then a fraction of the cache's bandwidth).
+  bool OnChip = false;
 };
 
 struct ServingMemory {
@@ -222,6 +242,9 @@ struct ServingReport {
   ServingMemory Memory;
   int64_t MaxBatch = 0;
   double EnergyPerToken = 0; ///< J per output token (0: no TDP)
+  /// J per output token of moving data (0: an energy_per_bit missing, or
+  /// in-flight batching).
+  double DataEnergyPerToken = 0;
   double CostPerToken = 0;   ///< per output token (0: not computable)
   /// Speculative decoding at the mean context (all 0 without it).
   struct {
@@ -250,6 +273,10 @@ void checkSlos(ServingReport &R, const ir::ScenarioConfig &S);
 /// scales it.)
 double decodeStepTime(const ir::Program &P, double Context,
                       const ir::SystemConfig *Sys = nullptr);
+/// The energy a replica's devices spend moving data in that step (0: an
+/// energy_per_bit missing; DataEnergy.cpp).
+double decodeStepDataEnergy(const ir::Program &P, double Context,
+                            const ir::SystemConfig *Sys = nullptr);
 double prefillAttentionTime(const ir::Program &P,
                             const ir::SystemConfig *Sys = nullptr);
 double kvCacheBytesPerToken(const ir::Program &P);

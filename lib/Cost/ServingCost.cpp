@@ -81,12 +81,11 @@ double executions(const Block &B, const Program &P, const Stage *St) {
 /// `require` scaled). PerSequence scales the per-context bytes: the
 /// verification forward of speculative decoding reads each sequence's
 /// cache once for its k + 1 tokens.
-PhaseRoofline phaseCost(const Program &P, const SystemConfig &Sys, Phase Ph,
-                        double Context, OpTables *Tables = nullptr,
-                        double PerSequence = 1, const Stage *St = nullptr) {
+PhaseRoofline phaseOn(const Program &P, const SystemConfig &Sys,
+                      const AcceleratorConfig &A, Phase Ph, double Context,
+                      OpTables *Tables, double PerSequence, const Stage *St) {
   PhaseRoofline R;
   const ScenarioConfig &S = P.Scenario;
-  const AcceleratorConfig &A = Sys.Device;
   for (const Block &B : P.Blocks) {
     double N = executions(B, P, St);
     if (N == 0)
@@ -132,6 +131,40 @@ PhaseRoofline phaseCost(const Program &P, const SystemConfig &Sys, Phase Ph,
     R.AchievedBandwidth =
         A.HbmBandwidth > 0 ? R.Bytes / R.Time / A.HbmBandwidth : 0;
   }
+  return R;
+}
+
+/// Whether a step of the phase keeps its bytes on chip: a serving step
+/// repeats every step, so when everything it reads and writes (the
+/// device's weights, the KV cache at the context, the activations) fits in
+/// the last-level cache and the cache is faster than device memory, the
+/// steps after the first find it there and memory-bound work reads at the
+/// cache's bandwidth. The weights alone decide most cases without a pass
+/// over the operators.
+bool residentOnChip(const Program &P, const SystemConfig &Sys, Phase Ph,
+                    double Context, double PerSequence, const Stage *St) {
+  const AcceleratorConfig &A = Sys.Device;
+  if (A.L2Capacity <= 0 || A.L2Bandwidth <= A.HbmBandwidth)
+    return false;
+  double Weights = 0;
+  for (const Block &B : P.Blocks)
+    Weights += executions(B, P, St) > 0 ? B.Params : 0;
+  if (Weights * dtypeBytes(P.Scenario.Mapping.Weights) > A.L2Capacity)
+    return false;
+  PhaseRoofline R =
+      phaseOn(P, Sys, A, Ph, Context, nullptr, PerSequence, St);
+  return R.Bytes <= A.L2Capacity;
+}
+
+PhaseRoofline phaseCost(const Program &P, const SystemConfig &Sys, Phase Ph,
+                        double Context, OpTables *Tables = nullptr,
+                        double PerSequence = 1, const Stage *St = nullptr) {
+  if (!residentOnChip(P, Sys, Ph, Context, PerSequence, St))
+    return phaseOn(P, Sys, Sys.Device, Ph, Context, Tables, PerSequence, St);
+  AcceleratorConfig OnChip = Sys.Device;
+  OnChip.HbmBandwidth = Sys.Device.L2Bandwidth;
+  PhaseRoofline R = phaseOn(P, Sys, OnChip, Ph, Context, Tables, PerSequence, St);
+  R.OnChip = true;
   return R;
 }
 
@@ -292,6 +325,22 @@ ServingReport costServing(const Program &P, bool WithTables) {
     R.EnergyPerToken = Sys.wallPower() * Charged / R.Throughput;
     R.CostPerToken = Sys.costRate() * Charged / R.Throughput;
   }
+  // Moving data: the prefill once and the decode steps at the middle
+  // context, on each of a replica's tp x cp device columns (a column of
+  // pp devices holds every layer once), per output token (DataEnergy.cpp).
+  if (Sys.Device.HbmEnergyPerByte > 0 && !Speculating) {
+    DataTraffic T;
+    for (const Block &B : P.Blocks) {
+      double N = executions(B, P, nullptr);
+      for (const Op &O : B.Ops)
+        if (O.Ph == Phase::Prefill)
+          T.add(O, N, 0);
+        else if (O.Ph == Phase::Decode && Output > 1)
+          T.add(O, N * (Output - 1), MidCtx);
+    }
+    double Columns = double(S.Mapping.Tp) * double(S.Mapping.Cp);
+    R.DataEnergyPerToken = T.energy(Sys) * Columns / (Batch * Output);
+  }
   R.PrefillLayerTime = layerTime(P, Phase::Prefill, 0);
   R.DecodeLayerTime = Output > 1 ? layerTime(P, Phase::Decode, LastCtx) : 0;
 
@@ -376,6 +425,22 @@ double decodeStepTime(const Program &P, double Context,
                       const SystemConfig *Sys) {
   return phaseCost(P, Sys ? *Sys : P.Scenario.System, Phase::Decode, Context)
       .Time;
+}
+
+double decodeStepDataEnergy(const Program &P, double Context,
+                            const SystemConfig *Sys) {
+  const SystemConfig &On = Sys ? *Sys : P.Scenario.System;
+  if (On.Device.HbmEnergyPerByte <= 0)
+    return 0;
+  DataTraffic T;
+  for (const Block &B : P.Blocks) {
+    double N = executions(B, P, nullptr);
+    for (const Op &O : B.Ops)
+      if (O.Ph == Phase::Decode)
+        T.add(O, N, Context);
+  }
+  return T.energy(On) * double(P.Scenario.Mapping.Tp) *
+         double(P.Scenario.Mapping.Cp);
 }
 
 double prefillAttentionTime(const Program &P, const SystemConfig *Sys) {

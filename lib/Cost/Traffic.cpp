@@ -41,6 +41,18 @@ using namespace ir;
 
 namespace {
 
+/// A step's cost at a batch: time and data energy, each a part for the
+/// step's tokens and a part per token of context.
+struct StepCost {
+  double Dense = 0, PerContext = 0, Energy = 0, EnergyPerContext = 0;
+  StepCost lerp(const StepCost &B, double F) const {
+    return {Dense + F * (B.Dense - Dense),
+            PerContext + F * (B.PerContext - PerContext),
+            Energy + F * (B.Energy - Energy),
+            EnergyPerContext + F * (B.EnergyPerContext - EnergyPerContext)};
+  }
+};
+
 /// dense(T) and attn(T), from programs at bucketed batches.
 class StepCosts {
 public:
@@ -51,26 +63,40 @@ public:
   /// False when a program could not be built (diagnosed by the builder).
   bool ok() const { return Ok; }
 
-  double dense(int64_t Tokens) { return at(Tokens).first; }
-  double attentionPerContext(int64_t Sequences) { return at(Sequences).second; }
+  double dense(int64_t Tokens) { return at(Tokens).Dense; }
+  double attentionPerContext(int64_t Sequences) {
+    return at(Sequences).PerContext;
+  }
+  /// The same for the energy of moving data (0: not known).
+  double denseEnergy(int64_t Tokens) { return at(Tokens).Energy; }
+  double energyPerContext(int64_t Sequences) {
+    return at(Sequences).EnergyPerContext;
+  }
 
 private:
-  std::pair<double, double> exact(int64_t Batch) {
+  StepCost exact(int64_t Batch) {
     auto It = Memo.find(Batch);
     if (It != Memo.end())
       return It->second;
-    std::pair<double, double> V{0, 0};
+    StepCost V;
     if (const Program *P = AtBatch(Batch)) {
       double Dense = decodeStepTime(*P, 0, Sys);
       double WithContext = decodeStepTime(*P, RefContext, Sys);
-      V = {Dense, std::max(0.0, WithContext - Dense) / RefContext};
+      V.Dense = Dense;
+      V.PerContext = std::max(0.0, WithContext - Dense) / RefContext;
+      double E = decodeStepDataEnergy(*P, 0, Sys);
+      if (E > 0) {
+        V.Energy = E;
+        V.EnergyPerContext = std::max(
+            0.0, (decodeStepDataEnergy(*P, RefContext, Sys) - E) / RefContext);
+      }
     } else {
       Ok = false;
     }
     return Memo[Batch] = V;
   }
 
-  std::pair<double, double> at(int64_t N) {
+  StepCost at(int64_t N) {
     N = std::max<int64_t>(1, N);
     if (N <= 64)
       return exact(N);
@@ -80,16 +106,14 @@ private:
     int64_t Hi = int64_t(std::llround(64 * std::exp2((K + 1) / 8)));
     Lo = std::min(Lo, N);
     Hi = std::max(Hi, Lo + 1);
-    auto A = exact(Lo), B = exact(Hi);
-    double F = double(N - Lo) / double(Hi - Lo);
-    return {A.first + F * (B.first - A.first),
-            A.second + F * (B.second - A.second)};
+    StepCost A = exact(Lo), B = exact(Hi);
+    return A.lerp(B, double(N - Lo) / double(Hi - Lo));
   }
 
   const ProgramAtBatch &AtBatch;
   double RefContext;
   const SystemConfig *Sys;
-  std::map<int64_t, std::pair<double, double>> Memo;
+  std::map<int64_t, StepCost> Memo;
   bool Ok = true;
 };
 
@@ -260,6 +284,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   int64_t Done = 0, Reserved = 0, PeakBatch = 0, Steps = 0;
   double PeakReserved = 0, BatchTime = 0;
   double Now = 0;
+  double DataEnergy = 0; ///< moving data, a replica's devices, all steps
   std::vector<double> Ttft, Tpot, E2E;
   Ttft.reserve(All.size());
   Tpot.reserve(All.size());
@@ -356,6 +381,8 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
                   Attention;
     if (!Cost.ok())
       return false;
+    DataEnergy += Cost.denseEnergy(D + PromptTokens) +
+                  (D > 0 ? Cost.energyPerContext(D) * Context / double(D) : 0);
     Now += Step;
     ++Steps;
     int64_t InStep = D + int64_t(Chunks.size());
@@ -434,6 +461,9 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     R.EnergyPerToken = System.wallPower() * Charged / R.Throughput;
     R.CostPerToken = System.costRate() * Charged / R.Throughput;
   }
+  // Moving data: each step's, over the replica's output tokens (the
+  // prompt attention of the steps that read prompts is left out).
+  R.DataEnergyPerToken = OutputTokens > 0 ? DataEnergy / OutputTokens : 0;
   R.Memory.KVCache = PeakReserved * PerToken;
   R.Memory.Activations = Activations;
   R.MaxBatch = std::min<int64_t>(Tr.MaxBatch, KvTokens / (Prompt + Output));

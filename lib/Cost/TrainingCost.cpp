@@ -295,6 +295,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   double Charged = double(S.chargedDevices());
   R.EnergyPerToken = Charged * S.System.wallPower() / R.TokensPerSecond;
   R.CostPerToken = Charged * S.System.costRate() / R.TokensPerSecond;
+  R.DataEnergyPerToken = trainingDataEnergy(P, Mb) / R.TokensPerStep;
   if (S.Tokens > 0) {
     R.TimeToTrain = S.Tokens / R.TokensPerSecond;
     R.DeviceHours = R.TimeToTrain * Charged / 3600;

@@ -295,6 +295,11 @@ static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.HbmCapacity = numberOf(LLMSYS_NESTED_FIELD(A, "hbm", "capacity"), 0);
   C.HbmBandwidth = numberOf(LLMSYS_NESTED_FIELD(A, "hbm", "bandwidth"), 0);
   C.L2Capacity = numberOf(LLMSYS_NESTED_FIELD(A, "l2", "capacity"), 0);
+  C.L2Bandwidth = numberOf(LLMSYS_NESTED_FIELD(A, "l2", "bandwidth"), 0);
+  if (const spec::Field *T = LLMSYS_NESTED_FIELD(A, "hbm", "technology"))
+    if (T->V.Kind == spec::ValueKind::Object && T->V.Obj)
+      C.HbmEnergyPerByte =
+          numberOf(LLMSYS_FIELD(*T->V.Obj, "energy_per_bit"), 0);
   C.ComputeUnits = static_cast<int64_t>(numberOf(LLMSYS_FIELD(A, "compute_units"), 0));
   C.Tdp = numberOf(LLMSYS_FIELD(A, "tdp"), 0);
   if (const spec::Field *Host = LLMSYS_FIELD(A, "host_link");
@@ -332,6 +337,7 @@ static NetworkConfig networkFromSpec(const spec::Object *N) {
   C.Bandwidth = numberOf(LLMSYS_FIELD(*N, "bandwidth"), 0);
   C.Latency = numberOf(LLMSYS_FIELD(*N, "latency"), 0);
   C.Efficiency = numberOf(LLMSYS_FIELD(*N, "efficiency"), 1);
+  C.EnergyPerByte = numberOf(LLMSYS_FIELD(*N, "energy_per_bit"), 0);
   return C;
 }
 

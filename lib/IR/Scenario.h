@@ -194,7 +194,13 @@ struct AcceleratorConfig {
   std::string Name;
   double Peak[NumDTypes] = {}; ///< dense FLOP/s per DType (0: not supported)
   double HbmCapacity = 0, HbmBandwidth = 0;
-  double L2Capacity = 0;
+  /// The last-level on-chip cache: capacity and bandwidth (0: none or not
+  /// given). Serving steps whose bytes fit in it read at its bandwidth
+  /// (docs/cost-model.md, "On-chip memory").
+  double L2Capacity = 0, L2Bandwidth = 0;
+  /// Energy per byte read or written in device memory: the energy_per_bit
+  /// of the memory technology its `hbm` names (0: not given).
+  double HbmEnergyPerByte = 0;
   int64_t ComputeUnits = 0;
   double Tdp = 0;
   double Price = 0; ///< per device (0: not given)
@@ -245,6 +251,8 @@ struct NetworkConfig {
   double Bandwidth = 0;
   double Latency = 0;
   double Efficiency = 1;
+  /// Energy per byte carried (the network's energy_per_bit; 0: not given).
+  double EnergyPerByte = 0;
   bool present() const { return Bandwidth > 0; }
 };
 

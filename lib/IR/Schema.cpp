@@ -193,6 +193,11 @@ static FieldSpec &positive(FieldSpec &F) {
   F.Check = Constraint::Positive;
   return F;
 }
+/// A field no figure of a scenario reads, and why it is accepted.
+static FieldSpec &docOnly(FieldSpec &F, StringRef Why) {
+  F.DocOnly = Why.str();
+  return F;
+}
 static FieldSpec &within(FieldSpec &F, double Lo, double Hi) {
   F.Check = Constraint::Range;
   F.Min = Lo;
@@ -280,9 +285,12 @@ Schema::Schema() {
   Train->IsScenario = Serve->IsScenario = true;
 
   // technology
-  B.optional(Technology, "year", B.integer(), "year of volume production");
-  B.optional(Technology, "feature", B.qty(length()),
-             "the node's marketing name as a length (5 nm)");
+  docOnly(B.optional(Technology, "year", B.integer(),
+                     "year of volume production"),
+          "dates the node for trend studies; no cost depends on it");
+  docOnly(B.optional(Technology, "feature", B.qty(length()),
+                     "the node's marketing name as a length (5 nm)"),
+          "a name: the factors below carry what the node changes");
   B.withDefault(Technology, "logic_density", B.number(), "1",
                 "logic transistor density relative to N7");
   B.withDefault(Technology, "sram_density", B.number(), "1",
@@ -294,13 +302,19 @@ Schema::Schema() {
 
   // memory
   B.required(Memory, "kind", B.enumOf(MemoryKind), "DRAM family");
-  B.optional(Memory, "year", B.integer(), "year of first products");
+  docOnly(B.optional(Memory, "year", B.integer(), "year of first products"),
+          "dates the technology for trend studies; no cost depends on it");
   B.optional(Memory, "bandwidth", B.qty(bandwidth()),
              "peak bandwidth of one stack (HBM) or device");
   B.optional(Memory, "capacity", B.qty(bytes()),
              "capacity of one stack or device");
-  B.optional(Memory, "pin_rate", B.qty(bandwidth()), "data rate per pin");
-  B.optional(Memory, "bus_width", B.integer(), "interface width in bits");
+  docOnly(B.optional(Memory, "pin_rate", B.qty(bandwidth()),
+                     "data rate per pin"),
+          "describes the interface; `bandwidth` (pin rate x bus width) is "
+          "what a stack moves");
+  docOnly(B.optional(Memory, "bus_width", B.integer(),
+                     "interface width in bits"),
+          "describes the interface; `bandwidth` is what a stack moves");
   B.optional(Memory, "energy_per_bit", B.qty(energyPerBit()),
              "access energy per bit transferred");
 
@@ -311,11 +325,14 @@ Schema::Schema() {
              "one-way latency of a small message (the alpha term)");
   B.withDefault(Network, "topology", B.enumOf(Topology), "switch",
                 "how the fabric connects devices");
-  B.optional(Network, "domain", B.integer(),
-             "most devices one domain of this fabric connects");
+  docOnly(B.optional(Network, "domain", B.integer(),
+                     "most devices one domain of this fabric connects"),
+          "describes the product; a system's `node.devices` is the "
+          "scale-up domain a scenario uses");
   B.optional(Network, "energy_per_bit", B.qty(energyPerBit()),
              "energy per bit moved");
-  B.optional(Network, "year", B.integer(), "year of introduction");
+  docOnly(B.optional(Network, "year", B.integer(), "year of introduction"),
+          "dates the fabric for trend studies; no cost depends on it");
   within(B.withDefault(Network, "efficiency", B.number(), "1",
                        "achieved fraction of the bandwidth in large "
                        "collectives (NCCL bus bandwidth over link bandwidth)"),
@@ -394,14 +411,18 @@ Schema::Schema() {
                             "(context, workspaces, fragmentation)"));
 
   B.optional(Accelerator, "vendor", B.string(), "maker");
-  B.optional(Accelerator, "year", B.integer(), "year of introduction");
+  docOnly(B.optional(Accelerator, "year", B.integer(),
+                     "year of introduction"),
+          "dates the part for trend studies; no cost depends on it");
   B.optional(Accelerator, "technology", B.ref(Technology),
              "process node; a child of another accelerator that sets a "
              "different one re-derives the compute, clock and SRAM fields it "
              "inherits (technology.md)");
   B.optional(Accelerator, "compute_units", B.integer(),
              "SMs, CUs or cores that GEMM tiles are spread over");
-  B.optional(Accelerator, "clock", B.qty(frequency()), "boost clock");
+  docOnly(B.optional(Accelerator, "clock", B.qty(frequency()), "boost clock"),
+          "the peaks are written; a part derived at another node scales "
+          "them by the clock's ratio, in which this value cancels");
   B.required(Accelerator, "peak", B.nested(Peak), "dense peak throughput");
   B.required(Accelerator, "hbm", B.nested(MemLevel), "device memory");
   B.optional(Accelerator, "l2", B.nested(OnChip), "last-level on-chip cache");
@@ -488,11 +509,16 @@ Schema::Schema() {
              "attention window in tokens (sliding-window attention)");
   B.optional(Model, "moe", B.nested(Moe), "mixture of experts");
   B.optional(Model, "mla", B.nested(Mla), "multi-head latent attention");
-  positive(B.optional(Model, "reference_params", B.number(),
-                      "published total parameter count (with its source), "
-                      "compared with the computed count"));
-  positive(B.optional(Model, "reference_active_params", B.number(),
-                      "published parameters active per token (MoE)"));
+  docOnly(positive(B.optional(Model, "reference_params", B.number(),
+                              "published total parameter count (with its "
+                              "source), compared with the computed count")),
+          "checked against the count computed from the shape (a warning "
+          "outside the band); the cost uses the computed count");
+  docOnly(positive(B.optional(Model, "reference_active_params", B.number(),
+                              "published parameters active per token "
+                              "(MoE)")),
+          "checked against the computed active count (a warning outside "
+          "the band)");
 
   // mapping
   StructSpec *Schedule = B.block(
@@ -922,7 +948,8 @@ static void printFields(raw_ostream &OS, const StructSpec &St) {
       OS << ", >= 0";
       break;
     case Constraint::Range:
-      OS << ", " << F.Min << " .. " << F.Max;
+      OS << ", " << spec::formatNumber(F.Min) << " .. "
+         << spec::formatNumber(F.Max);
       break;
     case Constraint::None:
       break;
@@ -941,7 +968,10 @@ static void printFields(raw_ostream &OS, const StructSpec &St) {
     }
     if (!F.BoundOp.empty())
       OS << " (written `" << F.Name << " " << F.BoundOp << " value`)";
-    OS << " | " << F.Doc << " |\n";
+    OS << " | " << F.Doc;
+    if (!F.DocOnly.empty())
+      OS << " (documentation only: " << F.DocOnly << ")";
+    OS << " |\n";
   }
   OS << "\n";
 }

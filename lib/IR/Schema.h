@@ -61,6 +61,11 @@ struct FieldSpec {
   double Min = 0, Max = 0; ///< Constraint::Range, inclusive.
   /// In a block of limits (slo): "<=" or ">=", the only comparison allowed.
   std::string BoundOp;
+  /// Why a field that no figure of a scenario reads is accepted (a name,
+  /// a year for trends, an input of another field's derivation); empty
+  /// for the fields the cost model reads (test/Sema/schema-walk.test
+  /// checks that perturbing each of those moves a figure).
+  std::string DocOnly;
 };
 
 /// A result figure of a scenario kind, for `expect` and sweep objectives.

@@ -155,7 +155,8 @@ static Object roofline(const cost::PhaseRoofline &R) {
                 {"intensity_flops_per_byte", R.intensity()},
                 {"bound", R.bound()},
                 {"achieved_compute_fraction", R.AchievedFlops},
-                {"achieved_bandwidth_fraction", R.AchievedBandwidth}};
+                {"achieved_bandwidth_fraction", R.AchievedBandwidth},
+                {"on_chip", R.OnChip}};
 }
 
 /// In-flight batching's run (null without `traffic`); the latency

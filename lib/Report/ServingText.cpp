@@ -18,9 +18,10 @@ static void line(llvm::raw_ostream &OS, llvm::StringRef Label,
 
 static std::string roofline(const cost::PhaseRoofline &R) {
   return fmt::format("{} FLOP/B, {}-bound, {} of peak compute, {} of "
-                     "bandwidth",
+                     "{}bandwidth",
                      si(R.intensity(), "", 3), R.bound(),
-                     percent(R.AchievedFlops), percent(R.AchievedBandwidth));
+                     percent(R.AchievedFlops), percent(R.AchievedBandwidth),
+                     R.OnChip ? "on-chip (L2) " : "");
 }
 
 void printServingText(const Program &P, const cost::ServingReport &R,

@@ -1,0 +1,80 @@
+//===- DataEnergy.cpp - the energy of moving data ----------------------------===//
+//
+// The bytes a step moves, times what moving a byte costs where it moves:
+// every operator's device-memory bytes (read and written, unfused) at the
+// energy_per_bit of the memory technology the accelerator's `hbm` names,
+// and every collective's bytes on the wire at the energy_per_bit of the
+// fabric it crosses (the node's inside a node, the system's across
+// nodes). On the wire a device sends 2 (n - 1) / n of an all-reduce's
+// message, (n - 1) / n of an all-gather's, reduce-scatter's or
+// all-to-all's, and all of a send/recv's. A part of the step's energy,
+// not a model of it: compute and static power are not in it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Cost/Cost.h"
+
+namespace llmsys {
+namespace cost {
+
+using namespace ir;
+
+namespace {
+
+double wireBytes(const Op &O) {
+  double N = std::max(1.0, double(O.GroupSize));
+  switch (O.Collective) {
+  case CollectiveKind::AllReduce: return O.MessageBytes * 2 * (N - 1) / N;
+  case CollectiveKind::AllGather:
+  case CollectiveKind::ReduceScatter:
+  case CollectiveKind::AllToAll: return O.MessageBytes * (N - 1) / N;
+  case CollectiveKind::SendRecv: return O.MessageBytes;
+  case CollectiveKind::None: return 0;
+  }
+  return 0;
+}
+
+} // namespace
+
+void DataTraffic::add(const Op &O, double Times, double Context) {
+  if (O.isCollective()) {
+    (O.FabricLevel > 0 ? ScaleOut : ScaleUp) += Times * wireBytes(O);
+    return;
+  }
+  if (O.Fused)
+    return;
+  Memory += Times * (O.BytesRead + O.BytesWritten + O.BytesPerContext * Context);
+}
+
+double DataTraffic::energy(const SystemConfig &Sys) const {
+  const NetworkConfig &Up = Sys.ScaleUp, &Out = Sys.ScaleOut;
+  if (Sys.Device.HbmEnergyPerByte <= 0 ||
+      (ScaleUp > 0 && Up.EnergyPerByte <= 0) ||
+      (ScaleOut > 0 && Out.EnergyPerByte <= 0))
+    return 0;
+  return Memory * Sys.Device.HbmEnergyPerByte + ScaleUp * Up.EnergyPerByte +
+         ScaleOut * Out.EnergyPerByte;
+}
+
+double trainingDataEnergy(const Program &P, double MicroBatches) {
+  // One device per stage holds each layer once: a column of pp devices
+  // moves what the blocks say for every layer; tp x cp x dp columns.
+  const MappingConfig &M = P.Scenario.Mapping;
+  DataTraffic Column, Update;
+  for (const Block &B : P.Blocks) {
+    double N = double(B.Repeat) * MicroBatches;
+    if (B.Kind == BlockKind::PipelineComm && P.Stages.size() < 2)
+      continue;
+    for (const Op &O : B.Ops)
+      (B.Kind == BlockKind::Optimizer ? Update : Column)
+          .add(O, B.Kind == BlockKind::Optimizer ? 1.0 : N, 0);
+  }
+  const SystemConfig &Sys = P.Scenario.System;
+  double Columns = double(M.Tp) * M.Cp * M.Dp;
+  double A = Column.energy(Sys), B = Update.energy(Sys);
+  bool Missing = (A == 0 && Column.any()) || (B == 0 && Update.any());
+  return Missing ? 0 : A * Columns + B * double(M.devices());
+}
+
+} // namespace cost
+} // namespace llmsys
