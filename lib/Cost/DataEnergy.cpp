@@ -60,6 +60,8 @@ double trainingDataEnergy(const Program &P, double MicroBatches) {
   // One device per stage holds each layer once: a column of pp devices
   // moves what the blocks say for every layer; tp x cp x dp columns.
   const MappingConfig &M = P.Scenario.Mapping;
+  if (P.Scenario.System.Device.HbmEnergyPerByte <= 0)
+    return 0;
   DataTraffic Column, Update;
   for (const Block &B : P.Blocks) {
     double N = double(B.Repeat) * MicroBatches;

@@ -238,6 +238,20 @@ private:
     const bool Listed = !Map.StageLayers.empty();
     const int64_t First = Map.FirstStageLayers, Last = Map.LastStageLayers;
     const bool Ends = First >= 0 || Last >= 0;
+    Chunks.clear();
+    EvenChunk = 0;
+    if (!Listed && !Ends) {
+      // An even split (the common case, and a sweep's every point): no
+      // list, the same layers in every chunk.
+      if (M.Layers % N != 0) {
+        divisible(M.Layers, "layers", N,
+                  V > 1 ? "pp * virtual_stages" : "pp",
+                  V > 1 ? L.VirtualStages : L.Pp);
+        return false;
+      }
+      EvenChunk = M.Layers / N;
+      return true;
+    }
     const llvm::SMRange EndLoc =
         First >= 0 ? L.FirstStageLayers : L.LastStageLayers;
     const char *EndName =
@@ -256,7 +270,6 @@ private:
     // Layers per stage (then split over its chunks), unless the list
     // gives every chunk's.
     std::vector<int64_t> PerStage;
-    Chunks.clear();
     if (Listed) {
       int64_t K = int64_t(Map.StageLayers.size());
       double Sum = 0;
@@ -298,12 +311,6 @@ private:
         if (Last >= 0)
           PerStage.back() = Last;
       }
-    } else {
-      divisible(M.Layers, "layers", N,
-                V > 1 ? "pp * virtual_stages" : "pp",
-                V > 1 ? L.VirtualStages : L.Pp);
-      if (Ok)
-        PerStage.assign(Pp, M.Layers / Pp);
     }
     if (Ok && !PerStage.empty()) {
       // Each stage's layers split evenly over its chunks (Megatron-LM
@@ -796,13 +803,14 @@ private:
     // The model's layers in order over the chunks (layoutChunks); chunk
     // c pp + s runs on stage s. A MoE model's dense layers come first.
     int64_t First = 0;
-    for (size_t C = 0; C < Chunks.size(); ++C) {
-      Stage &St = P.Stages[C % size_t(Pp)];
-      int64_t Last = First + Chunks[C];
-      int64_t D = std::clamp<int64_t>(std::min(Last, Dense) - First, 0,
-                                      Chunks[C]);
+    int64_t N = Chunks.empty() ? Pp * Map.VirtualStages : int64_t(Chunks.size());
+    for (int64_t C = 0; C < N; ++C) {
+      int64_t Layers = Chunks.empty() ? EvenChunk : Chunks[size_t(C)];
+      Stage &St = P.Stages[size_t(C % Pp)];
+      int64_t Last = First + Layers;
+      int64_t D = std::clamp<int64_t>(std::min(Last, Dense) - First, 0, Layers);
       St.DenseLayers += D;
-      St.MoELayers += Chunks[C] - D;
+      St.MoELayers += Layers - D;
       First = Last;
     }
     P.Stages.front().HasEmbedding = true;
@@ -966,7 +974,10 @@ private:
 
   Program &P;
   std::vector<Op> Scratch; ///< splitOps' output when it reads P's own ops
-  std::vector<int64_t> Chunks; ///< layers per model chunk (layoutChunks)
+  /// Layers per model chunk (layoutChunks): Chunks for an uneven layout,
+  /// else EvenChunk in every one.
+  std::vector<int64_t> Chunks;
+  int64_t EvenChunk = 0;
   const ScenarioConfig &S;
   const ModelConfig &M;
   const MappingConfig &Map;
