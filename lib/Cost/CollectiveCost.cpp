@@ -64,6 +64,47 @@ CommKind commKind(const Op &O) {
   llvm_unreachable("unknown parallel dimension");
 }
 
+/// How much longer an all-to-all over N devices takes on the fabric's
+/// shape than on a non-blocking switch: the traffic that crosses the
+/// fabric's bisection, N m / 4 for m bytes a device, over the bisection's
+/// bandwidth, against m / B (B a device's bandwidth). A ring's bisection is
+/// two links of B / 2 each: N / 4. A k-dimensional torus of side s = N^(1/k)
+/// has 2 N / s links across, each a device's B / (2 k): s k / 4.
+static double bisectionFactor(const NetworkConfig &Net, double N) {
+  switch (Net.Topo) {
+  case Topology::Ring:
+    return std::max(1.0, N / 4);
+  case Topology::Torus: {
+    double K = double(std::max<int64_t>(1, Net.Dimensions));
+    return std::max(1.0, std::pow(N, 1 / K) * K / 4);
+  }
+  case Topology::Switch:
+  case Topology::FatTree:
+  case Topology::Mesh:
+    return 1;
+  }
+  return 1;
+}
+
+/// The share of a device's bandwidth one link to a single peer carries: a
+/// switch's port all of it; a ring's two links half each; a torus's 2 k
+/// links 1 / (2 k) each; a full mesh's links to its Peers other devices
+/// 1 / Peers each.
+static double linkShare(const NetworkConfig &Net, double Peers) {
+  switch (Net.Topo) {
+  case Topology::Ring:
+    return 0.5;
+  case Topology::Torus:
+    return 1.0 / double(2 * std::max<int64_t>(1, Net.Dimensions));
+  case Topology::Mesh:
+    return 1.0 / std::max(1.0, Peers);
+  case Topology::Switch:
+  case Topology::FatTree:
+    return 1;
+  }
+  return 1;
+}
+
 CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
   CollectiveTime T;
   bool Spans = O.FabricLevel > 0 && S.ScaleOut.present();
@@ -108,14 +149,17 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
       Wire = std::max(Out, In);
       T.Bandwidth = BOut;
     }
+    Wire *= bisectionFactor(Net, N);
     T.Time = Wire + (N - 1) * A;
     break;
   }
   case CollectiveKind::SendRecv:
-    // One partner: the device's own link (its port when crossing nodes).
-    T.Bandwidth = BOut;
+    // One partner: the device's own link to it (its port when crossing
+    // nodes), as much of its bandwidth as the fabric's shape gives one
+    // peer.
+    T.Bandwidth = BOut * linkShare(Net, Spans ? 1.0 : double(S.DevicesPerNode - 1));
     T.Algorithm = "p2p";
-    T.Time = Bytes / BOut + A;
+    T.Time = Bytes / T.Bandwidth + A;
     break;
   case CollectiveKind::None:
     break;

@@ -24,6 +24,7 @@ LLMSYS_WORDS_OF(ScheduleKind, LLMSYS_SCHEDULE_WORDS)
 LLMSYS_WORDS_OF(ArrivalKind, LLMSYS_ARRIVAL_WORDS)
 LLMSYS_WORDS_OF(LengthDistribution, LLMSYS_LENGTHS_WORDS)
 LLMSYS_WORDS_OF(FinetuneKind, LLMSYS_FINETUNE_WORDS)
+LLMSYS_WORDS_OF(Topology, LLMSYS_TOPOLOGY_WORDS)
 LLMSYS_WORDS_OF(LoraTarget, LLMSYS_LORA_TARGET_WORDS)
 #undef LLMSYS_WORDS_OF
 #undef LLMSYS_ENUM_WORD
@@ -338,6 +339,9 @@ static NetworkConfig networkFromSpec(const spec::Object *N) {
   C.Latency = numberOf(LLMSYS_FIELD(*N, "latency"), 0);
   C.Efficiency = numberOf(LLMSYS_FIELD(*N, "efficiency"), 1);
   C.EnergyPerByte = numberOf(LLMSYS_FIELD(*N, "energy_per_bit"), 0);
+  C.Topo = enumFromWord<Topology>(wordOf(LLMSYS_FIELD(*N, "topology")))
+               .value_or(Topology::Switch);
+  C.Dimensions = integerOf(LLMSYS_FIELD(*N, "dimensions"), 2);
   return C;
 }
 

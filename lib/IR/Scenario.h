@@ -38,6 +38,7 @@ enum class ScheduleKind : uint8_t { LLMSYS_SCHEDULE_WORDS(LLMSYS_ENUM_ID) };
 enum class ArrivalKind : uint8_t { LLMSYS_ARRIVAL_WORDS(LLMSYS_ENUM_ID) };
 enum class LengthDistribution : uint8_t { LLMSYS_LENGTHS_WORDS(LLMSYS_ENUM_ID) };
 enum class FinetuneKind : uint8_t { LLMSYS_FINETUNE_WORDS(LLMSYS_ENUM_ID) };
+enum class Topology : uint8_t { LLMSYS_TOPOLOGY_WORDS(LLMSYS_ENUM_ID) };
 enum class LoraTarget : uint8_t { LLMSYS_LORA_TARGET_WORDS(LLMSYS_ENUM_ID) };
 constexpr size_t NumLoraTargets = 4;
 #undef LLMSYS_ENUM_ID
@@ -253,6 +254,9 @@ struct NetworkConfig {
   double Efficiency = 1;
   /// Energy per byte carried (the network's energy_per_bit; 0: not given).
   double EnergyPerByte = 0;
+  /// How the fabric connects its devices, and a torus's dimensions.
+  Topology Topo = Topology::Switch;
+  int64_t Dimensions = 2;
   bool present() const { return Bandwidth > 0; }
 };
 

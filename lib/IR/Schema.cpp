@@ -234,8 +234,11 @@ Schema::Schema() {
       B.enumType("memory kind", {"hbm", "gddr", "lpddr", "ddr"},
                  "DRAM family");
   const EnumSpec *Topology = B.enumType(
-      "topology", {"switch", "ring", "torus", "mesh", "fat_tree"},
-      "how a fabric connects its devices");
+      "topology", Words(ir::Topology()),
+      "how a fabric connects its devices: switch and fat_tree non-blocking; "
+      "ring two links a device; torus 2 x dimensions links a device; mesh "
+      "a link to every other device of its domain (docs/cost-model.md, "
+      "\"One collective\")");
   const EnumSpec *ScheduleKind =
       B.enumType("pipeline schedule", Words(ir::ScheduleKind()),
                  "pipeline-parallel schedule");
@@ -325,6 +328,10 @@ Schema::Schema() {
              "one-way latency of a small message (the alpha term)");
   B.withDefault(Network, "topology", B.enumOf(Topology), "switch",
                 "how the fabric connects devices");
+  within(B.withDefault(Network, "dimensions", B.integer(), "2",
+                       "torus: its dimensions (each device has 2 x "
+                       "dimensions links sharing its bandwidth)"),
+         1, 6);
   docOnly(B.optional(Network, "domain", B.integer(),
                      "most devices one domain of this fabric connects"),
           "describes the product; a system's `node.devices` is the "
