@@ -519,13 +519,14 @@ Schema::Schema() {
   docOnly(positive(B.optional(Model, "reference_params", B.number(),
                               "published total parameter count (with its "
                               "source), compared with the computed count")),
-          "checked against the count computed from the shape (a warning "
-          "outside the band); the cost uses the computed count");
+          "checked against the count computed from the shape "
+          "(`llmsys-opt --emit=params`: within or OUTSIDE its tolerance); "
+          "the cost uses the computed count");
   docOnly(positive(B.optional(Model, "reference_active_params", B.number(),
                               "published parameters active per token "
                               "(MoE)")),
-          "checked against the computed active count (a warning outside "
-          "the band)");
+          "checked against the computed active count (`llmsys-opt "
+          "--emit=params`)");
 
   // mapping
   StructSpec *Schedule = B.block(

@@ -24,6 +24,8 @@ static Object inputs(const Program &P) {
       {"model", S.Model.Name},
       {"system", S.System.Name},
       {"accelerator", S.System.Accelerator},
+      {"parameters", countParams(S.Model).Total},
+      {"active_parameters", countParams(S.Model).Active},
       {"devices", S.System.devices()},
       {"devices_used", M.devices()},
       {"idle_devices", std::max<int64_t>(0, S.System.devices() - M.devices())},

@@ -79,6 +79,8 @@ std::string describeSystem(const ir::SystemConfig &S);
 /// The system and, where the mapping uses part of it, how many devices
 /// it uses and whether the idle rest is charged.
 std::string describePlacement(const ir::ScenarioConfig &S);
+/// "8.03B parameters", "30.5B parameters (3.34B active)".
+std::string describeParameters(const ir::ModelConfig &M);
 /// "dp 16 tp 8 pp 8, sp, selective recompute, interleaved_1f1b x3"
 std::string describeMapping(const ir::MappingConfig &M);
 

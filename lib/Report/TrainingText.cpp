@@ -27,6 +27,27 @@ std::string describePlacement(const ScenarioConfig &S) {
                      S.ChargeIdle ? "charged" : "not charged");
 }
 
+/// A parameter count as model cards write it: 8.03B, 125M.
+static std::string count(double N) {
+  if (N >= 1e12)
+    return fmt::format("{:.3g}T", N / 1e12);
+  if (N >= 1e9)
+    return fmt::format("{:.3g}B", N / 1e9);
+  if (N >= 1e6)
+    return fmt::format("{:.3g}M", N / 1e6);
+  if (N >= 1e3)
+    return fmt::format("{:.3g}K", N / 1e3);
+  return fmt::format("{:.3g}", N);
+}
+
+std::string describeParameters(const ModelConfig &M) {
+  ParamCount P = countParams(M);
+  std::string Out = count(P.Total) + " parameters";
+  if (M.Moe)
+    Out += " (" + count(P.Active) + " active)";
+  return Out;
+}
+
 std::string describeMapping(const MappingConfig &M) {
   std::string Out = fmt::format("dp {} tp {} pp {}", M.Dp, M.Tp, M.Pp);
   if (M.Cp > 1)
@@ -59,7 +80,7 @@ void printTrainingText(const Program &P, const cost::TrainingReport &R,
   const ScenarioConfig &S = P.Scenario;
   OS << "train " << S.Name << ": model " << S.Model.Name << " on "
      << describePlacement(S) << ", mapping " << describeMapping(S.Mapping)
-     << '\n';
+     << "; " << describeParameters(S.Model) << '\n';
   line(OS, "step time",
        fmt::format("{} ({} micro-batches of {} x {} tokens)",
                    duration(R.StepTime), R.MicroBatches, P.MicroBatch,
