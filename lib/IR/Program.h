@@ -170,6 +170,12 @@ struct Block {
   /// `adapt` pass); negative: all of them.
   double Trainable = -1;
   double trainable() const { return Trainable < 0 ? Params : Trainable; }
+  /// A block of the model (embedding, layers, head), not the pipeline's
+  /// sends or the optimizer.
+  bool inModel() const {
+    return Kind == BlockKind::Embedding || Kind == BlockKind::DenseLayer ||
+           Kind == BlockKind::MoELayer || Kind == BlockKind::Head;
+  }
   /// Bytes one repeat keeps of its weights quantized by a recipe that
   /// caches them (every copy, with scales; the `quantize` pass).
   double QuantizedWeightBytes = 0;

@@ -163,25 +163,24 @@ private:
     int64_t Rows = DX.M, In = DX.N, OutF = DX.K;
     // The forward's TP split: DX's axes are the forward's swapped.
     bool Column = DX.TpAxis == Axis::K, Row = DX.TpAxis == Axis::N;
-    double AB = DX.ABytes;
-    Op DB = gemm(OpKind::LoraB, Phase::BackwardWeight, DX.Type, AB, AB, R,
-                 OutF, Rows);
-    DB.TpAxis = Column ? Axis::N : Axis::None;
-    DB.TokenAxis = Axis::K;
-    Op DXA = gemm(OpKind::LoraB, Phase::BackwardData, DX.Type, AB, AB, Rows,
-                  R, OutF);
-    DXA.TpAxis = Column ? Axis::K : Axis::None;
-    DXA.TokenAxis = Axis::M;
-    Op DA = gemm(OpKind::LoraA, Phase::BackwardWeight, DX.Type, AB, AB, In,
-                 R, Rows);
-    DA.TpAxis = Row ? Axis::M : Axis::None;
-    DA.TokenAxis = Axis::K;
-    Op DXIn = gemm(OpKind::LoraA, Phase::BackwardData, DX.Type, AB, AB, Rows,
-                   In, R);
-    DXIn.TpAxis = Row ? Axis::N : Axis::None;
-    DXIn.TokenAxis = Axis::M;
+    // An adapter GEMM in DX's format, split over TP on Tp when Split.
+    auto Gemm = [&](OpKind Kind, Phase Ph, int64_t M, int64_t N, int64_t K,
+                    bool Split, Axis Tp, Axis Tokens) {
+      Op G = gemm(Kind, Ph, DX.Type, DX.ABytes, DX.ABytes, M, N, K);
+      G.TpAxis = Split ? Tp : Axis::None;
+      G.TokenAxis = Tokens;
+      return G;
+    };
+    Op DB = Gemm(OpKind::LoraB, Phase::BackwardWeight, R, OutF, Rows, Column,
+                 Axis::N, Axis::K);
+    Op DXA = Gemm(OpKind::LoraB, Phase::BackwardData, Rows, R, OutF, Column,
+                  Axis::K, Axis::M);
+    Op DA = Gemm(OpKind::LoraA, Phase::BackwardWeight, In, R, Rows, Row,
+                 Axis::M, Axis::K);
+    Op DXIn = Gemm(OpKind::LoraA, Phase::BackwardData, Rows, In, R, Row,
+                   Axis::N, Axis::M);
     // Added into the base layer's input gradient in its epilogue.
-    DXIn.BytesRead += double(Rows) * In * AB;
+    DXIn.BytesRead += double(Rows) * In * DX.ABytes;
     for (Op *X : {&DB, &DXA, &DA, &DXIn}) {
       X->SequenceRegion = DX.SequenceRegion;
       Out.push_back(*X);
@@ -220,8 +219,7 @@ bool adapt(Program &P, PassContext &Ctx) {
                                              S.Mapping.Recipe->Name);
   Adapter A(S);
   for (Block &B : P.Blocks)
-    if (B.Kind == BlockKind::Embedding || B.Kind == BlockKind::DenseLayer ||
-        B.Kind == BlockKind::MoELayer || B.Kind == BlockKind::Head)
+    if (B.inModel())
       A.run(B);
   return true;
 }

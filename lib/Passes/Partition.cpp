@@ -389,10 +389,7 @@ private:
     return std::max<int64_t>(1, Fewest);
   }
 
-  static bool inModel(const Block &B) {
-    return B.Kind == BlockKind::Embedding || B.Kind == BlockKind::DenseLayer ||
-           B.Kind == BlockKind::MoELayer || B.Kind == BlockKind::Head;
-  }
+  static bool inModel(const Block &B) { return B.inModel(); }
 
   static void scale(Op &O, double F) {
     O.Flops *= F;

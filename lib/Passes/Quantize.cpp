@@ -67,10 +67,7 @@ bool inputFromNormOrActivation(OpKind K) {
   }
 }
 
-bool modelBlock(const Block &B) {
-  return B.Kind == BlockKind::Embedding || B.Kind == BlockKind::DenseLayer ||
-         B.Kind == BlockKind::MoELayer || B.Kind == BlockKind::Head;
-}
+bool modelBlock(const Block &B) { return B.inModel(); }
 
 class Quantizer {
 public:
