@@ -355,9 +355,13 @@ ServingReport costServing(const Program &P, bool WithTables) {
         Layer = std::max(Layer, B.Params);
     Weights = std::min(Weights, 2 * Layer * dtypeBytes(M.Weights));
   }
-  double KvPerSequence = S.Model.Encoder
-                             ? 0
-                             : (Prompt + Output) * kvBytesPerToken(P, MostLayers);
+  // A request's cache: its prompt once, shared by beam search's beams,
+  // and each beam's generated tokens.
+  double Beams = double(std::max<int64_t>(1, S.Beams));
+  double KvPerSequence =
+      S.Model.Encoder
+          ? 0
+          : (Prompt + Beams * Output) * kvBytesPerToken(P, MostLayers);
   if (Speculating) {
     const FullestStage Draft = fullestStage(*P.Draft);
     const double DraftParams = Draft.Params;

@@ -284,6 +284,9 @@ enum ProgramState : unsigned {
 struct Program {
   ScenarioConfig Scenario;
   int64_t MicroBatch = 1; ///< sequences per micro-batch (serving: batch)
+  /// Serving: sequences a decode step advances (the batch times beam
+  /// search's beams).
+  int64_t DecodeBatch = 1;
   int64_t SeqLen = 0;     ///< tokens per sequence (serving: the prompt)
   std::vector<Block> Blocks;
   std::vector<Stage> Stages; ///< one per pipeline stage after `partition`

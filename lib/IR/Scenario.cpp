@@ -425,6 +425,10 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
     C.SeqLen = static_cast<int64_t>(Get("prompt").value_or(0));
     C.OutputLen = static_cast<int64_t>(Get("output").value_or(0));
     C.Batch = static_cast<int64_t>(Get("batch").value_or(1));
+    if (const spec::Field *F = S.path("beams")) {
+      C.Beams = integerOf(F, 1);
+      C.BeamsLoc = F->Loc;
+    }
     // SLOs: the scenario's block if it has one, else the workload's.
     const spec::Object *Slo = S.object("slo") ? &S : W;
     if (Slo) {

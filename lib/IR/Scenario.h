@@ -369,6 +369,10 @@ struct ScenarioConfig {
   int64_t SeqLen = 0;      ///< training sequence length; serving: prompt
   int64_t OutputLen = 0;   ///< serving: generated tokens
   int64_t Batch = 0;       ///< serving: concurrent sequences
+  /// Serving: beam search's sequences per request (1: none), and where
+  /// the scenario sets them.
+  int64_t Beams = 1;
+  llvm::SMRange BeamsLoc;
   double Tokens = 0;       ///< training: tokens to train on
   /// Training optimizer, mixed precision with fp32 master weights: Adam
   /// (first and second moments) or SGD with momentum.

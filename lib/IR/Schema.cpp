@@ -871,6 +871,11 @@ Schema::Schema() {
                       "generated tokens (required here or in the workload)"));
   B.optional(Serve, "slo", B.nested(Slo),
              "service-level objectives (default: the workload's)");
+  within(B.withDefault(Serve, "beams", B.integer(), "1",
+                       "beam search: sequences each request decodes (its "
+                       "prompt prefilled once, its cache shared by the "
+                       "beams; the best beam returned)"),
+         1, 256);
   B.optional(Serve, "speculative", B.nested(Spec), "speculative decoding");
   B.optional(Serve, "traffic", B.nested(Traffic),
              "requests served by in-flight batching (instead of one static "

@@ -473,6 +473,10 @@ bool expandLayers(Program &P, PassContext &) {
   // Serving: the prefill of a batch of prompts, then one decode step of one
   // token per sequence against a cache of `context` tokens.
   P.MicroBatch = S.Batch;
+  // Beam search decodes Beams sequences a request, each over the shared
+  // prompt and its own tokens.
+  P.DecodeBatch = S.Batch * std::max<int64_t>(1, S.Beams);
+  const int64_t Seqs = P.DecodeBatch;
   P.SeqLen = S.SeqLen;
   P.ContextCap = M.SlidingWindow;
   int64_t Prompt = P.MicroBatch * P.SeqLen;
@@ -480,10 +484,10 @@ bool expandLayers(Program &P, PassContext &) {
   double KvPerToken = kvElementsPerTokenPerLayer(M);
 
   LayerBuilder Pre(S, Phase::Prefill, P.MicroBatch, P.SeqLen);
-  LayerBuilder Dec(S, Phase::Decode, P.MicroBatch, 1);
+  LayerBuilder Dec(S, Phase::Decode, Seqs, 1);
 
   Block Emb = Embedding(Phase::Prefill, Prompt, false);
-  for (const Op &O : Embedding(Phase::Decode, P.MicroBatch, false).Ops)
+  for (const Op &O : Embedding(Phase::Decode, Seqs, false).Ops)
     Emb.Ops.push_back(O);
   P.Blocks.push_back(Emb);
 
@@ -518,10 +522,10 @@ bool expandLayers(Program &P, PassContext &) {
         else
           Dim = M.HeadDim;
         O = gemm(O.Kind, Phase::Decode, S.Mapping.Activations, Pre.AB, KVB, 1,
-                 1, Dim, P.MicroBatch * A);
+                 1, Dim, Seqs * A);
         if (!Score)
           O = gemm(O.Kind, Phase::Decode, S.Mapping.Activations, Pre.AB, KVB, 1,
-                   Dim, 1, P.MicroBatch * A);
+                   Dim, 1, Seqs * A);
         O.TpAxis = Axis::Batch;
         O.FlopsPerContext = O.Flops;
         O.Flops = 0;
@@ -530,7 +534,7 @@ bool expandLayers(Program &P, PassContext &) {
         double CachePerToken =
             M.Mla ? (Score ? KvPerToken : 0)
                   : KvPerToken / 2; // K for scores, V for the context
-        O.BytesPerContext = P.MicroBatch * CachePerToken * KVB;
+        O.BytesPerContext = Seqs * CachePerToken * KVB;
       } else if (Name == OpKind::AttnSoftmax) {
         O.FlopsPerContext = O.Flops;
         O.BytesPerContext = O.BytesRead + O.BytesWritten;
@@ -540,7 +544,7 @@ bool expandLayers(Program &P, PassContext &) {
     }
     Op Append = pointwise(OpKind::KvAppend, Phase::Decode, OpCategory::Memory,
                           S.Mapping.KVCache, KVB,
-                          double(P.MicroBatch) * KvPerToken, 0, 0, 1);
+                          double(Seqs) * KvPerToken, 0, 0, 1);
     L.Ops.push_back(Append);
     P.Blocks.push_back(L);
   };
@@ -551,7 +555,7 @@ bool expandLayers(Program &P, PassContext &) {
   // produce the first token; an encoder's output is every position.
   Block Hd = Head(Pre, Phase::Prefill, M.Encoder ? Prompt : P.MicroBatch, false);
   if (!M.Encoder)
-    for (const Op &O : Head(Dec, Phase::Decode, P.MicroBatch, false).Ops)
+    for (const Op &O : Head(Dec, Phase::Decode, Seqs, false).Ops)
       Hd.Ops.push_back(O);
   P.Blocks.push_back(Hd);
   return true;

@@ -414,7 +414,7 @@ private:
   void splitExperts(Op &O) const {
     int64_t E = Map.Ep;
     double Local = O.Ph == Phase::Decode
-                       ? double(P.MicroBatch)
+                       ? double(P.DecodeBatch)
                        : double(P.MicroBatch) * double(P.SeqLen) / double(Map.Cp);
     double BlockTokens = Local * double(E) * double(Map.ExpertTp) / double(Map.Tp);
     ExpertLoad Group = expertLoad(BlockTokens, *M.Moe);
@@ -544,7 +544,7 @@ private:
   /// Bytes of one activation of the token stream on a device (before the
   /// TP split of the sequence region).
   double streamBytes(Phase Ph) const {
-    int64_t Tokens = Ph == Phase::Decode ? P.MicroBatch
+    int64_t Tokens = Ph == Phase::Decode ? P.DecodeBatch
                                          : P.MicroBatch * P.SeqLen / Map.Cp;
     // The residual stream, in the base format (`precision`).
     return double(Tokens) * M.Hidden * dtypeBytes(Map.Precision);
@@ -754,7 +754,7 @@ private:
         continue;
       }
       double Tokens = O.Ph == Phase::Decode
-                          ? double(P.MicroBatch)
+                          ? double(P.DecodeBatch)
                           : double(P.MicroBatch) * P.SeqLen / Map.Cp;
       double Bytes = Tokens / double(Map.Tp) * M.Moe->TopK * M.Hidden *
                      dtypeBytes(Map.Activations);

@@ -32,6 +32,7 @@ const std::vector<ir::Block> *PrefixCache::restore(uint64_t Key,
       E.LastUse = ++Clock;
       ++Hits;
       P.MicroBatch = E.MicroBatch;
+      P.DecodeBatch = E.DecodeBatch;
       P.SeqLen = E.SeqLen;
       P.ContextCap = E.ContextCap;
       P.Passes = E.Passes;
@@ -71,6 +72,7 @@ void PrefixCache::keep(uint64_t Key, const ir::Program &P) {
   Slot->Key = Key;
   Slot->LastUse = ++Clock;
   Slot->MicroBatch = P.MicroBatch;
+  Slot->DecodeBatch = P.DecodeBatch;
   Slot->SeqLen = P.SeqLen;
   Slot->ContextCap = P.ContextCap;
   Slot->Blocks = P.Blocks;

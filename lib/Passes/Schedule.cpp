@@ -39,6 +39,9 @@ static bool checkTraffic(const ScenarioConfig &S, PassContext &Ctx) {
   if (M.Pp > 1)
     return fail<DiagID::err_traffic_unsupported>(Ctx, M.Locs.Pp,
                                                  "pipeline parallelism");
+  if (S.Beams > 1)
+    return fail<DiagID::err_traffic_unsupported>(Ctx, S.BeamsLoc,
+                                                 "beam search");
   if (S.Speculative.Enabled)
     return fail<DiagID::err_traffic_unsupported>(Ctx, S.Speculative.DraftUse,
                                                  "speculative decoding");
@@ -86,6 +89,8 @@ bool schedule(Program &P, PassContext &Ctx) {
     // default; vLLM runs one virtual engine per stage). Speculative
     // decoding and offloaded weights are costed without: a request passes
     // the stages in turn.
+    if (S.Beams > 1 && S.Speculative.Enabled)
+      return fail<DiagID::err_beams_speculative>(Ctx, S.BeamsLoc);
     Sc.MicroBatches = servingMicroBatches(S, S.Batch);
     Sc.DecodeSteps = std::max<int64_t>(0, S.OutputLen - 1);
     return !S.Traffic.Enabled || checkTraffic(S, Ctx);

@@ -26,6 +26,7 @@ static Object inputs(const Program &P) {
       {"accelerator", S.System.Accelerator},
       {"parameters", countParams(S.Model).Total},
       {"active_parameters", countParams(S.Model).Active},
+      {"beams", S.Beams},
       {"devices", S.System.devices()},
       {"devices_used", M.devices()},
       {"idle_devices", std::max<int64_t>(0, S.System.devices() - M.devices())},

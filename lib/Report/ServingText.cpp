@@ -90,8 +90,10 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                : std::string("none: the p99s miss the SLOs at any rate"));
   } else {
     line(OS, "requests",
-         fmt::format("batch {}, prompt {} tokens, output {} tokens; {}",
-                     P.MicroBatch, P.SeqLen, S.OutputLen, Formats));
+         fmt::format("batch {}{}, prompt {} tokens, output {} tokens; {}",
+                     P.MicroBatch,
+                     S.Beams > 1 ? fmt::format(" x {} beams", S.Beams) : "",
+                     P.SeqLen, S.OutputLen, Formats));
   }
   if (R.MicroBatches > 1)
     line(OS, "pipeline",
