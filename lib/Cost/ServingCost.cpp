@@ -348,6 +348,18 @@ ServingReport costServing(const Program &P, bool WithTables) {
   // Offloaded weights keep two layers on the device: the one in use and
   // the next arriving.
   double Weights = MostParams * dtypeBytes(M.Weights);
+  if (M.SparseWeights) {
+    // The layers' weights compressed (2:4), the embedding and head dense:
+    // the stage that holds the most.
+    StageParamCounter Count(P);
+    double B = dtypeBytes(M.Weights);
+    Weights = 0;
+    for (const Stage &St : P.Stages) {
+      double Layers = Count(St, /*LayersOnly=*/true);
+      Weights = std::max(Weights, Layers * sparseWeightBytes(B) +
+                                      (Count(St) - Layers) * B);
+    }
+  }
   if (M.OffloadWeights) {
     double Layer = 0;
     for (const Block &B : P.Blocks)

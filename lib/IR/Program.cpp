@@ -293,6 +293,29 @@ void printProgram(const Program &P, raw_ostream &OS, bool ExpandLayers) {
   }
 }
 
+bool hasWeightMatrix(OpKind K) {
+  switch (K) {
+  case OpKind::AttnQkv:
+  case OpKind::AttnQDown:
+  case OpKind::AttnQUp:
+  case OpKind::AttnQ:
+  case OpKind::AttnKvDown:
+  case OpKind::AttnKvUp:
+  case OpKind::AttnOut:
+  case OpKind::MlpUp:
+  case OpKind::MlpDown:
+  case OpKind::MoeRouter:
+  case OpKind::MoeExpertUp:
+  case OpKind::MoeExpertDown:
+  case OpKind::MoeSharedUp:
+  case OpKind::MoeSharedDown:
+  case OpKind::LmHead:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool isAttentionProduct(const Op &O) {
   if (O.Category != OpCategory::Contraction)
     return false;

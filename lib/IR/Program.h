@@ -328,6 +328,15 @@ ProgramTotals totals(const Program &P, bool OnlyPhase = false,
 /// gradients, in a fused attention kernel or not.
 bool isAttentionProduct(const Op &O);
 
+/// A linear layer: a contraction with a weight matrix (every one but
+/// attention's products).
+bool hasWeightMatrix(OpKind K);
+
+/// Bytes a 2:4 structured-sparse weight element takes, stored compressed:
+/// half the values, each kept value with a 2-bit index (NVIDIA's sparse
+/// tensor-core format).
+inline double sparseWeightBytes(double Dense) { return 0.5 * (Dense + 0.25); }
+
 /// The stable text form (llmsys-opt --print-after-all).
 void printProgram(const Program &P, llvm::raw_ostream &OS,
                   bool ExpandLayers = false);

@@ -132,6 +132,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
                     *EpOverlap = LLMSYS_FIELD(M, "ep_overlap"),
                     *StageLayers = LLMSYS_FIELD(M, "stage_layers"),
                     *ExpertTp = LLMSYS_FIELD(M, "expert_tp"),
+                    *Sparse = LLMSYS_FIELD(M, "sparse_weights"),
                     *FirstStage = LLMSYS_FIELD(M, "first_stage_layers"),
                     *LastStage = LLMSYS_FIELD(M, "last_stage_layers");
   C.Dp = integerOf(Dp, 1);
@@ -234,6 +235,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Locs.EpOverlap = locOf(M, EpOverlap);
   C.Locs.StageLayers = locOf(M, StageLayers);
   C.Locs.ExpertTp = locOf(M, ExpertTp);
+  C.Locs.SparseWeights = locOf(M, Sparse);
+  C.SparseWeights = Sparse && Sparse->V.Bool;
   C.Locs.FirstStageLayers = locOf(M, FirstStage);
   C.Locs.LastStageLayers = locOf(M, LastStage);
   C.Locs.Decl = M.DeclRange;
@@ -297,6 +300,7 @@ static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.HbmBandwidth = numberOf(LLMSYS_NESTED_FIELD(A, "hbm", "bandwidth"), 0);
   C.L2Capacity = numberOf(LLMSYS_NESTED_FIELD(A, "l2", "capacity"), 0);
   C.L2Bandwidth = numberOf(LLMSYS_NESTED_FIELD(A, "l2", "bandwidth"), 0);
+  C.Sparsity = numberOf(LLMSYS_FIELD(A, "sparsity"), 1);
   if (const spec::Field *T = LLMSYS_NESTED_FIELD(A, "hbm", "technology"))
     if (T->V.Kind == spec::ValueKind::Object && T->V.Obj)
       C.HbmEnergyPerByte =

@@ -82,7 +82,7 @@ struct FusionSet {
 struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
       VirtualStages, Offload, Gradients, Activations, Recipe,
-      TpOverlapBackward, EpOverlap, ExpertTp, StageLayers, FirstStageLayers,
+      TpOverlapBackward, EpOverlap, ExpertTp, SparseWeights, StageLayers, FirstStageLayers,
       LastStageLayers, Decl;
 };
 
@@ -121,6 +121,8 @@ struct RecipeConfig {
 
 struct MappingConfig {
   int64_t Dp = 1, Tp = 1, Pp = 1, Cp = 1, Ep = 1;
+  /// Serving: 2:4 structured-sparse linear weights in the layers.
+  bool SparseWeights = false;
   /// The experts' tensor-parallel split (default tp) and whether it was
   /// written.
   int64_t ExpertTp = 1;
@@ -220,6 +222,8 @@ struct AcceleratorConfig {
   /// Efficiency of half-size tiles relative to the full tile (0: the full
   /// tile only).
   double SmallTile = 0;
+  /// Speedup of 2:4 structured-sparse GEMMs over the dense peak (1: none).
+  double Sparsity = 1;
   /// Achieved fraction of the 8- and 4-bit peaks relative to the 16-bit
   /// one's (compute x narrow).
   double NarrowEfficiency = 1;

@@ -433,6 +433,11 @@ Schema::Schema() {
   B.required(Accelerator, "peak", B.nested(Peak), "dense peak throughput");
   B.required(Accelerator, "hbm", B.nested(MemLevel), "device memory");
   B.optional(Accelerator, "l2", B.nested(OnChip), "last-level on-chip cache");
+  within(B.withDefault(Accelerator, "sparsity", B.number(), "1",
+                       "speedup of 2:4 structured-sparse tensor-core GEMMs "
+                       "over the dense peak (NVIDIA Ampere and later: 2, the "
+                       "datasheets' \"with sparsity\" figures; 1: none)"),
+         1, 8);
   B.optional(Accelerator, "scale_up", B.ref(Network),
              "the device's scale-up link (NVLink, ICI, ...)");
   B.optional(Accelerator, "scale_out", B.ref(Network),
@@ -627,6 +632,11 @@ Schema::Schema() {
   B.optional(Mapping, "recipe", B.ref(Recipe),
              "train: a low-precision recipe for the linear layers' GEMMs "
              "(instead of `activations`)");
+  B.withDefault(Mapping, "sparse_weights", B.boolean(), "false",
+                "serve: the layers' linear weights are 2:4 structured-sparse "
+                "(two of every four zero): stored compressed (half the values "
+                "and 2-bit indices) and multiplied at the accelerator's "
+                "`sparsity` speedup; the embedding and head stay dense");
   B.withDefault(Mapping, "offload", B.enumOf(Offload), "none",
                 "host-memory offload (serve: weights streamed over the host "
                 "link for every forward; training offload is not costed)");

@@ -31,30 +31,6 @@ using namespace ir;
 
 namespace {
 
-/// A contraction with a weight matrix (every one but attention's).
-bool hasWeights(OpKind K) {
-  switch (K) {
-  case OpKind::AttnQkv:
-  case OpKind::AttnQDown:
-  case OpKind::AttnQUp:
-  case OpKind::AttnQ:
-  case OpKind::AttnKvDown:
-  case OpKind::AttnKvUp:
-  case OpKind::AttnOut:
-  case OpKind::MlpUp:
-  case OpKind::MlpDown:
-  case OpKind::MoeRouter:
-  case OpKind::MoeExpertUp:
-  case OpKind::MoeExpertDown:
-  case OpKind::MoeSharedUp:
-  case OpKind::MoeSharedDown:
-  case OpKind::LmHead:
-    return true;
-  default:
-    return false;
-  }
-}
-
 /// The LoRA target a linear layer answers to, if any.
 std::optional<LoraTarget> targetOf(OpKind K) {
   switch (K) {
@@ -87,7 +63,7 @@ public:
     Out.reserve(B.Ops.size() + B.Ops.size() / 2);
     double Trainable = 0;
     for (const Op &O : B.Ops) {
-      bool Weights = O.Category == OpCategory::Contraction && hasWeights(O.Kind);
+      bool Weights = O.Category == OpCategory::Contraction && hasWeightMatrix(O.Kind);
       std::optional<LoraTarget> T = targetOf(O.Kind);
       bool Adapted = Weights && T && F.targets(*T) && O.Batch >= 1;
       // Frozen: no weight gradient, for the linear layers and the

@@ -550,6 +550,18 @@ bool expandLayers(Program &P, PassContext &) {
   };
   AddLayers(BlockKind::DenseLayer, M.denseLayers(), false);
   AddLayers(BlockKind::MoELayer, M.moeLayers(), true);
+  // 2:4 structured-sparse weights: each linear layer's weight read
+  // compressed (half its values, each with a 2-bit index) and multiplied
+  // at the part's sparse rate.
+  if (S.Mapping.SparseWeights)
+    for (Block &B : P.Blocks)
+      if (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer)
+        for (Op &O : B.Ops)
+          if (O.Category == OpCategory::Contraction && hasWeightMatrix(O.Kind)) {
+            double Elements = double(O.K) * double(O.N) * double(O.Batch);
+            O.BytesRead += Elements * (sparseWeightBytes(O.BBytes) - O.BBytes);
+            O.Executed = 1.0 / std::max(1.0, S.System.Device.Sparsity);
+          }
 
   // Prefill of a decoder projects the last position of each prompt to
   // produce the first token; an encoder's output is every position.

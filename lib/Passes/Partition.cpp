@@ -126,6 +126,8 @@ private:
                        : "it is costed for training only");
     if (Map.TpOverlapBackwardWritten && !Map.TpOverlap)
       error<DiagID::err_tp_overlap_backward>(L.TpOverlapBackward);
+    if (Map.SparseWeights && S.Training)
+      error<DiagID::err_sparse_training>(L.SparseWeights);
     if (Map.Recipe && !S.Training)
       error<DiagID::err_recipe_serving>(L.Recipe,  Map.Recipe->Name);
     else if (Map.Recipe && Map.ActivationsWritten)
