@@ -44,6 +44,7 @@ const char *commKindName(CommKind K) {
   case CommKind::PP: return "pp";
   case CommKind::DP: return "dp";
   case CommKind::EP: return "ep";
+  case CommKind::Host: return "host";
   }
   llvm_unreachable("unknown comm kind");
 }

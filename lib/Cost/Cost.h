@@ -62,7 +62,8 @@ struct CollectiveTime {
 CollectiveTime collectiveTime(const ir::Op &O, const ir::SystemConfig &S);
 
 /// Where a collective's time is accounted.
-enum class CommKind { TP, CP, PP, DP, EP, Last = EP };
+/// Host: activations offloaded over the host link (offload = activations).
+enum class CommKind { TP, CP, PP, DP, EP, Host, Last = Host };
 constexpr int NumCommKinds = static_cast<int>(CommKind::Last) + 1;
 const char *commKindName(CommKind K);
 CommKind commKind(const ir::Op &O);

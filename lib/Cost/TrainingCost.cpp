@@ -125,6 +125,22 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
     if (RingAttention && isAttentionProduct(O))
       Attention[Side] += OT.Time;
   }
+  // Offloaded activations: what the layer keeps for backward goes to host
+  // memory during its forward and comes back during its backward, over
+  // the host link beside the layer's compute; only what outlasts that
+  // compute shows.
+  if (S.Mapping.OffloadActivations && A.HostLinkBandwidth > 0 &&
+      (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer)) {
+    double Saved = 0;
+    for (const Op &O : B.Ops)
+      Saved += O.SavedBytes;
+    double Transfer = Saved / A.HostLinkBandwidth;
+    for (int Side = 0; Side < 2; ++Side) {
+      double Left = std::max(0.0, Transfer - Compute[Side]);
+      (Side ? T.Backward : T.Forward) += Left;
+      T.Comm[static_cast<int>(CommKind::Host)] += Left;
+    }
+  }
   // The ring shows where it outlasts the attention it runs beside; that
   // attention is busy with it (not there to hide other communication).
   for (int Side = 0; Side < 2; ++Side) {

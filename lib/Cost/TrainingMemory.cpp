@@ -133,6 +133,15 @@ MemoryBreakdown trainingMemory(const Program &P) {
     B.Activations = PerMicroBatch * InFlight;
     B.LayerActivations =
         (St.DenseLayers * SavedDense + St.MoELayers * SavedMoe) * InFlight;
+    if (M.OffloadActivations && (St.DenseLayers + St.MoELayers) > 0) {
+      // The layers' saved tensors live in host memory; the device holds
+      // two layers' of them (the one computing and the one in transfer).
+      double Layer = std::max(St.DenseLayers ? SavedDense : 0.0,
+                              St.MoELayers ? SavedMoe : 0.0);
+      B.Activations -= B.LayerActivations;
+      B.LayerActivations = 2 * Layer;
+      B.Activations += B.LayerActivations;
+    }
     B.InFlight = InFlight;
     B.LayerStateShare = Params > 0 ? LayerParams / Params : 1;
     if (I == 0 || B.total() > Best.total())

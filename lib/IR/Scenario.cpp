@@ -190,6 +190,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     C.GradAccumulationFusion = F->V.Bool;
   C.OffloadWeights = wordOf(Offload) == "weights";
   C.OffloadOptimizer = wordOf(Offload) == "optimizer";
+  C.OffloadActivations = wordOf(Offload) == "activations";
   if (Activations)
     C.ActivationsWritten = Activations->From != spec::Origin::Default;
   if (const spec::Object *R = Recipe && Recipe->V.Kind == spec::ValueKind::Object

@@ -168,6 +168,8 @@ struct MappingConfig {
   /// Host-memory offload: the weights (serving: streamed over the host
   /// link for every forward) or the optimizer state.
   bool OffloadWeights = false, OffloadOptimizer = false;
+  /// Training: each layer's saved activations kept in host memory.
+  bool OffloadActivations = false;
   /// Training only: a low-precision recipe for the linear layers.
   std::optional<RecipeConfig> Recipe;
   /// `activations` was written (not the default): a recipe sets the GEMM

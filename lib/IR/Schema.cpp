@@ -252,7 +252,7 @@ Schema::Schema() {
        "rmsnorm", "softmax", "swiglu", "rope"},
       "a fused kernel the mapping uses");
   const EnumSpec *Offload = B.enumType(
-      "offload", {"none", "optimizer", "weights"},
+      "offload", {"none", "optimizer", "weights", "activations"},
       "what is kept in host memory instead of device memory");
   const EnumSpec *Optimizer =
       B.enumType("optimizer", {"adam", "sgd"}, "training optimizer");
@@ -639,7 +639,10 @@ Schema::Schema() {
                 "`sparsity` speedup; the embedding and head stay dense");
   B.withDefault(Mapping, "offload", B.enumOf(Offload), "none",
                 "host-memory offload (serve: weights streamed over the host "
-                "link for every forward; training offload is not costed)");
+                "link for every forward; train: activations, each layer's "
+                "saved tensors sent to host memory in forward and brought "
+                "back in backward, beside the layer's compute; optimizer "
+                "offload is not costed)");
 
   // recipe
   B.required(Recipe, "forward", B.enumOf(Precision),

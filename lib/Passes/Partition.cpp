@@ -109,17 +109,25 @@ private:
     if (S.System.Device.peak(Map.Activations) <= 0)
       error<DiagID::err_no_peak>(S.System.Decl.Start.isValid() ? S.System.Decl : L.Decl,  S.System.Device.Name,
             dtypeName(Map.Activations).str());
-    // Host-memory offload is costed for serving weights only.
+    // Host-memory offload: serving weights, training activations.
     if (Map.OffloadOptimizer || (Map.OffloadWeights && S.Training))
       error<DiagID::err_offload_unsupported>(L.Offload, 
             Map.OffloadWeights ? "weights" : "optimizer",
             S.Training ? "train" : "serve",
-            S.Training ? "training offload (ZeRO-Offload, ZeRO-Infinity) is "
-                         "not costed yet"
+            S.Training ? "training offload of weights and optimizer state "
+                         "(ZeRO-Offload, ZeRO-Infinity) is not costed yet"
                        : "a serve scenario has no optimizer state");
-    else if (Map.OffloadWeights && S.System.Device.HostLinkBandwidth <= 0)
-      error<DiagID::err_offload_no_host_link>(L.Offload, 
-            S.System.Device.Name);
+    else if (Map.OffloadActivations && !S.Training)
+      error<DiagID::err_offload_unsupported>(L.Offload, "activations",
+                                              "serve",
+                                              "serving keeps no activations "
+                                              "for a backward pass");
+    else if ((Map.OffloadWeights || Map.OffloadActivations) &&
+             S.System.Device.HostLinkBandwidth <= 0)
+      error<DiagID::err_offload_no_host_link>(
+          L.Offload, Map.OffloadWeights ? "weights" : "activations",
+          Map.OffloadWeights ? "streams the weights" : "moves the activations",
+          S.System.Device.Name);
     if (Map.EpOverlap && (!S.Training || Map.Ep < 2))
       error<DiagID::err_ep_overlap>(L.EpOverlap, 
             S.Training ? "it needs expert parallelism (ep > 1)"
