@@ -87,6 +87,7 @@ ModelConfig modelFromSpec(const spec::Object &M) {
   }
   C.ReferenceParams = M.number("reference_params");
   C.ReferenceActiveParams = M.number("reference_active_params");
+  C.ReferenceTolerance = M.number("reference_tolerance");
   return C;
 }
 
@@ -158,7 +159,8 @@ ParamCount countParams(const ModelConfig &M) {
   return P;
 }
 
-ReferenceCheck checkReference(double Computed, double Reference) {
+ReferenceCheck checkReference(double Computed, double Reference,
+                              std::optional<double> Tolerance) {
   ReferenceCheck R;
   R.RelativeError = (Computed - Reference) / Reference;
   // The figure as written with an M/B/T-style multiplier (engineering
@@ -176,7 +178,8 @@ ReferenceCheck checkReference(double Computed, double Reference) {
       static_cast<unsigned>(std::to_string(static_cast<long long>(Mantissa)).size()) +
       static_cast<unsigned>(Decimals);
   double HalfUnit = 0.5 * std::pow(10.0, Exp3 - Decimals);
-  R.Tolerance = std::max(0.005, HalfUnit / std::fabs(Reference));
+  R.Tolerance = Tolerance ? *Tolerance
+                          : std::max(0.005, HalfUnit / std::fabs(Reference));
   R.Within = std::fabs(R.RelativeError) <= R.Tolerance + 1e-12;
   return R;
 }

@@ -56,6 +56,9 @@ struct ModelConfig {
   std::optional<MoEConfig> Moe;
   std::optional<MLAConfig> Mla;
   std::optional<double> ReferenceParams, ReferenceActiveParams;
+  /// The band the computed counts may differ from the references by
+  /// (unset: what the written figures' digits imply).
+  std::optional<double> ReferenceTolerance;
 
   AttentionKind attention() const;
   int64_t denseLayers() const { return Moe ? Moe->DenseLayers : Layers; }
@@ -94,7 +97,10 @@ struct ReferenceCheck {
   unsigned SignificantDigits = 0;
   bool Within = false;
 };
-ReferenceCheck checkReference(double Computed, double Reference);
+/// Tolerance: the band written (`reference_tolerance`), else the one the
+/// reference's digits imply.
+ReferenceCheck checkReference(double Computed, double Reference,
+                              std::optional<double> Tolerance = std::nullopt);
 
 /// K and V (or the MLA latent) bytes per token per layer, in elements.
 double kvElementsPerTokenPerLayer(const ModelConfig &M);

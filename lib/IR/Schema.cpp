@@ -527,6 +527,15 @@ Schema::Schema() {
           "checked against the count computed from the shape "
           "(`llmsys-opt --emit=params`: within or OUTSIDE its tolerance); "
           "the cost uses the computed count");
+  docOnly(within(B.optional(Model, "reference_tolerance", B.number(),
+                            "how far the computed counts may be from the "
+                            "references (0.1: 10%; unset: the half-unit of "
+                            "the written figure's last digit, at least "
+                            "0.5%), for a model published at a nominal size "
+                            "(\"8B\" computing to 8.54B)"),
+                 0, 1),
+          "the band of the reference check (`llmsys-opt --emit=params`); "
+          "the cost uses the computed count");
   docOnly(positive(B.optional(Model, "reference_active_params", B.number(),
                               "published parameters active per token "
                               "(MoE)")),

@@ -67,11 +67,12 @@ static cl::opt<unsigned> ErrorLimit("error-limit",
                                     cl::init(20), cl::cat(OptCat));
 
 /// "1.7460e+11 (reference 1.75e+11: -0.23%, within 0.50%)"
-static std::string withReference(double Computed, std::optional<double> Ref) {
+static std::string withReference(double Computed, std::optional<double> Ref,
+                                 std::optional<double> Tolerance) {
   std::string S = fmt::format("{:.5g}", Computed);
   if (!Ref)
     return S;
-  ir::ReferenceCheck R = ir::checkReference(Computed, *Ref);
+  ir::ReferenceCheck R = ir::checkReference(Computed, *Ref, Tolerance);
   return S + fmt::format(" (reference {:.5g}: {:+.2f}%, {} {:.2f}%)", *Ref,
                          100 * R.RelativeError,
                          R.Within ? "within" : "OUTSIDE", 100 * R.Tolerance);
@@ -86,12 +87,15 @@ static void printParams(const ir::ModelConfig &M, raw_ostream &OS) {
     OS << ", moe " << M.Moe->Experts << "x" << M.Moe->ExpertFfn << " top-"
        << M.Moe->TopK;
   OS << "\n";
-  OS << "  params total  " << withReference(P.Total, M.ReferenceParams)
+  OS << "  params total  "
+     << withReference(P.Total, M.ReferenceParams, M.ReferenceTolerance)
      << "\n";
   OS << "  params active "
-     << withReference(P.Active, M.ReferenceActiveParams ? M.ReferenceActiveParams
-                                                        : (M.Moe ? std::nullopt
-                                                                 : M.ReferenceParams))
+     << withReference(P.Active,
+                      M.ReferenceActiveParams
+                          ? M.ReferenceActiveParams
+                          : (M.Moe ? std::nullopt : M.ReferenceParams),
+                      M.ReferenceTolerance)
      << "\n";
   OS << fmt::format("  embedding {:.5g}, positions {:.5g}, lm head {:.5g}, "
                     "final norm {:.5g}\n",
