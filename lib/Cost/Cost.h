@@ -170,9 +170,6 @@ struct DataTraffic {
   /// missing.
   double energy(const ir::SystemConfig &Sys) const;
 };
-/// The energy all devices spend moving data in one training step of
-/// MicroBatches micro-batches (0: an energy_per_bit missing).
-double trainingDataEnergy(const ir::Program &P, double MicroBatches);
 
 struct PhaseRoofline {
   double Flops = 0, Bytes = 0, Time = 0;

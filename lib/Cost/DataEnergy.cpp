@@ -56,27 +56,5 @@ double DataTraffic::energy(const SystemConfig &Sys) const {
          ScaleOut * Out.EnergyPerByte;
 }
 
-double trainingDataEnergy(const Program &P, double MicroBatches) {
-  // One device per stage holds each layer once: a column of pp devices
-  // moves what the blocks say for every layer; tp x cp x dp columns.
-  const MappingConfig &M = P.Scenario.Mapping;
-  if (P.Scenario.System.Device.HbmEnergyPerByte <= 0)
-    return 0;
-  DataTraffic Column, Update;
-  for (const Block &B : P.Blocks) {
-    double N = double(B.Repeat) * MicroBatches;
-    if (B.Kind == BlockKind::PipelineComm && P.Stages.size() < 2)
-      continue;
-    for (const Op &O : B.Ops)
-      (B.Kind == BlockKind::Optimizer ? Update : Column)
-          .add(O, B.Kind == BlockKind::Optimizer ? 1.0 : N, 0);
-  }
-  const SystemConfig &Sys = P.Scenario.System;
-  double Columns = double(M.Tp) * M.Cp * M.Dp;
-  double A = Column.energy(Sys), B = Update.energy(Sys);
-  bool Missing = (A == 0 && Column.any()) || (B == 0 && Update.any());
-  return Missing ? 0 : A * Columns + B * double(M.devices());
-}
-
 } // namespace cost
 } // namespace llmsys

@@ -58,6 +58,9 @@ struct BlockTime {
   double RingExposed[2] = {0, 0};
   /// Contraction FLOPs of one repeat: counted in MFU, and performed.
   double ModelFlops = 0, HardwareFlops = 0;
+  /// Bytes one repeat moves (for the data-movement energy; only when the
+  /// memory has an energy_per_bit).
+  DataTraffic Data;
 };
 
 /// A collective that runs beside its layer's compute: overlappable, or TP
@@ -78,6 +81,7 @@ bool overlapsWeightGradients(const Op &O, const MappingConfig &M) {
 BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
   BlockTime T;
   const AcceleratorConfig &A = S.System.Device;
+  const bool Energy = A.HbmEnergyPerByte > 0;
   double Compute[2] = {0, 0}; // forward, backward compute
   double Hideable[2] = {0, 0};
   double HideableKind[2][NumCommKinds] = {}; // the same, by kind
@@ -91,6 +95,8 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
     int Side = isBackward(O.Ph) ? 1 : 0;
     if (O.Ph == Phase::Optimizer)
       continue;
+    if (Energy)
+      T.Data.add(O, 1, 0);
     if (O.isCollective()) {
       CollectiveTime C = collectiveTime(O, S.System);
       CommKind K = commKind(O);
@@ -311,7 +317,31 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   double Charged = double(S.chargedDevices());
   R.EnergyPerToken = Charged * S.System.wallPower() / R.TokensPerSecond;
   R.CostPerToken = Charged * S.System.costRate() / R.TokensPerSecond;
-  R.DataEnergyPerToken = trainingDataEnergy(P, Mb) / R.TokensPerStep;
+  // Moving data (DataEnergy.cpp): a column of pp devices holds every
+  // layer once; tp x cp x dp columns; the optimizer on every device.
+  if (A.HbmEnergyPerByte > 0) {
+    DataTraffic Column, Update;
+    for (const Block &B : P.Blocks) {
+      if (B.Kind == BlockKind::Optimizer) {
+        for (const Op &O : B.Ops)
+          Update.add(O, 1, 0);
+        continue;
+      }
+      if (B.Kind == BlockKind::PipelineComm && P.Stages.size() < 2)
+        continue;
+      const DataTraffic &D = TimeOf(B.Kind).Data;
+      double N = double(B.Repeat) * Mb;
+      Column.Memory += N * D.Memory;
+      Column.ScaleUp += N * D.ScaleUp;
+      Column.ScaleOut += N * D.ScaleOut;
+    }
+    double C = Column.energy(S.System), U = Update.energy(S.System);
+    bool Missing = (C == 0 && Column.any()) || (U == 0 && Update.any());
+    if (!Missing)
+      R.DataEnergyPerToken =
+          (C * double(M.Tp) * M.Cp * M.Dp + U * double(R.Devices)) /
+          R.TokensPerStep;
+  }
   if (S.Tokens > 0) {
     R.TimeToTrain = S.Tokens / R.TokensPerSecond;
     R.DeviceHours = R.TimeToTrain * Charged / 3600;
