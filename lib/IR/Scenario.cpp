@@ -427,7 +427,12 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
         return V;
       return W ? W->number(Path) : std::nullopt;
     };
-    C.SeqLen = static_cast<int64_t>(Get("prompt").value_or(0));
+    // Retrieval-augmented generation: the retrieved passages join each
+    // prompt.
+    C.Retrieved = static_cast<int64_t>(S.number("retrieved").value_or(0));
+    if (const spec::Field *F = S.path("retrieved"))
+      C.RetrievedLoc = F->Loc;
+    C.SeqLen = static_cast<int64_t>(Get("prompt").value_or(0)) + C.Retrieved;
     C.OutputLen = static_cast<int64_t>(Get("output").value_or(0));
     C.Batch = static_cast<int64_t>(Get("batch").value_or(1));
     if (const spec::Field *F = S.path("beams")) {

@@ -375,6 +375,9 @@ struct ScenarioConfig {
   int64_t SeqLen = 0;      ///< training sequence length; serving: prompt
   int64_t OutputLen = 0;   ///< serving: generated tokens
   int64_t Batch = 0;       ///< serving: concurrent sequences
+  /// Serving: retrieved tokens added to each prompt (included in SeqLen).
+  int64_t Retrieved = 0;
+  llvm::SMRange RetrievedLoc;
   /// Serving: beam search's sequences per request (1: none), and where
   /// the scenario sets them.
   int64_t Beams = 1;

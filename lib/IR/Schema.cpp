@@ -891,6 +891,10 @@ Schema::Schema() {
                       "prompt length (required here or in the workload)"));
   positive(B.optional(Serve, "output", B.qty(tokens()),
                       "generated tokens (required here or in the workload)"));
+  nonNegative(B.withDefault(
+      Serve, "retrieved", B.qty(tokens()), "0 tokens",
+      "retrieval-augmented generation: retrieved passages added to each "
+      "prompt (the prefill and the cache hold prompt + retrieved tokens)"));
   B.optional(Serve, "slo", B.nested(Slo),
              "service-level objectives (default: the workload's)");
   within(B.withDefault(Serve, "beams", B.integer(), "1",

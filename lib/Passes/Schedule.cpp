@@ -42,6 +42,10 @@ static bool checkTraffic(const ScenarioConfig &S, PassContext &Ctx) {
   if (S.Beams > 1)
     return fail<DiagID::err_traffic_unsupported>(Ctx, S.BeamsLoc,
                                                  "beam search");
+  if (S.Retrieved > 0 && T.Trace)
+    return fail<DiagID::err_traffic_unsupported>(
+        Ctx, S.RetrievedLoc,
+        "retrieved tokens beside a trace (add them to the trace's prompts)");
   if (S.Speculative.Enabled)
     return fail<DiagID::err_traffic_unsupported>(Ctx, S.Speculative.DraftUse,
                                                  "speculative decoding");

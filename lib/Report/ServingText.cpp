@@ -90,10 +90,14 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                : std::string("none: the p99s miss the SLOs at any rate"));
   } else {
     line(OS, "requests",
-         fmt::format("batch {}{}, prompt {} tokens, output {} tokens; {}",
+         fmt::format("batch {}{}, prompt {} tokens{}, output {} tokens; {}",
                      P.MicroBatch,
                      S.Beams > 1 ? fmt::format(" x {} beams", S.Beams) : "",
-                     P.SeqLen, S.OutputLen, Formats));
+                     P.SeqLen,
+                     S.Retrieved > 0
+                         ? fmt::format(" ({} of them retrieved)", S.Retrieved)
+                         : "",
+                     S.OutputLen, Formats));
   }
   if (R.MicroBatches > 1)
     line(OS, "pipeline",

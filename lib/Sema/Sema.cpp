@@ -72,9 +72,10 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
     // the prompt. A decoder attends over the prompt and every generated
     // token but the last (which is returned, never read back).
     bool Encoder = Model->word("kind") == "encoder";
+    double Prompt = Get("prompt") + EI->Obj->number("retrieved").value_or(0);
     double Context = Train     ? Get("seq_len")
-                     : Encoder ? Get("prompt")
-                               : Get("prompt") + Get("output") - 1;
+                     : Encoder ? Prompt
+                               : Prompt + Get("output") - 1;
     if (Context > *MaxSeq)
       Diags.report<DiagID::warn_context_exceeds_model>(EI->Decl->Name.Range,
                    Train     ? "seq_len"
