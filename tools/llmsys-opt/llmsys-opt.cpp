@@ -52,8 +52,9 @@ static cl::opt<bool> IncludeImported(
     cl::desc("With --emit=spec, print imported entities too"), cl::cat(OptCat));
 static cl::list<std::string>
     PassList("passes",
-             cl::desc("Passes to run, in order (default: expand-layers, fuse, "
-                      "recompute, partition, schedule)"),
+             cl::desc("Passes to run, in order (default: expand-layers, "
+                      "adapt, fuse, recompute, partition, quantize, "
+                      "schedule)"),
              cl::CommaSeparated, cl::value_desc("pass,..."), cl::cat(OptCat));
 static cl::opt<bool> PrintRepeats(
     "print-repeats",
