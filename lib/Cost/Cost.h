@@ -262,6 +262,10 @@ struct ServingReport {
 ServingReport costServing(const ir::Program &P, bool Tables = true);
 /// The SLO rows of R's figures (with traffic, the 99th percentiles).
 void checkSlos(ServingReport &R, const ir::ScenarioConfig &S);
+/// Energy and cost per output token from R's throughput: the devices the
+/// mapping uses, or the whole system with charge_idle.
+void chargeServing(ServingReport &R, const ir::ScenarioConfig &S,
+                   const ir::SystemConfig &Sys);
 
 /// Pieces of a serving step, whole model (one replica): a decode step of
 /// P's batch with each sequence at Context; the prefill's attention

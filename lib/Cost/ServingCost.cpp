@@ -319,12 +319,7 @@ ServingReport costServing(const Program &P, bool WithTables) {
   R.Throughput = R.E2E > 0 ? R.Replicas * Batch * Output / R.E2E : 0;
   R.ThroughputPerDevice =
       R.Throughput / double(R.Replicas * R.DevicesPerReplica);
-  if (R.Throughput > 0) {
-    // The devices used, or the whole system with charge_idle.
-    double Charged = double(S.ChargeIdle ? Sys.devices() : S.Mapping.devices());
-    R.EnergyPerToken = Sys.wallPower() * Charged / R.Throughput;
-    R.CostPerToken = Sys.costRate() * Charged / R.Throughput;
-  }
+  chargeServing(R, S, Sys);
   // Moving data: the prefill once and the decode steps at the middle
   // context, on each of a replica's tp x cp device columns (a column of
   // pp devices holds every layer once), per output token (DataEnergy.cpp).
@@ -406,6 +401,15 @@ ServingReport costServing(const Program &P, bool WithTables) {
   checkSlos(R, S);
   sortByTime(R.Ops);
   return R;
+}
+
+void chargeServing(ServingReport &R, const ScenarioConfig &S,
+                   const SystemConfig &Sys) {
+  if (R.Throughput <= 0)
+    return;
+  double Charged = double(S.ChargeIdle ? Sys.devices() : S.Mapping.devices());
+  R.EnergyPerToken = Sys.wallPower() * Charged / R.Throughput;
+  R.CostPerToken = Sys.costRate() * Charged / R.Throughput;
 }
 
 void checkSlos(ServingReport &R, const ScenarioConfig &S) {

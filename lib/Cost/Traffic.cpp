@@ -455,12 +455,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   R.Throughput = T.Duration > 0 ? OutputTokens * double(Replicas) / T.Duration : 0;
   R.ThroughputPerDevice =
       R.Throughput / double(R.Replicas * R.DevicesPerReplica);
-  if (R.Throughput > 0) {
-    // The devices used, or the whole system with charge_idle.
-    double Charged = double(S.ChargeIdle ? System.devices() : S.Mapping.devices());
-    R.EnergyPerToken = System.wallPower() * Charged / R.Throughput;
-    R.CostPerToken = System.costRate() * Charged / R.Throughput;
-  }
+  chargeServing(R, S, System);
   // Moving data: each step's, over the replica's output tokens (the
   // prompt attention of the steps that read prompts is left out).
   R.DataEnergyPerToken = OutputTokens > 0 ? DataEnergy / OutputTokens : 0;

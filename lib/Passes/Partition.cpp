@@ -273,10 +273,8 @@ private:
     else if ((Listed || Ends) && Pp < 2)
       error<DiagID::err_stage_layers_no_pipeline>(
           Listed ? L.StageLayers : EndLoc, Listed ? "stage_layers" : EndName);
-    if (!Ok) {
-      Ok = false;
+    if (!Ok)
       return false;
-    }
     // Layers per stage (then split over its chunks), unless the list
     // gives every chunk's.
     std::vector<int64_t> PerStage;
