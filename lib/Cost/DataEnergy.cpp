@@ -43,7 +43,8 @@ void DataTraffic::add(const Op &O, double Times, double Context) {
   }
   if (O.Fused)
     return;
-  Memory += Times * (O.BytesRead + O.BytesWritten + O.BytesPerContext * Context);
+  Memory += Times * (O.BytesRead + O.BytesWritten +
+                     O.BytesPerContext * O.contextRead(Context));
 }
 
 double DataTraffic::energy(const SystemConfig &Sys) const {

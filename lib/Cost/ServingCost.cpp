@@ -112,8 +112,8 @@ PhaseRoofline phaseOn(const Program &P, const SystemConfig &Sys,
         U = &Scaled;
       }
       const Op &O = *U;
-      double Ctx = P.ContextCap ? std::min<double>(Context, P.ContextCap)
-                                : Context;
+      // A windowed layer's attention reads at most its window of the cache.
+      double Ctx = O.contextRead(Context);
       OpTime T = opTime(O, A, Ctx);
       double Flops = O.Flops + O.FlopsPerContext * Ctx;
       double Bytes = O.BytesRead + O.BytesWritten + O.BytesPerContext * Ctx;
@@ -173,7 +173,6 @@ PhaseRoofline phaseCost(const Program &P, const SystemConfig &Sys, Phase Ph,
 double layerTime(const Program &P, Phase Ph, double Context) {
   Program One;
   One.Scenario = P.Scenario;
-  One.ContextCap = P.ContextCap;
   for (const Block &B : P.Blocks)
     if (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer) {
       Block L = B;

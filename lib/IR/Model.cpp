@@ -40,6 +40,16 @@ static int64_t integer(const spec::Object &O, StringRef Path) {
   return static_cast<int64_t>(O.number(Path).value_or(0));
 }
 
+int64_t ModelConfig::windowedLayers(int64_t First, int64_t Count) const {
+  if (!SlidingWindow)
+    return 0;
+  if (!FullAttentionEvery)
+    return Count;
+  // Layer i (0-based) is full when (i + 1) is a multiple of n.
+  auto FullUpTo = [&](int64_t End) { return End / FullAttentionEvery; };
+  return Count - (FullUpTo(First + Count) - FullUpTo(First));
+}
+
 ModelConfig modelFromSpec(const spec::Object &M) {
   ModelConfig C;
   // An inline refinement (`model = gpt3 { max_seq = 4096 }`) is named after
@@ -65,6 +75,7 @@ ModelConfig modelFromSpec(const spec::Object &M) {
   if (const spec::Field *F = M.path("qkv_bias"))
     C.QkvBias = F->V.Bool;
   C.SlidingWindow = integer(M, "sliding_window");
+  C.FullAttentionEvery = integer(M, "full_attention_every");
   C.Dropout = M.number("dropout").value_or(0);
   if (M.object("moe")) {
     MoEConfig E;

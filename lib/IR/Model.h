@@ -52,6 +52,9 @@ struct ModelConfig {
   bool Bias = true;
   bool QkvBias = true;
   int64_t SlidingWindow = 0; ///< 0: full attention
+  /// With a window: layers n, 2n, ... attend over the whole context (0:
+  /// none does).
+  int64_t FullAttentionEvery = 0;
   double Dropout = 0;
   std::optional<MoEConfig> Moe;
   std::optional<MLAConfig> Mla;
@@ -63,6 +66,9 @@ struct ModelConfig {
   AttentionKind attention() const;
   int64_t denseLayers() const { return Moe ? Moe->DenseLayers : Layers; }
   int64_t moeLayers() const { return Moe ? Layers - Moe->DenseLayers : 0; }
+  /// Of the Count layers from layer First (0-based), those that attend
+  /// within the sliding window.
+  int64_t windowedLayers(int64_t First, int64_t Count) const;
 };
 
 /// Reads a model entity (already checked by Sema).

@@ -110,7 +110,15 @@ struct Op {
   /// attention kernel skips the key blocks after each query block. Scales
   /// the op's compute time, not its FLOP counts (MFU counts the full
   /// product, as Megatron-LM does).
-  double Executed = 1;
+  /// (A float: a fraction, and the window below shares its word.)
+  float Executed = 1;
+  /// An attention op over a sliding window: the keys a query sees at most
+  /// (0: the whole context).
+  int32_t Window = 0;
+  /// The tokens of a cache of Context tokens this op reads (decode).
+  double contextRead(double Context) const {
+    return Window && double(Window) < Context ? double(Window) : Context;
+  }
 
   /// Where the op sits with respect to tensor parallelism (Korthikanti et
   /// al. 2022, §4.2): inside the attention or MLP (its work and saved
@@ -141,6 +149,18 @@ struct Op {
   double MessageBytes = 0;  ///< per device
 
   bool isCollective() const { return Collective != CollectiveKind::None; }
+  /// A layer pattern inside one block of layers: the fraction of the
+  /// block's layers that run this contraction (GPT-OSS alternates windowed
+  /// and full attention, so each of its two sets of attention products
+  /// stands for half of the block's). Its counts include it (they are that
+  /// fraction of its shape's product); 1 for other ops.
+  double share() const {
+    if (Category != OpCategory::Contraction || M <= 0 || N <= 0 || K <= 0 ||
+        Batch <= 0)
+      return 1;
+    double Whole = 2.0 * double(M) * double(N) * double(K) * double(Batch);
+    return (FlopsPerContext > 0 ? FlopsPerContext : Flops) / Whole;
+  }
   llvm::StringRef name() const { return opName(Kind); }
 };
 static_assert(sizeof(Op) == 128, "an operator fills two cache lines");
@@ -294,9 +314,6 @@ struct Program {
   std::vector<std::string> Passes; ///< applied so far, in order
   unsigned State = 0;              ///< ProgramState bits
   bool has(ProgramState S) const { return (State & S) != 0; }
-  /// Serving: attention reads at most this many tokens of context (sliding
-  /// window), 0 for all.
-  int64_t ContextCap = 0;
   /// Speculative decoding (serving): the draft model's program, and the
   /// target's program at batch x (k + 1) whose decode phase is the
   /// verification forward. Shared, so copying a program is cheap.

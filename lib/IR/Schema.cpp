@@ -519,6 +519,12 @@ Schema::Schema() {
          0, 1);
   B.optional(Model, "sliding_window", B.integer(),
              "attention window in tokens (sliding-window attention)");
+  B.optional(Model, "full_attention_every", B.integer(),
+             "with sliding_window: every n-th layer (layers n, 2n, ...) "
+             "attends over the whole context and the others within the "
+             "window (GPT-OSS: 2, Gemma 3: 6; Hugging Face layer_types, "
+             "Megatron-LM window_attn_skip_freq); unset: every layer is "
+             "windowed");
   B.optional(Model, "moe", B.nested(Moe), "mixture of experts");
   B.optional(Model, "mla", B.nested(Mla), "multi-head latent attention");
   docOnly(positive(B.optional(Model, "reference_params", B.number(),

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace llmsys {
 namespace passes {
@@ -40,10 +41,10 @@ public:
         Training(Fwd == Phase::Forward),
         Dropout(Training && M.Dropout > 0) {}
 
-  /// Keys each query attends to.
-  int64_t keys() const {
-    return M.SlidingWindow ? std::min(Seq, M.SlidingWindow) : Seq;
-  }
+  /// Of the layers the ops being built stand for, the fraction that attend
+  /// within the sliding window (a layer pattern: the rest attend over the
+  /// whole context).
+  double WindowedShare = 0;
 
   void norm(std::vector<Op> &Ops, OpKind Name) {
     double Elements = double(T) * M.Hidden;
@@ -92,7 +93,6 @@ public:
 
   void attention(std::vector<Op> &Ops) {
     int64_t A = M.Heads, G = M.KvHeads, D = M.HeadDim, H = M.Hidden;
-    int64_t Keys = keys();
     int64_t QkDim = D, VDim = D;
     if (M.Mla) {
       // DeepSeek-V2 §2.1: low-rank query and joint KV compression, then
@@ -123,6 +123,21 @@ public:
                               AB, Elements, 6, 1, 1));
     }
 
+    // The products over the keys: for the layers that attend within the
+    // window, and for those that attend over the whole context.
+    if (WindowedShare > 0)
+      attentionCore(Ops, A, G, QkDim, VDim, std::min(Seq, M.SlidingWindow),
+                    M.SlidingWindow, WindowedShare);
+    if (WindowedShare < 1)
+      attentionCore(Ops, A, G, QkDim, VDim, Seq, 0, 1 - WindowedShare);
+    Ops.push_back(linear(OpKind::AttnOut, T, A * VDim, H, false, Axis::K));
+  }
+
+  /// The attention products of Share of the layers, each query over Keys
+  /// keys (Window: the sliding window, 0 for none).
+  void attentionCore(std::vector<Op> &Ops, int64_t A, int64_t G, int64_t QkDim,
+                     int64_t VDim, int64_t Keys, int64_t Window, double Share) {
+    size_t First = Ops.size();
     // Scores: Q K^T per head; K (and V) shared by a / g query heads.
     double Scores = double(B) * A * Seq * Keys;
     Op Score = gemm(OpKind::AttnScore, Fwd, Act, AB, AB, Seq, Keys, QkDim, B * A);
@@ -152,7 +167,12 @@ public:
     if (Training)
       Context.SavedBytes = double(T) * G * VDim * AB; // V
     Ops.push_back(Context);
-    Ops.push_back(linear(OpKind::AttnOut, T, A * VDim, H, false, Axis::K));
+    for (size_t I = First; I < Ops.size(); ++I) {
+      // (A window past 2^31 tokens is wider than any sequence llmsys runs.)
+      Ops[I].Window = int32_t(
+          std::min<int64_t>(Window, std::numeric_limits<int32_t>::max()));
+      applyShare(Ops[I], Share);
+    }
   }
 
   void mlp(std::vector<Op> &Ops, int64_t Ffn) {
@@ -250,6 +270,15 @@ public:
   bool Training, Dropout;
 };
 
+/// Of a block of Count layers (the dense ones first, then the MoE ones),
+/// the fraction that attend within the sliding window. Each layer of the
+/// block is costed as their mean: a pipeline stage holding an odd part of
+/// a GPT-OSS block is off by at most half a layer's attention products.
+double windowedShare(const ModelConfig &M, bool Moe, int64_t Count) {
+  int64_t First = Moe ? M.denseLayers() : 0;
+  return Count ? double(M.windowedLayers(First, Count)) / double(Count) : 0;
+}
+
 /// Appends the backward ops of the forward op list Ops, in reverse order:
 /// each weight GEMM gets a data-gradient and a weight-gradient GEMM, each
 /// attention product two data-gradient products, other ops one backward
@@ -282,6 +311,9 @@ void appendBackward(std::vector<Op> &Ops) {
         A.TokenAxis = Axis::M;
         B.TokenAxis = Axis::K;
         A.SequenceRegion = B.SequenceRegion = F.SequenceRegion;
+        A.Window = B.Window = F.Window;
+        applyShare(A, F.share());
+        applyShare(B, F.share());
         Ops.push_back(A);
         Ops.push_back(B);
         continue;
@@ -442,6 +474,7 @@ bool expandLayers(Program &P, PassContext &) {
       if (!Count)
         return;
       Block L = LayerBlock(Kind, Count, Moe);
+      LB.WindowedShare = windowedShare(M, Moe, Count);
       L.Ops = LB.layer(Moe);
       appendBackward(L.Ops);
       P.Blocks.push_back(std::move(L));
@@ -478,7 +511,6 @@ bool expandLayers(Program &P, PassContext &) {
   P.DecodeBatch = S.Batch * std::max<int64_t>(1, S.Beams);
   const int64_t Seqs = P.DecodeBatch;
   P.SeqLen = S.SeqLen;
-  P.ContextCap = M.SlidingWindow;
   int64_t Prompt = P.MicroBatch * P.SeqLen;
   double KVB = dtypeBytes(S.Mapping.KVCache);
   double KvPerToken = kvElementsPerTokenPerLayer(M);
@@ -495,6 +527,7 @@ bool expandLayers(Program &P, PassContext &) {
     if (!Count)
       return;
     Block L = LayerBlock(Kind, Count, Moe);
+    Pre.WindowedShare = Dec.WindowedShare = windowedShare(M, Moe, Count);
     L.Ops = Pre.layer(Moe);
     // A decoder keeps the prompt's keys and values for its decode steps;
     // an encoder generates nothing and keeps none.
@@ -512,6 +545,8 @@ bool expandLayers(Program &P, PassContext &) {
       OpKind Name = O.Kind;
       if (Name == OpKind::AttnScore || Name == OpKind::AttnContext) {
         int64_t A = M.Heads;
+        double Share = O.share();
+        int32_t Window = O.Window;
         bool Score = Name == OpKind::AttnScore;
         // Per token of context, per sequence: the product over that token's
         // key (or value) for every head, and reading it from the cache.
@@ -535,6 +570,8 @@ bool expandLayers(Program &P, PassContext &) {
             M.Mla ? (Score ? KvPerToken : 0)
                   : KvPerToken / 2; // K for scores, V for the context
         O.BytesPerContext = Seqs * CachePerToken * KVB;
+        O.Window = Window;
+        applyShare(O, Share);
       } else if (Name == OpKind::AttnSoftmax) {
         O.FlopsPerContext = O.Flops;
         O.BytesPerContext = O.BytesRead + O.BytesWritten;

@@ -51,13 +51,29 @@ static double causalFraction(int64_t SeqLen) {
   return (N + 1) / (2 * N);
 }
 
-static void flashAttention(Block &B, double StatsBytesPerRow, double Executed) {
+/// With a causal sliding window of W keys, query block i visits the key
+/// blocks from the one holding its first row's earliest key to its own:
+/// min(i + 1, 1 + ceil((W - 1) / 128)) of them, partly masked. Returned
+/// relative to the min(s, W) keys per query that the op counts: a 128-key
+/// window runs two blocks of 128 per query, twice its products.
+static double windowFraction(int64_t SeqLen, int64_t Window) {
+  double N = std::ceil(double(std::max<int64_t>(1, SeqLen)) / 128);
+  double C = 1 + std::ceil(double(std::max<int64_t>(1, Window) - 1) / 128);
+  double Blocks = N <= C ? N * (N + 1) / 2 : C * (C + 1) / 2 + (N - C) * C;
+  double Keys = double(std::min(std::max<int64_t>(1, SeqLen), Window));
+  return Blocks * 128 / (N * Keys);
+}
+
+static void flashAttention(Block &B, double StatsBytesPerRow, bool Causal,
+                           int64_t SeqLen) {
+  double Executed = Causal ? causalFraction(SeqLen) : 1.0;
   std::vector<Op> Added;
   for (Op &O : B.Ops) {
     if (O.Kind == OpKind::AttnScore || O.Kind == OpKind::AttnContext ||
         isAttentionGradient(O))
       if (O.Ph != Phase::Decode)
-        O.Executed = Executed;
+        O.Executed = O.Window && Causal ? windowFraction(SeqLen, O.Window)
+                                        : Executed;
     bool Fwd = O.Ph == Phase::Forward || O.Ph == Phase::Prefill ||
                O.Ph == Phase::Recompute;
     if (O.Kind == OpKind::AttnSoftmax || O.Kind == OpKind::AttnDropout) {
@@ -71,7 +87,7 @@ static void flashAttention(Block &B, double StatsBytesPerRow, double Executed) {
       // statistics (log-sum-exp per query row, fp32) for backward.
       O.BytesWritten = 0;
       if (O.SavedBytes > 0)
-        O.SavedBytes += StatsBytesPerRow * O.Batch * O.M;
+        O.SavedBytes += StatsBytesPerRow * O.Batch * O.M * O.share();
       if (O.Ph == Phase::Forward) {
         Op Again = O;
         Again.Kind = OpKind::AttnFlashRescore;
@@ -86,7 +102,7 @@ static void flashAttention(Block &B, double StatsBytesPerRow, double Executed) {
     if (O.Kind == OpKind::AttnContext && Fwd && O.Ph != Phase::Decode) {
       O.InFusedAttention = true;
       // Reads V and writes O; the probabilities never left the chip.
-      double Probabilities = double(O.M) * O.K * O.Batch * O.ABytes;
+      double Probabilities = double(O.M) * O.K * O.Batch * O.ABytes * O.share();
       O.BytesRead -= Probabilities;
       continue;
     }
@@ -96,7 +112,7 @@ static void flashAttention(Block &B, double StatsBytesPerRow, double Executed) {
       // never an s x s matrix.
       double Square = double(O.M) *
                       (O.Kind == OpKind::AttnContextDp ? O.N : O.K) *
-                      O.Batch * O.ABytes;
+                      O.Batch * O.ABytes * O.share();
       if (O.Kind == OpKind::AttnContextDp)
         O.BytesWritten -= Square;
       else
@@ -118,7 +134,7 @@ bool fuse(Program &P, PassContext &) {
   for (Block &B : P.Blocks) {
     if (F.FlashAttention &&
         (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer))
-      flashAttention(B, 4, M.Encoder ? 1.0 : causalFraction(P.SeqLen));
+      flashAttention(B, 4, !M.Encoder, P.SeqLen);
     for (Op &O : B.Ops) {
       if (O.Fused)
         continue;

@@ -62,6 +62,17 @@ inline void reshape(ir::Op &O, int64_t M, int64_t N, int64_t K, int64_t Batch) {
   O.Batch = Batch;
 }
 
+/// Makes an op stand for Share of its block's layers (a layer pattern,
+/// ir::Op::share): its counts scale by Share.
+inline void applyShare(ir::Op &O, double Share) {
+  O.Flops *= Share;
+  O.BytesRead *= Share;
+  O.BytesWritten *= Share;
+  O.FlopsPerContext *= Share;
+  O.BytesPerContext *= Share;
+  O.SavedBytes *= Share;
+}
+
 /// Divides one axis of a contraction by Parts (rounding up: a 97-row
 /// matrix over 2 devices leaves 49 rows on the busier one).
 inline void splitAxis(ir::Op &O, ir::Axis A, int64_t Parts) {

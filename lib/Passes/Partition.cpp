@@ -697,17 +697,26 @@ private:
                        kvElementsPerTokenPerLayer(M) /
                        std::min<int64_t>(Map.Tp, std::max<int64_t>(1, M.KvHeads)) *
                        dtypeBytes(Map.Activations);
+      // A windowed layer needs only the chunks its window reaches back to;
+      // a layer pattern's two sets of products each carry their share.
+      auto Steps = [&](const Op &O) {
+        double All = double(C - 1);
+        if (!O.Window)
+          return All;
+        double Chunk = std::max(1.0, double(P.SeqLen / C));
+        return std::min(All, std::ceil(double(O.Window) / Chunk));
+      };
       std::vector<Op> Out;
       for (const Op &O : B.Ops) {
         bool Score = O.Kind == OpKind::AttnScore && O.Ph != Phase::Decode;
         if (Score && isForwardLike(O.Ph))
           Out.push_back(collective(OpKind::CpRingKv, O.Ph, CollectiveKind::SendRecv,
                                    ParallelDim::CP, C, Map.Tp,
-                                   (C - 1) * KvChunk));
+                                   Steps(O) * KvChunk * O.share()));
         if (O.Kind == OpKind::AttnContextDp)
           Out.push_back(collective(OpKind::CpRingKvGrad, Phase::BackwardData,
                                    CollectiveKind::SendRecv, ParallelDim::CP, C,
-                                   Map.Tp, 2 * (C - 1) * KvChunk));
+                                   Map.Tp, 2 * Steps(O) * KvChunk * O.share()));
         Out.push_back(O);
       }
       B.Ops = std::move(Out);

@@ -161,7 +161,6 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
   // cache restores them: their operator storage is rewritten in place).
   P.MicroBatch = 1;
   P.SeqLen = 0;
-  P.ContextCap = 0;
   P.Stages.clear();
   P.Schedule = {};
   P.Passes.clear();

@@ -34,7 +34,6 @@ const std::vector<ir::Block> *PrefixCache::restore(uint64_t Key,
       P.MicroBatch = E.MicroBatch;
       P.DecodeBatch = E.DecodeBatch;
       P.SeqLen = E.SeqLen;
-      P.ContextCap = E.ContextCap;
       P.Passes = E.Passes;
       P.State = E.State;
       // The pipeline's send/recv block an earlier point's partition added
@@ -74,7 +73,6 @@ void PrefixCache::keep(uint64_t Key, const ir::Program &P) {
   Slot->MicroBatch = P.MicroBatch;
   Slot->DecodeBatch = P.DecodeBatch;
   Slot->SeqLen = P.SeqLen;
-  Slot->ContextCap = P.ContextCap;
   Slot->Blocks = P.Blocks;
   Slot->Passes = P.Passes;
   Slot->State = P.State;

@@ -36,7 +36,7 @@ public:
   struct Entry {
     uint64_t Key = 0;
     uint64_t LastUse = 0;
-    int64_t MicroBatch = 1, DecodeBatch = 1, SeqLen = 0, ContextCap = 0;
+    int64_t MicroBatch = 1, DecodeBatch = 1, SeqLen = 0;
     std::vector<ir::Block> Blocks;
     std::vector<std::string> Passes;
     unsigned State = 0; ///< ir::ProgramState bits

@@ -275,6 +275,15 @@ void Resolver::evaluateAll(Object *O) {
     if (O->Fields[I].Spec->Type.Kind == TypeKind::Struct && O->Fields[I].V.Obj)
       evaluateAll(O->Fields[I].V.Obj);
   }
+  if (O->Type->Name == "model" && ModelsChecked.insert(O).second)
+    checkModelFields(*O);
+}
+
+void Resolver::checkModelFields(const Object &M) {
+  // A layer pattern needs a window for the layers it does not make full.
+  const spec::Field *Every = M.field("full_attention_every");
+  if (Every && Every->isSet() && !M.number("sliding_window"))
+    Diags.report<DiagID::err_full_attention_no_window>(at(Every->Loc), M.Name);
 }
 
 std::optional<Value> Resolver::evalName(const ast::NameExpr &E, Object *Self,

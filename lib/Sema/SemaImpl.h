@@ -189,6 +189,10 @@ public:
       ReadBy;
   std::vector<EntityInfo *> ExtendsStack;
   llvm::DenseSet<const Object *> ReportedIncomplete;
+  /// Models whose fields were checked against each other (once each,
+  /// however many scenarios reach them).
+  llvm::DenseSet<const Object *> ModelsChecked;
+  void checkModelFields(const Object &M);
 
   /// Parsed default expressions, by field.
   std::unordered_map<const FieldSpec *, const ast::Expr *> Defaults;
