@@ -45,7 +45,7 @@ public:
       I.Case = &C;
       I.Config = ir::scenarioFromSpec(*C.Measurement->Scenario);
       I.Owner = sustainedOwner(*C.Measurement->Scenario);
-      if (C.Training)
+      if (C.Calibrates)
         FittedOwners.insert(I.Owner);
       Cases.push_back(std::move(I));
     }
@@ -92,7 +92,7 @@ public:
     for (int G = 0; G < points(); ++G) {
       unsigned N = 0;
       for (const CaseInfo &I : Cases)
-        if (I.Case->Training && Use(I)) {
+        if (I.Case->Calibrates && Use(I)) {
           Sums[G] += absError(I.Grid[G], I.Case->Measured);
           ++N;
         }
@@ -170,8 +170,10 @@ std::optional<CrossValidation> crossValidate(const ValidationResult &R,
     FittedParameter &P = Params[I.Owner];
     P.Owner = I.Owner;
     P.Written = I.Config.System.Device.Sustained;
-    if (I.Case->Training)
+    if (I.Case->Calibrates)
       ++P.TrainingCases;
+    if (I.Case->Calibrates)
+      ++CV.CalibratingCases;
   }
   for (auto &[Owner, P] : Params) {
     if (!P.TrainingCases)

@@ -35,7 +35,7 @@ struct FittedParameter {
   std::string Owner;      ///< the entity that writes the value
   double Written = 1;     ///< its value in the spec
   double Fitted = 1;      ///< refitted on every training case
-  unsigned TrainingCases = 0;
+  unsigned TrainingCases = 0; ///< that it is fitted on
 };
 
 struct HeldOutGroup {
@@ -62,6 +62,9 @@ struct CrossValidation {
   /// prediction.
   std::vector<double> HeldOutPredicted;
   ValidationSummary TrainHeldOut, ServeHeldOut, AllHeldOut;
+  /// The training cases the parameters are fitted on (the others are
+  /// `calibrates = false`).
+  unsigned CalibratingCases = 0;
   double GridLow = 0.5, GridHigh = 1.0, GridStep = 0.001;
 
   /// A source group's held-out summary, else "train", "serve" or "all";

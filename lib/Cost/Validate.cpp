@@ -44,6 +44,7 @@ ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
     C.Figure = M->Figure->Name;
     C.Unit = M->Measured.Dim.unitString();
     C.Training = Config.Training;
+    C.Calibrates = Config.Training && M->Calibrates;
     C.Accelerator = Config.System.Device.Name;
     C.Measured = M->Measured.Num;
     C.Measurement = M;

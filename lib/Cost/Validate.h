@@ -25,6 +25,7 @@ struct ValidationCase {
   std::string Figure;
   std::string Unit; ///< base unit of the figure ("s", "FLOP/s", ...)
   bool Training = true;
+  bool Calibrates = true; ///< fitted on (a training case the spec does not exclude)
   std::string Accelerator; ///< the scenario's device (calibration is per device)
   const spec::Measurement *Measurement = nullptr;
   double Predicted = 0, Measured = 0;

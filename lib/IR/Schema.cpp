@@ -957,6 +957,12 @@ Schema::Schema() {
   B.optional(Measurement, "case", B.string(),
              "the row of the measurement table (measured_dev.csv id)");
   B.optional(Measurement, "note", B.string(), "how the value was read");
+  B.withDefault(Measurement, "calibrates", B.boolean(), "true",
+                "a training measurement the fitted parameters "
+                "(efficiency.sustained) are fitted on; false: predicted and "
+                "reported like any case, in-sample and held out, but not "
+                "fitted on, for a run whose time holds a cost llmsys knows it "
+                "does not model (the note says which)");
 }
 
 const Schema &Schema::get() {

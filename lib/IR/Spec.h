@@ -155,6 +155,8 @@ struct Measurement {
   Value Measured;
   std::string Source; ///< group id, e.g. "korthikanti2022"
   std::string Case;   ///< row id of the measurement table
+  /// Fitted on (`calibrates`); false: reported only.
+  bool Calibrates = true;
 };
 
 struct SweepAxis {

@@ -37,6 +37,11 @@ static std::string parameterList(const cost::CrossValidation &CV) {
   return Out;
 }
 
+/// The mark of a training case the parameters are not fitted on.
+static std::string notFittedOn(const cost::ValidationCase &C) {
+  return C.Training && !C.Calibrates ? "  (not fitted on)" : "";
+}
+
 /// "A100_SXM_40GB 0.815, H100_SXM 0.790 pooled, llmc_dev 1.000 written"
 static std::string refitValues(const cost::HeldOutGroup &G) {
   std::string Out;
@@ -56,9 +61,10 @@ void printValidationText(const ValidationResult &R, llvm::raw_ostream &OS,
                          const cost::CrossValidation *CV) {
   for (const cost::ValidationCase &C : R.Cases)
     OS << fmt::format(
-        "{:<18} {:<34} {:<20} predicted {:>12}  measured {:>12}  error {:>7}\n",
+        "{:<18} {:<34} {:<20} predicted {:>12}  measured {:>12}  error {:>7}{}\n",
         C.Source, C.Case, C.Figure, si(C.Predicted, C.Unit, 4),
-        si(C.Measured, C.Unit, 4), signedPercent(C.error()));
+        si(C.Measured, C.Unit, 4), signedPercent(C.error()),
+        notFittedOn(C));
   for (const auto &[Id, G] : R.Groups)
     OS << "group " << Id << ": " << summaryLine(G) << '\n';
   if (R.Train.Cases)
@@ -75,9 +81,10 @@ void printValidationText(const ValidationResult &R, llvm::raw_ostream &OS,
                     "efficiency.sustained refitted without it ({:.3f} .. "
                     "{:.3f}, step {:.3f})\n",
                     CV->GridLow, CV->GridHigh, CV->GridStep);
-  OS << fmt::format("fitted parameters: {} for {} training cases: {}\n",
+  OS << fmt::format("fitted parameters: {} for {} training cases ({} fitted "
+                    "on): {}\n",
                     CV->Parameters.size(), CV->TrainHeldOut.Cases,
-                    parameterList(*CV));
+                    CV->CalibratingCases, parameterList(*CV));
   for (const cost::HeldOutGroup &G : CV->Groups)
     OS << fmt::format("held-out group {}: {} cases, in-sample {:.1f}%, "
                       "held-out {:.1f}%, max {:.1f}% ({})\n",
@@ -96,8 +103,9 @@ void printValidationMarkdown(const ValidationResult &R, llvm::raw_ostream &OS,
   OS << "| group | case | figure | predicted | measured | error |\n"
         "| --- | --- | --- | ---: | ---: | ---: |\n";
   for (const cost::ValidationCase &C : R.Cases)
-    OS << "| " << markdownCell(C.Source) << " | " << markdownCell(C.Case)
-       << " | " << markdownCell(C.Figure) << " | " << si(C.Predicted, C.Unit, 4)
+    OS << "| " << markdownCell(C.Source) << " | "
+       << markdownCell(C.Case + notFittedOn(C)) << " | "
+       << markdownCell(C.Figure) << " | " << si(C.Predicted, C.Unit, 4)
        << " | " << si(C.Measured, C.Unit, 4) << " | "
        << signedPercent(C.error()) << " |\n";
   OS << "\n| cases | n | mean \\|error\\| | max \\|error\\| |\n"
@@ -134,14 +142,15 @@ void printValidationMarkdown(const ValidationResult &R, llvm::raw_ostream &OS,
   Held("all serve", R.Serve, CV->ServeHeldOut);
   Held("**all**", R.All, CV->AllHeldOut);
   OS << fmt::format("\nFitted parameters: {} (`efficiency.sustained` of {}) "
-                    "for {} training cases.\n",
+                    "for {} training cases ({} fitted on).\n",
                     CV->Parameters.size(), markdownCell(parameterList(*CV)),
-                    CV->TrainHeldOut.Cases);
+                    CV->TrainHeldOut.Cases, CV->CalibratingCases);
 }
 
 void printValidationCsv(const ValidationResult &R, llvm::raw_ostream &OS,
                         const cost::CrossValidation *CV) {
-  OS << "source,case,figure,kind,accelerator,unit,predicted,measured,error"
+  OS << "source,case,figure,kind,accelerator,unit,predicted,measured,error,"
+        "calibrates"
      << (CV ? ",held_out_predicted,held_out_error" : "") << '\n';
   for (size_t I = 0; I < R.Cases.size(); ++I) {
     const cost::ValidationCase &C = R.Cases[I];
@@ -149,7 +158,8 @@ void printValidationCsv(const ValidationResult &R, llvm::raw_ostream &OS,
        << (C.Training ? "train" : "serve") << ',' << C.Accelerator << ','
        << C.Unit << ','
        << spec::formatNumber(C.Predicted) << ','
-       << spec::formatNumber(C.Measured) << ',' << spec::formatNumber(C.error());
+       << spec::formatNumber(C.Measured) << ',' << spec::formatNumber(C.error())
+       << ',' << (C.Calibrates ? "true" : "false");
     if (CV) {
       double Held = CV->HeldOutPredicted[I];
       OS << ',' << spec::formatNumber(Held) << ','
@@ -177,7 +187,8 @@ llvm::json::Value validationJson(const ValidationResult &R,
                                        {"unit", C.Unit},
                                        {"predicted", C.Predicted},
                                        {"measured", C.Measured},
-                                       {"error", C.error()}};
+                                       {"error", C.error()},
+                                       {"calibrates", C.Calibrates}};
     if (CV) {
       double Held = CV->HeldOutPredicted[I];
       Case["held_out_predicted"] = Held;

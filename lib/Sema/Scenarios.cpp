@@ -357,6 +357,20 @@ void Resolver::resolveMeasurement(EntityInfo &EI) {
     X.Source = F->V.Str;
   if (const spec::Field *F = M->path("case"))
     X.Case = F->V.Str;
+  // A case left out of the fits says why; only training runs are fitted on.
+  if (const spec::Field *F = M->field("calibrates");
+      F && F->isSet() && !F->V.Bool) {
+    bool Training = Scenario->Type->Name == "train";
+    if (!Training) {
+      Diags.report<DiagID::err_calibrates_serve>(F->Loc, M->Name);
+      return;
+    }
+    if (!M->path("note")) {
+      Diags.report<DiagID::err_calibrates_note>(F->Loc, M->Name);
+      return;
+    }
+    X.Calibrates = false;
+  }
   S.Measurements.push_back(std::move(X));
 }
 

@@ -18,10 +18,14 @@ time is inversely proportional to the knob.
     python3 tools/calibration/narrow.py H100_SXM fp8 1.904
     python3 tools/calibration/narrow.py B300 fp4 3.484 --field fp4
     python3 tools/calibration/narrow.py B300 bf16 13.10 --field compute
+    python3 tools/calibration/narrow.py B200 bf16 1419.75 --field compute --square 8192
 
 With --field compute the third argument is the BF16 time of the 12 GEMMs
 in milliseconds; the copy has compute and sustained set to 1 (a kernel
 profile is a short run), and the fit is the time llmsys gives over it.
+With --square N it is instead the published rate, in TFLOP/s, of one
+N x N x N BF16 GEMM (the forward up-projection of a one-layer model of
+width N over N tokens).
 
 The result is written by hand into stdlib/hardware/nvidia.llmsys with its
 source; re-run it when the GEMM model (lib/Cost/OpCost.cpp) changes.
@@ -70,6 +74,25 @@ def with_field(text, accelerator, field, value):
     return text[:at] + "\n    %s = %r" % (field, value) + text[at:]
 
 
+SQUARE_SPEC = """import std.hardware.nvidia
+network cal_link {{ bandwidth = 450 GB/s; latency = 1 us }}
+system cal_one {{ node {{ accelerator = {accel}; devices = 1; fabric = cal_link }} }}
+model cal_square {{ layers = 1; hidden = {n}; heads = {heads}; ffn = {n}; vocab = 32000; max_seq = {n}; bias = false }}
+train wide {{ model = cal_square; system = cal_one; seq_len = {n}; mapping {{ fusion = [flash_attention] }} }}
+"""
+
+
+def square_time(llmsys, stdlib, spec):
+    """The time llmsys gives the square GEMM: the forward mlp.up."""
+    out = llmsys_run.run(llmsys, stdlib, ["eval", "--format=json", "--ops=0",
+                                          spec])
+    for s in json.loads(out)["scenarios"]:
+        for o in s["operators"]:
+            if o["name"] == "mlp.up" and o["phase"] == "fwd":
+                return o["time_s"]
+    sys.exit("no forward mlp.up in the square-GEMM scenario")
+
+
 def gemm_times(llmsys, stdlib, spec):
     out = llmsys_run.run(llmsys, stdlib, ["eval", "--format=json", spec])
     times = {}
@@ -89,6 +112,9 @@ def main():
                    "--field compute: the BF16 time in ms)")
     p.add_argument("--field", default="narrow",
                    choices=["narrow", "fp4", "compute"])
+    p.add_argument("--square", type=int, default=0,
+                   help="with --field compute: fit to one N^3 GEMM's "
+                   "published TFLOP/s instead")
     p.add_argument("--llmsys", default=os.path.join(ROOT, "build", "bin",
                                                     "llmsys"))
     a = p.parse_args()
@@ -104,6 +130,16 @@ def main():
                      a.accelerator)
         open(path, "w").write(text)
         spec = os.path.join(tmp, "layer.llmsys")
+        if a.square:
+            n = a.square
+            open(spec, "w").write(SQUARE_SPEC.format(accel=a.accelerator, n=n,
+                                                     heads=max(1, n // 128)))
+            t = square_time(a.llmsys, stdlib, spec)
+            measured = 2.0 * n ** 3 / (a.speedup * 1e12)
+            print("bf16 %d^3 GEMM %.4g s at compute = 1, sustained = 1" % (n, t))
+            print("fit: compute %.3f (published %.1f TFLOP/s)" %
+                  (t / measured, a.speedup))
+            return
         fmt = "fp8" if a.format == "bf16" else a.format
         open(spec, "w").write(SPEC.format(accel=a.accelerator, fmt=fmt))
         t = gemm_times(a.llmsys, stdlib, spec)

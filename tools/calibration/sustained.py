@@ -8,7 +8,8 @@ a training run. For each value of a grid this script copies stdlib/ to a
 temporary folder with the value written into the accelerator's
 `efficiency` block, runs `llmsys validate --format=csv` on the training
 cases, keeps the cases whose scenario runs on one of the fitted devices,
-and takes their mean |error|; the least is the fit. Ties (a flat least
+and takes their mean |error| (leaving out the cases written
+`calibrates = false`); the least is the fit. Ties (a flat least
 |error|) go to the middle of the tied values, as in `llmsys validate
 --cross-validate`. It prints every grid point and, at the fit, the mean |error| of
 each source group.
@@ -87,8 +88,10 @@ def main():
         for v in grid:
             with open(target, "w") as f:
                 f.write(with_sustained(files[owner[0]], a.accelerator, v))
+            # Cases written `calibrates = false` are not fitted on.
             rows = [r for r in cases(a.llmsys, stdlib, a.cases)
-                    if r["kind"] == "train" and r["accelerator"] in devices]
+                    if r["kind"] == "train" and r["accelerator"] in devices
+                    and r["calibrates"] == "true"]
             if not rows:
                 sys.exit("no training case runs on %s" % ", ".join(devices))
             err = sum(abs(float(r["error"])) for r in rows) / len(rows)
