@@ -76,6 +76,7 @@ ModelConfig modelFromSpec(const spec::Object &M) {
     C.QkvBias = F->V.Bool;
   C.SlidingWindow = integer(M, "sliding_window");
   C.FullAttentionEvery = integer(M, "full_attention_every");
+  C.MtpLayers = integer(M, "mtp_layers");
   C.Dropout = M.number("dropout").value_or(0);
   if (M.object("moe")) {
     MoEConfig E;
@@ -167,6 +168,12 @@ ParamCount countParams(const ModelConfig &M) {
             Moe * P.MoePerLayer;
   P.Active = Common + M.Layers * PerLayerCommon + Dense * P.DenseMlpPerLayer +
              Moe * P.MoeActivePerLayer;
+  // A multi-token-prediction module (DeepSeek-V3 §2.2; the HF checkpoint's
+  // enorm, hnorm, eh_proj, shared_head.norm and one decoder layer): the
+  // embedding and head are the main model's.
+  P.MtpPerModule = 2 * H * H + 3 * normParams(M) + PerLayerCommon +
+                   (M.lastLayerMoe() ? P.MoePerLayer : P.DenseMlpPerLayer);
+  P.Mtp = double(M.MtpLayers) * P.MtpPerModule;
   return P;
 }
 

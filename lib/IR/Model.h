@@ -55,6 +55,8 @@ struct ModelConfig {
   /// With a window: layers n, 2n, ... attend over the whole context (0:
   /// none does).
   int64_t FullAttentionEvery = 0;
+  /// Multi-token-prediction modules (training only).
+  int64_t MtpLayers = 0;
   double Dropout = 0;
   std::optional<MoEConfig> Moe;
   std::optional<MLAConfig> Mla;
@@ -66,6 +68,9 @@ struct ModelConfig {
   AttentionKind attention() const;
   int64_t denseLayers() const { return Moe ? Moe->DenseLayers : Layers; }
   int64_t moeLayers() const { return Moe ? Layers - Moe->DenseLayers : 0; }
+  /// Whether the model's last layer (and so a multi-token-prediction
+  /// module's) is a MoE layer.
+  bool lastLayerMoe() const { return moeLayers() > 0; }
   /// Of the Count layers from layer First (0-based), those that attend
   /// within the sliding window.
   int64_t windowedLayers(int64_t First, int64_t Count) const;
@@ -91,6 +96,10 @@ struct ParamCount {
   double LMHead = 0;        ///< 0 when tied to the embedding
   double Total = 0;
   double Active = 0;
+  /// The multi-token-prediction modules (in neither total: published
+  /// counts leave them out, as DeepSeek-V3's 671B does its 14B module).
+  double MtpPerModule = 0; ///< projection, its norms and one layer
+  double Mtp = 0;          ///< all of them
 };
 ParamCount countParams(const ModelConfig &M);
 

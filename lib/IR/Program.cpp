@@ -314,6 +314,7 @@ bool hasWeightMatrix(OpKind K) {
   case OpKind::MoeSharedUp:
   case OpKind::MoeSharedDown:
   case OpKind::LmHead:
+  case OpKind::MtpProj:
     return true;
   default:
     return false;
@@ -405,7 +406,10 @@ std::string verifyProgram(const Program &P) {
       Embeddings += S.HasEmbedding;
       Heads += S.HasHead;
     }
-    if (Dense + Moe != P.Scenario.Model.Layers || Embeddings != 1 || Heads != 1)
+    // Training adds the multi-token-prediction modules' layers.
+    const ModelConfig &Mo = P.Scenario.Model;
+    int64_t Layers = Mo.Layers + (P.Scenario.Training ? Mo.MtpLayers : 0);
+    if (Dense + Moe != Layers || Embeddings != 1 || Heads != 1)
       return fmt::format("stages hold {} + {} layers, {} embeddings, {} heads",
                          Dense, Moe, Embeddings, Heads);
   }

@@ -525,6 +525,14 @@ Schema::Schema() {
              "window (GPT-OSS: 2, Gemma 3: 6; Hugging Face layer_types, "
              "Megatron-LM window_attn_skip_freq); unset: every layer is "
              "windowed");
+  nonNegative(B.withDefault(
+      Model, "mtp_layers", B.integer(), "0",
+      "multi-token-prediction modules (DeepSeek-V3 §2.2; Hugging Face "
+      "num_nextn_predict_layers, Megatron-LM --mtp-num-layers): in training "
+      "each adds, on the last pipeline stage, norms of the hidden state and of "
+      "the next token's embedding, a projection of the two (2h to h), one "
+      "layer like the model's last, and a second pass of the shared LM head "
+      "and loss; serving runs none (their parameters are counted apart)"));
   B.optional(Model, "moe", B.nested(Moe), "mixture of experts");
   B.optional(Model, "mla", B.nested(Mla), "multi-head latent attention");
   docOnly(positive(B.optional(Model, "reference_params", B.number(),

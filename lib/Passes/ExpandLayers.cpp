@@ -479,10 +479,34 @@ bool expandLayers(Program &P, PassContext &) {
       appendBackward(L.Ops);
       P.Blocks.push_back(std::move(L));
     };
-    AddLayers(BlockKind::DenseLayer, M.denseLayers(), false);
-    AddLayers(BlockKind::MoELayer, M.moeLayers(), true);
+    // A multi-token-prediction module's layer is one more of the kind of
+    // the model's last; partition puts it on the last stage.
+    const int64_t Mtp = M.MtpLayers;
+    AddLayers(BlockKind::DenseLayer, M.denseLayers() + (M.lastLayerMoe() ? 0 : Mtp),
+              false);
+    AddLayers(BlockKind::MoELayer, M.moeLayers() + (M.lastLayerMoe() ? Mtp : 0),
+              true);
 
     Block Hd = Head(LB, Phase::Forward, T, true);
+    // The rest of each module (DeepSeek-V3 §2.2): the norms of the hidden
+    // state and of the embedding of the token k ahead, their projection
+    // from 2h to h, and, after its layer, the head's norm, the shared LM
+    // head and the loss again. With a pipeline the last stage keeps its
+    // own copy of the embedding (Megatron-LM), kept in step as a tied
+    // embedding is.
+    for (int64_t K = 0; K < Mtp; ++K) {
+      LB.norm(Hd.Ops, OpKind::MtpNorm);
+      LB.norm(Hd.Ops, OpKind::MtpNorm);
+      Hd.Ops.push_back(LB.linear(OpKind::MtpProj, T, 2 * M.Hidden, M.Hidden,
+                                 true, Axis::None));
+      for (const Op &O : Head(LB, Phase::Forward, T, true).Ops)
+        Hd.Ops.push_back(O);
+      Hd.Params += Params.MtpPerModule - Params.AttentionPerLayer -
+                   Params.NormsPerLayer -
+                   (M.lastLayerMoe() ? Params.MoePerLayer : Params.DenseMlpPerLayer);
+    }
+    if (Mtp > 0 && S.Mapping.Pp > 1)
+      Hd.Params += Params.Embedding;
     appendBackward(Hd.Ops);
     P.Blocks.push_back(std::move(Hd));
 

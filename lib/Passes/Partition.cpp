@@ -827,6 +827,12 @@ private:
       St.MoELayers += Layers - D;
       First = Last;
     }
+    // Multi-token-prediction modules run after the last layer, on the last
+    // stage (Megatron-LM's layout puts them in the last chunk): their
+    // layers are of the kind of the model's last. Serving runs none.
+    if (S.Training && M.MtpLayers > 0)
+      (M.lastLayerMoe() ? P.Stages.back().MoELayers
+                        : P.Stages.back().DenseLayers) += M.MtpLayers;
     P.Stages.front().HasEmbedding = true;
     P.Stages.back().HasHead = true;
     if (Pp < 2)

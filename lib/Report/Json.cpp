@@ -26,6 +26,7 @@ static Object inputs(const Program &P) {
       {"accelerator", S.System.Accelerator},
       {"parameters", countParams(S.Model).Total},
       {"active_parameters", countParams(S.Model).Active},
+      {"mtp_parameters", countParams(S.Model).Mtp},
       {"beams", S.Beams},
       {"devices", S.System.devices()},
       {"devices_used", M.devices()},

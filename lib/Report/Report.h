@@ -80,7 +80,9 @@ std::string describeSystem(const ir::SystemConfig &S);
 /// it uses and whether the idle rest is charged.
 std::string describePlacement(const ir::ScenarioConfig &S);
 /// "8.03B parameters", "30.5B parameters (3.34B active)".
-std::string describeParameters(const ir::ModelConfig &M);
+/// "671B parameters (37.6B active) + 11.6B multi-token prediction";
+/// serving runs no multi-token-prediction module.
+std::string describeParameters(const ir::ModelConfig &M, bool Serving);
 /// "dp 16 tp 8 pp 8, sp, selective recompute, interleaved_1f1b x3"
 std::string describeMapping(const ir::MappingConfig &M);
 

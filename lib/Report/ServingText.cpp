@@ -29,7 +29,7 @@ void printServingText(const Program &P, const cost::ServingReport &R,
   const ScenarioConfig &S = P.Scenario;
   OS << "serve " << S.Name << ": model " << S.Model.Name << " on "
      << describePlacement(S) << ", mapping " << describeMapping(S.Mapping)
-     << "; " << describeParameters(S.Model) << '\n';
+     << "; " << describeParameters(S.Model, /*Serving=*/true) << '\n';
   const cost::TrafficReport &T = R.Traffic;
   std::string Formats = fmt::format(
       "weights {}, activations {}, KV cache {}",

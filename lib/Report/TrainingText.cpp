@@ -40,11 +40,14 @@ static std::string count(double N) {
   return fmt::format("{:.3g}", N);
 }
 
-std::string describeParameters(const ModelConfig &M) {
+std::string describeParameters(const ModelConfig &M, bool Serving) {
   ParamCount P = countParams(M);
   std::string Out = count(P.Total) + " parameters";
   if (M.Moe)
     Out += " (" + count(P.Active) + " active)";
+  if (P.Mtp > 0)
+    Out += " + " + count(P.Mtp) + " multi-token prediction" +
+           (Serving ? " (not served)" : "");
   return Out;
 }
 
@@ -80,7 +83,7 @@ void printTrainingText(const Program &P, const cost::TrainingReport &R,
   const ScenarioConfig &S = P.Scenario;
   OS << "train " << S.Name << ": model " << S.Model.Name << " on "
      << describePlacement(S) << ", mapping " << describeMapping(S.Mapping)
-     << "; " << describeParameters(S.Model) << '\n';
+     << "; " << describeParameters(S.Model, /*Serving=*/false) << '\n';
   line(OS, "step time",
        fmt::format("{} ({} micro-batches of {} x {} tokens)",
                    duration(R.StepTime), R.MicroBatches, P.MicroBatch,

@@ -284,6 +284,10 @@ void Resolver::checkModelFields(const Object &M) {
   const spec::Field *Every = M.field("full_attention_every");
   if (Every && Every->isSet() && !M.number("sliding_window"))
     Diags.report<DiagID::err_full_attention_no_window>(at(Every->Loc), M.Name);
+  // Multi-token prediction needs a next token to predict.
+  const spec::Field *Mtp = M.field("mtp_layers");
+  if (Mtp && Mtp->isSet() && Mtp->V.Num > 0 && M.word("kind") == "encoder")
+    Diags.report<DiagID::err_mtp_encoder>(at(Mtp->Loc), M.Name);
 }
 
 std::optional<Value> Resolver::evalName(const ast::NameExpr &E, Object *Self,

@@ -293,6 +293,7 @@ private:
       setWhole("moe.shared_experts", "n_shared_experts", false);
       setWhole("moe.expert_ffn", "moe_intermediate_size", true);
       setWhole("moe.dense_layers", "first_k_dense_replace", false);
+      setWhole("mtp_layers", "num_nextn_predict_layers", false);
       if (std::optional<double> Freq = whole("moe_layer_freq", false);
           Freq && *Freq != 1)
         unmappable("moe_layer_freq",

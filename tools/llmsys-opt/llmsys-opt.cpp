@@ -98,6 +98,10 @@ static void printParams(const ir::ModelConfig &M, raw_ostream &OS) {
                           : (M.Moe ? std::nullopt : M.ReferenceParams),
                       M.ReferenceTolerance)
      << "\n";
+  if (P.Mtp > 0)
+    OS << fmt::format("  params mtp    {:.5g} ({} multi-token-prediction "
+                      "module{}, in neither count)\n",
+                      P.Mtp, M.MtpLayers, M.MtpLayers == 1 ? "" : "s");
   OS << fmt::format("  embedding {:.5g}, positions {:.5g}, lm head {:.5g}, "
                     "final norm {:.5g}\n",
                     P.Embedding, P.Positions, P.LMHead, P.FinalNorm);
