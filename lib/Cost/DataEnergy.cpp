@@ -41,7 +41,11 @@ void DataTraffic::add(const Op &O, double Times, double Context) {
     (O.FabricLevel > 0 ? ScaleOut : ScaleUp) += Times * wireBytes(O);
     return;
   }
-  if (O.Fused)
+  // An offloaded optimizer's passes are over host memory and the host
+  // link, not device memory (their energy is not counted).
+  if (O.Fused || O.Kind == OpKind::OffloadGradToHost ||
+      O.Kind == OpKind::OffloadHostUpdate ||
+      O.Kind == OpKind::OffloadParamToDevice)
     return;
   Memory += Times * (O.BytesRead + O.BytesWritten +
                      O.BytesPerContext * O.contextRead(Context));

@@ -247,11 +247,35 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   // Data parallelism and the optimizer, once per step: the gradient
   // reduction (all-reduce, or reduce-scatter with a distributed optimizer)
   // and the updated parameters' all-gather.
-  double GradTime = 0, GatherTime = 0, OptTime = 0;
+  double GradTime = 0, GatherTime = 0, OptTime = 0, HostTransfer = 0;
+  // An optimizer offloaded to the host (offload = optimizer): its
+  // transfers cross the host link, its update streams the host's memory,
+  // shared by the node's devices; neither overlaps the step.
+  const double HostMemory =
+      S.System.HostMemoryBandwidth / double(std::max<int64_t>(1, S.System.DevicesPerNode));
+  auto IsTransfer = [](const Op &O) {
+    return O.Kind == OpKind::OffloadGradToHost ||
+           O.Kind == OpKind::OffloadParamToDevice;
+  };
+  // An optimizer op's time: on the device, the host link or the host.
+  auto OptimizerOpTime = [&](const Op &O) {
+    double Bytes = O.BytesRead + O.BytesWritten;
+    auto Streamed = [](double T) {
+      OpTime R;
+      R.Memory = R.Time = T;
+      R.MemoryBound = true;
+      return R;
+    };
+    if (IsTransfer(O) && A.HostLinkBandwidth > 0)
+      return Streamed(Bytes / A.HostLinkBandwidth);
+    if (O.Kind == OpKind::OffloadHostUpdate && HostMemory > 0)
+      return Streamed(Bytes / HostMemory);
+    return opTime(O, A);
+  };
   if (const Block *Opt = P.block(BlockKind::Optimizer))
     for (const Op &O : Opt->Ops) {
       if (!O.isCollective())
-        OptTime += opTime(O, A).Time;
+        (IsTransfer(O) ? HostTransfer : OptTime) += OptimizerOpTime(O).Time;
       else if (O.Collective == CollectiveKind::AllGather)
         GatherTime += collectiveTime(O, S.System).Time;
       else
@@ -274,7 +298,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
     DpExposed = GradExposed + GatherExposed;
   }
   R.Optimizer = OptTime;
-  R.StepTime = Pipeline + DpExposed + OptTime;
+  R.StepTime = Pipeline + DpExposed + OptTime + HostTransfer;
 
   // Breakdown of the step on the slowest stage.
   const Stage &St = P.Stages[R.SlowestStage];
@@ -292,6 +316,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   if (P.Stages.size() > 1)
     R.ExposedComm[static_cast<int>(CommKind::PP)] += Mb * PipeComm;
   R.ExposedComm[static_cast<int>(CommKind::DP)] += DpExposed;
+  R.ExposedComm[static_cast<int>(CommKind::Host)] += HostTransfer;
 
   // Throughput and utilisation.
   // Contraction FLOPs of a micro-batch on one device (ir::totals, from
@@ -395,7 +420,8 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
       }
       if (O.Fused)
         continue;
-      OpTime OT = opTime(O, A);
+      OpTime OT = B.Kind == BlockKind::Optimizer ? OptimizerOpTime(O)
+                                                 : opTime(O, A);
       Tables.addOp(O, OT.MemoryBound, N, O.Flops, O.BytesRead + O.BytesWritten,
                    OT.Time);
     }

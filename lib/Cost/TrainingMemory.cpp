@@ -122,8 +122,11 @@ MemoryBreakdown trainingMemory(const Program &P) {
     for (const Block &Blk : P.Blocks)
       B.QuantizedWeights += double(St.holds(Blk.Kind)) * Blk.QuantizedWeightBytes;
     B.Gradients = HeldTrained(M.Zero >= 2) * dtypeBytes(M.Gradients);
-    B.Optimizer = HeldTrained(M.Zero >= 1 || M.DistributedOptimizer) *
-                  P.Scenario.optimizerStateBytes();
+    // Offloaded, the optimizer state lives in host memory.
+    B.Optimizer = M.OffloadOptimizer
+                      ? 0
+                      : HeldTrained(M.Zero >= 1 || M.DistributedOptimizer) *
+                            P.Scenario.optimizerStateBytes();
     // Micro-batches in flight on stage I (the schedule pass).
     double InFlight = St.InFlight;
     double PerMicroBatch = St.DenseLayers * SavedDense +

@@ -368,6 +368,8 @@ SystemConfig systemFromSpec(const spec::Object &S) {
   C.DevicesPerNode = integerOf(LLMSYS_NESTED_FIELD(S, "node", "devices"), 1);
   C.Nodes = integerOf(LLMSYS_FIELD(S, "nodes"), 1);
   C.HasScaleOut = ScaleOut != nullptr;
+  C.HostMemoryBandwidth =
+      numberOf(LLMSYS_NESTED_FIELD(S, "node", "host_memory_bandwidth"), 0);
   C.Pue = numberOf(LLMSYS_FIELD(S, "pue"), 1);
   C.EnergyPrice = numberOf(LLMSYS_FIELD(S, "energy_price"), 0);
   C.Lifetime = numberOf(LLMSYS_FIELD(S, "lifetime"), 0);

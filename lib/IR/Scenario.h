@@ -287,6 +287,9 @@ struct SystemConfig {
     return Device.Price / Lifetime + wallPower() * EnergyPrice;
   }
   bool HasScaleOut = false; ///< a fabric between nodes
+  /// The node's host memory bandwidth, shared by its devices (0: not
+  /// given).
+  double HostMemoryBandwidth = 0;
   llvm::SMRange Decl;
   int64_t devices() const { return DevicesPerNode * Nodes; }
 };

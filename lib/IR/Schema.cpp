@@ -456,6 +456,11 @@ Schema::Schema() {
   B.required(Node, "accelerator", B.ref(Accelerator), "the device");
   B.required(Node, "devices", B.integer(), "devices per node");
   B.required(Node, "fabric", B.ref(Network), "fabric inside the node");
+  positive(B.optional(Node, "host_memory_bandwidth", B.qty(bandwidth()),
+                      "bandwidth of the node's host (CPU) memory, shared by "
+                      "its devices: the rate of a training optimizer step "
+                      "offloaded to the host (offload = optimizer), a pass "
+                      "over the optimizer state"));
   B.required(System, "node", B.nested(Node), "one node");
   B.withDefault(System, "nodes", B.integer(), "1", "number of nodes");
   B.optional(System, "fabric", B.ref(Network),
@@ -664,8 +669,11 @@ Schema::Schema() {
                 "host-memory offload (serve: weights streamed over the host "
                 "link for every forward; train: activations, each layer's "
                 "saved tensors sent to host memory in forward and brought "
-                "back in backward, beside the layer's compute; optimizer "
-                "offload is not costed)");
+                "back in backward, beside the layer's compute; train: "
+                "optimizer, the optimizer state in host memory and the "
+                "update run on the host: gradients to the host and "
+                "parameters back over the host link, the update at the "
+                "node's host_memory_bandwidth, after the gradient reduction)");
 
   // recipe
   B.required(Recipe, "forward", B.enumOf(Precision),

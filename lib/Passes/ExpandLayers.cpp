@@ -491,9 +491,8 @@ bool expandLayers(Program &P, PassContext &) {
     // The rest of each module (DeepSeek-V3 §2.2): the norms of the hidden
     // state and of the embedding of the token k ahead, their projection
     // from 2h to h, and, after its layer, the head's norm, the shared LM
-    // head and the loss again. With a pipeline the last stage keeps its
-    // own copy of the embedding (Megatron-LM), kept in step as a tied
-    // embedding is.
+    // head and the loss again (partition adds the last stage's copy of the
+    // embedding when there is a pipeline).
     for (int64_t K = 0; K < Mtp; ++K) {
       LB.norm(Hd.Ops, OpKind::MtpNorm);
       LB.norm(Hd.Ops, OpKind::MtpNorm);
@@ -505,8 +504,6 @@ bool expandLayers(Program &P, PassContext &) {
                    Params.NormsPerLayer -
                    (M.lastLayerMoe() ? Params.MoePerLayer : Params.DenseMlpPerLayer);
     }
-    if (Mtp > 0 && S.Mapping.Pp > 1)
-      Hd.Params += Params.Embedding;
     appendBackward(Hd.Ops);
     P.Blocks.push_back(std::move(Hd));
 
@@ -519,7 +516,23 @@ bool expandLayers(Program &P, PassContext &) {
     Op Update = pointwise(OpKind::OptimizerUpdate, Phase::Optimizer,
                           OpCategory::Memory, DType::FP32, 1, Params.Total,
                           S.Sgd ? 4 : 12, Traffic.Read, Traffic.Written);
-    Opt.Ops.push_back(Update);
+    if (S.Mapping.OffloadOptimizer) {
+      // ZeRO-Offload / Megatron-LM --optimizer-cpu-offload: the reduced
+      // gradients go to host memory, the host runs the update over the
+      // state it keeps (the same passes, at the host's memory bandwidth),
+      // and the updated parameters come back in the weights' format.
+      double G = dtypeBytes(S.Mapping.Gradients);
+      Opt.Ops.push_back(pointwise(OpKind::OffloadGradToHost, Phase::Optimizer,
+                                  OpCategory::Memory, S.Mapping.Gradients, G,
+                                  Params.Total, 0, 1, 0));
+      Update.Kind = OpKind::OffloadHostUpdate;
+      Opt.Ops.push_back(Update);
+      Opt.Ops.push_back(pointwise(OpKind::OffloadParamToDevice, Phase::Optimizer,
+                                  OpCategory::Memory, S.Mapping.Weights, WB,
+                                  Params.Total, 0, 0, 1));
+    } else {
+      Opt.Ops.push_back(Update);
+    }
     Opt.Ops.push_back(pointwise(OpKind::GradZero, Phase::Optimizer,
                                 OpCategory::Memory, S.Mapping.Gradients, 1,
                                 Params.Total, 0, 0, Traffic.Zeroed));

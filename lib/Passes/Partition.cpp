@@ -110,13 +110,20 @@ private:
       error<DiagID::err_no_peak>(S.System.Decl.Start.isValid() ? S.System.Decl : L.Decl,  S.System.Device.Name,
             dtypeName(Map.Activations).str());
     // Host-memory offload: serving weights, training activations.
-    if (Map.OffloadOptimizer || (Map.OffloadWeights && S.Training))
+    if ((Map.OffloadOptimizer && !S.Training) ||
+        (Map.OffloadWeights && S.Training))
       error<DiagID::err_offload_unsupported>(L.Offload, 
             Map.OffloadWeights ? "weights" : "optimizer",
             S.Training ? "train" : "serve",
-            S.Training ? "training offload of weights and optimizer state "
-                         "(ZeRO-Offload, ZeRO-Infinity) is not costed yet"
+            S.Training ? "training offload of the weights (ZeRO-Infinity) "
+                         "is not costed yet"
                        : "a serve scenario has no optimizer state");
+    else if (Map.OffloadOptimizer && S.System.Device.HostLinkBandwidth <= 0)
+      error<DiagID::err_offload_no_host_link>(L.Offload, "optimizer",
+                                              "moves gradients and parameters",
+                                              S.System.Device.Name);
+    else if (Map.OffloadOptimizer && S.System.HostMemoryBandwidth <= 0)
+      error<DiagID::err_offload_no_host_memory>(L.Offload, S.System.Name);
     else if (Map.OffloadActivations && !S.Training)
       error<DiagID::err_offload_unsupported>(L.Offload, "activations",
                                               "serve",
@@ -503,6 +510,13 @@ private:
   /// The parameters of a block's repeat on one device.
   void splitParams() {
     int64_t T = Map.Tp, E = Map.Ep;
+    // Multi-token prediction on the last of several stages reads the token
+    // embedding there: that stage keeps its own copy (Megatron-LM), kept
+    // in step as a tied embedding is (the synchronising all-reduce is not
+    // costed).
+    if (S.Training && M.MtpLayers > 0 && Map.Pp > 1)
+      if (Block *Head = P.block(BlockKind::Head))
+        Head->Params += countParams(M).Embedding;
     for (Block &B : P.Blocks)
       if (inModel(B)) {
         B.Params /= T;
@@ -920,7 +934,10 @@ private:
     };
     double Total = countParams(M).Total;
     for (Op &O : Opt->Ops)
-      if (O.Kind == OpKind::OptimizerUpdate)
+      if (O.Kind == OpKind::OptimizerUpdate ||
+          O.Kind == OpKind::OffloadGradToHost ||
+          O.Kind == OpKind::OffloadHostUpdate ||
+          O.Kind == OpKind::OffloadParamToDevice)
         scale(O, Share(Sharded) / Total);
       else if (O.Kind == OpKind::GradZero)
         scale(O, Share(Map.Zero >= 2) / Total);
