@@ -22,6 +22,12 @@
 // nodes waits for the scale-out latency. All-to-all sends the (g-1)/N of
 // its data that stays in the node over the scale-up fabric and the rest
 // through the device's own port, at the same time.
+// A tapered fat tree (`oversubscription` r over leaves of `leaf_nodes` L)
+// slows a group whose M nodes span more than one leaf: every ring then
+// has an edge through the spine at 1/r of the bandwidth, which paces it;
+// an all-to-all sends the (N - L g)/N of its data bound for other leaves
+// at 1/r, beside the rest. Send/recv pairs (pipeline neighbours) stay
+// under one leaf.
 //
 //===----------------------------------------------------------------------===//
 
@@ -124,6 +130,20 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
   double Bytes = O.MessageBytes;
   if (B <= 0 || N < 2)
     return T;
+  // The spine of a tapered fat tree, when the group's nodes fill more
+  // than one leaf.
+  double Taper = 1, BeyondLeaf = 0;
+  if (Spans && Net.Topo == Topology::FatTree && Net.Oversubscription > 1 &&
+      Net.LeafNodes > 0) {
+    double Nodes = std::ceil(N / G);
+    if (Nodes > double(Net.LeafNodes)) {
+      Taper = Net.Oversubscription;
+      BeyondLeaf = std::max(0.0, (N - double(Net.LeafNodes) * G) / N);
+    }
+  }
+  if (O.Collective != CollectiveKind::AllToAll &&
+      O.Collective != CollectiveKind::SendRecv)
+    B /= Taper;
   T.Bandwidth = B;
   switch (O.Collective) {
   case CollectiveKind::AllReduce: {
@@ -145,7 +165,8 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
     double Wire = (N - 1) / N * Bytes / B;
     if (Spans) {
       // Each device's own port carries what leaves the node.
-      double Out = (N - G) / N * Bytes / BOut;
+      double Out = std::max((N - G) / N * Bytes / BOut,
+                            BeyondLeaf * Bytes * Taper / BOut);
       double In = G > 1 && BUp > 0 ? (G - 1) / N * Bytes / BUp : 0;
       Wire = std::max(Out, In);
       T.Bandwidth = BOut;

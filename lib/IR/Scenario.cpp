@@ -347,6 +347,8 @@ static NetworkConfig networkFromSpec(const spec::Object *N) {
   C.Topo = enumFromWord<Topology>(wordOf(LLMSYS_FIELD(*N, "topology")))
                .value_or(Topology::Switch);
   C.Dimensions = integerOf(LLMSYS_FIELD(*N, "dimensions"), 2);
+  C.Oversubscription = numberOf(LLMSYS_FIELD(*N, "oversubscription"), 1);
+  C.LeafNodes = integerOf(LLMSYS_FIELD(*N, "leaf_nodes"), 0);
   return C;
 }
 

@@ -263,6 +263,10 @@ struct NetworkConfig {
   /// How the fabric connects its devices, and a torus's dimensions.
   Topology Topo = Topology::Switch;
   int64_t Dimensions = 2;
+  /// A tapered fat tree: the spine's share of a leaf's bandwidth is
+  /// 1 / Oversubscription beyond LeafNodes nodes (0: no taper).
+  double Oversubscription = 1;
+  int64_t LeafNodes = 0;
   bool present() const { return Bandwidth > 0; }
 };
 

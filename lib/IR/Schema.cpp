@@ -332,6 +332,15 @@ Schema::Schema() {
                        "torus: its dimensions (each device has 2 x "
                        "dimensions links sharing its bandwidth)"),
          1, 6);
+  within(B.withDefault(Network, "oversubscription", B.number(), "1",
+                "fat_tree: the leaf switches' down- over uplink bandwidth (2: "
+                "a 2:1 tapered tree); traffic between nodes under different "
+                "leaves crosses the spine at 1/oversubscription of the "
+                "devices' bandwidth"),
+         1, 1000);
+  positive(B.optional(Network, "leaf_nodes", B.integer(),
+                      "fat_tree with oversubscription: nodes under one leaf "
+                      "switch, non-blocking among themselves"));
   docOnly(B.optional(Network, "domain", B.integer(),
                      "most devices one domain of this fabric connects"),
           "describes the product; a system's `node.devices` is the "

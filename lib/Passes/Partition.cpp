@@ -135,6 +135,10 @@ private:
           L.Offload, Map.OffloadWeights ? "weights" : "activations",
           Map.OffloadWeights ? "streams the weights" : "moves the activations",
           S.System.Device.Name);
+    if (Sys.ScaleUp.Oversubscription > 1)
+      error<DiagID::err_network_taper_inside>(
+          S.System.Decl.Start.isValid() ? S.System.Decl : L.Decl,
+          Sys.ScaleUp.Name, Sys.Name);
     if (Map.EpOverlap && (!S.Training || Map.Ep < 2))
       error<DiagID::err_ep_overlap>(L.EpOverlap, 
             S.Training ? "it needs expert parallelism (ep > 1)"

@@ -275,8 +275,36 @@ void Resolver::evaluateAll(Object *O) {
     if (O->Fields[I].Spec->Type.Kind == TypeKind::Struct && O->Fields[I].V.Obj)
       evaluateAll(O->Fields[I].V.Obj);
   }
-  if (O->Type->Name == "model" && ModelsChecked.insert(O).second)
+  if (O->Type->Name == "model" && FieldsChecked.insert(O).second)
     checkModelFields(*O);
+  if (O->Type->Name == "network" && FieldsChecked.insert(O).second)
+    checkNetworkFields(*O);
+}
+
+void Resolver::checkNetworkFields(const Object &N) {
+  // Fields of one topology, written on another, would change nothing.
+  llvm::StringRef Topo = N.word("topology");
+  auto Written = [&](llvm::StringRef Name) -> const spec::Field * {
+    const spec::Field *F = N.field(Name);
+    return F && F->isSet() && F->From != spec::Origin::Default ? F : nullptr;
+  };
+  for (auto [Field, Wants] : {std::pair{"dimensions", "torus"},
+                              std::pair{"oversubscription", "fat_tree"},
+                              std::pair{"leaf_nodes", "fat_tree"}})
+    if (const spec::Field *F = Written(Field); F && Topo != Wants) {
+      Diags.report<DiagID::err_network_field_topology>(
+          at(F->Loc), Field, Wants, N.Name, Topo.empty() ? "switch" : Topo);
+      return;
+    }
+  const spec::Field *Over = Written("oversubscription");
+  const spec::Field *Leaf = Written("leaf_nodes");
+  bool Tapered = Over && Over->V.Num > 1;
+  if (Tapered && !Leaf)
+    Diags.report<DiagID::err_network_leaf>(at(Over->Loc), "oversubscription",
+                                           N.Name, "leaf_nodes");
+  else if (Leaf && !Tapered)
+    Diags.report<DiagID::err_network_leaf>(at(Leaf->Loc), "leaf_nodes", N.Name,
+                                           "oversubscription above 1");
 }
 
 void Resolver::checkModelFields(const Object &M) {

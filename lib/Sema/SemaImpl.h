@@ -189,10 +189,11 @@ public:
       ReadBy;
   std::vector<EntityInfo *> ExtendsStack;
   llvm::DenseSet<const Object *> ReportedIncomplete;
-  /// Models whose fields were checked against each other (once each,
+  /// Models and networks whose fields were checked against each other (once each,
   /// however many scenarios reach them).
-  llvm::DenseSet<const Object *> ModelsChecked;
+  llvm::DenseSet<const Object *> FieldsChecked;
   void checkModelFields(const Object &M);
+  void checkNetworkFields(const Object &N);
 
   /// Parsed default expressions, by field.
   std::unordered_map<const FieldSpec *, const ast::Expr *> Defaults;
