@@ -170,8 +170,9 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
                         ? A.ElementwiseEfficiency
                         : A.MemoryEfficiency;
   double Bandwidth = A.HbmBandwidth * Fraction;
+  // A transfer takes at least one access (small ones: mostly the access).
   if (Bytes > 0 && Bandwidth > 0)
-    T.Memory = Bytes / Bandwidth;
+    T.Memory = Bytes / Bandwidth + A.HbmLatency;
   T.MemoryBound = T.Memory > T.Compute;
   T.Overhead = (Flops > 0 || Bytes > 0) ? A.KernelOverhead : 0;
   T.Time = std::max(T.Compute, T.Memory) + T.Overhead;

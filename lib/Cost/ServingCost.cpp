@@ -163,6 +163,7 @@ PhaseRoofline phaseCost(const Program &P, const SystemConfig &Sys, Phase Ph,
     return phaseOn(P, Sys, Sys.Device, Ph, Context, Tables, PerSequence, St);
   AcceleratorConfig OnChip = Sys.Device;
   OnChip.HbmBandwidth = Sys.Device.L2Bandwidth;
+  OnChip.HbmLatency = Sys.Device.L2Latency;
   PhaseRoofline R = phaseOn(P, Sys, OnChip, Ph, Context, Tables, PerSequence, St);
   R.OnChip = true;
   return R;

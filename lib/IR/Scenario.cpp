@@ -301,6 +301,8 @@ static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.HbmBandwidth = numberOf(LLMSYS_NESTED_FIELD(A, "hbm", "bandwidth"), 0);
   C.L2Capacity = numberOf(LLMSYS_NESTED_FIELD(A, "l2", "capacity"), 0);
   C.L2Bandwidth = numberOf(LLMSYS_NESTED_FIELD(A, "l2", "bandwidth"), 0);
+  C.HbmLatency = numberOf(LLMSYS_NESTED_FIELD(A, "hbm", "latency"), 0);
+  C.L2Latency = numberOf(LLMSYS_NESTED_FIELD(A, "l2", "latency"), 0);
   C.Sparsity = numberOf(LLMSYS_FIELD(A, "sparsity"), 1);
   if (const spec::Field *T = LLMSYS_NESTED_FIELD(A, "hbm", "technology"))
     if (T->V.Kind == spec::ValueKind::Object && T->V.Obj)

@@ -203,6 +203,9 @@ struct AcceleratorConfig {
   /// given). Serving steps whose bytes fit in it read at its bandwidth
   /// (docs/cost-model.md, "On-chip memory").
   double L2Capacity = 0, L2Bandwidth = 0;
+  /// Access latencies (0: not given): a memory-bound transfer's time is
+  /// bytes / bandwidth + latency.
+  double HbmLatency = 0, L2Latency = 0;
   /// Energy per byte read or written in device memory: the energy_per_bit
   /// of the memory technology its `hbm` names (0: not given).
   double HbmEnergyPerByte = 0;

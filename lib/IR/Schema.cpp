@@ -371,10 +371,18 @@ Schema::Schema() {
              "bandwidth"));
   B.optional(MemLevel, "technology", B.ref(Memory), "DRAM technology");
   B.optional(MemLevel, "stacks", B.integer(), "number of stacks or devices");
+  B.optional(MemLevel, "latency", B.qty(time()),
+             "access latency: an operator that moves data to or from this "
+             "memory takes one access more than its transfer (bytes / "
+             "bandwidth + latency; unset: 0, the kernel's launch overhead "
+             "standing in)");
   MemLevel->SourceField = MemLevel->findField("technology");
   StructSpec *OnChip = B.block("on-chip memory", "an on-chip cache or SRAM");
   B.required(OnChip, "capacity", B.qty(bytes()), "capacity per device");
   B.optional(OnChip, "bandwidth", B.qty(bandwidth()), "peak bandwidth");
+  B.optional(OnChip, "latency", B.qty(time()),
+             "access latency of a serving step resident on chip (as the "
+             "device memory's latency; unset: 0)");
   StructSpec *Efficiency = B.block(
       "efficiency", "how close kernels come to the peaks (cost-model knobs)");
   // Defaults are the ideal roofline and a conventional 128 x 128 x 32 GEMM
