@@ -188,6 +188,9 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     C.DpOverlap = F->V.Bool;
   if (const spec::Field *F = LLMSYS_FIELD(M, "grad_accumulation_fusion"))
     C.GradAccumulationFusion = F->V.Bool;
+  const spec::Field *EpDispatch = LLMSYS_FIELD(M, "ep_dispatch");
+  C.EpHierarchical = wordOf(EpDispatch) == "hierarchical";
+  C.Locs.EpDispatch = locOf(M, EpDispatch);
   C.OffloadWeights = wordOf(Offload) == "weights";
   C.OffloadOptimizer = wordOf(Offload) == "optimizer";
   C.OffloadActivations = wordOf(Offload) == "activations";

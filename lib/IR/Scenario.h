@@ -82,7 +82,7 @@ struct FusionSet {
 struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
       VirtualStages, Offload, Gradients, Activations, Recipe,
-      TpOverlapBackward, EpOverlap, ExpertTp, SparseWeights, StageLayers, FirstStageLayers,
+      TpOverlapBackward, EpOverlap, EpDispatch, ExpertTp, SparseWeights, StageLayers, FirstStageLayers,
       LastStageLayers, Decl;
 };
 
@@ -158,6 +158,9 @@ struct MappingConfig {
   /// Expert-parallel all-to-alls run beside another micro-batch's compute
   /// (Megatron-LM's overlap_moe_expert_parallel_comm).
   bool EpOverlap = false;
+  /// Expert dispatch: each node once (DeepEP, HybridEP) rather than each
+  /// of a token's top-k copies (NCCL all-to-all).
+  bool EpHierarchical = false;
   /// Column-parallel layers' input-gradient collective hides behind their
   /// weight-gradient GEMMs.
   bool TpGradOverlap = false;

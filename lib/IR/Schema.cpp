@@ -256,6 +256,13 @@ Schema::Schema() {
       "what is kept in host memory instead of device memory");
   const EnumSpec *Optimizer =
       B.enumType("optimizer", {"adam", "sgd"}, "training optimizer");
+  const EnumSpec *EpDispatch = B.enumType(
+      "expert dispatch", {"all_to_all", "hierarchical"},
+      "how expert parallelism moves tokens between nodes: all_to_all, each "
+      "of a token's top_k copies to its expert's device (NCCL; Megatron-LM's "
+      "alltoall dispatcher); hierarchical, a token once to each other node "
+      "holding one of its experts, then over that node's fabric (DeepEP's "
+      "normal kernels, HybridEP)");
 
   // Declared first so that references can name them.
   StructSpec *Technology = B.entity(
@@ -655,6 +662,12 @@ Schema::Schema() {
                 "communication is hidden too (Megatron-LM's userbuffers); "
                 "false: the forward's only (PyTorch's async TP, whose "
                 "micro-pipelining speeds up the forward)");
+  B.withDefault(Mapping, "ep_dispatch", B.enumOf(EpDispatch), "all_to_all",
+                "how the expert all-to-alls cross nodes (inside one node the "
+                "two are the same); hierarchical sends a token's bytes across "
+                "the scale-out fabric once per other node holding one of its "
+                "experts: for uniform routing nodes x (1 - C(E - E/nodes, k) / "
+                "C(E, k)) / k of all_to_all's");
   B.withDefault(Mapping, "ep_overlap", B.boolean(), "false",
                 "train: expert-parallel all-to-alls run beside the compute "
                 "of another micro-batch and show only where they outlast "

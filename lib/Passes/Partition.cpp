@@ -139,6 +139,8 @@ private:
       error<DiagID::err_network_taper_inside>(
           S.System.Decl.Start.isValid() ? S.System.Decl : L.Decl,
           Sys.ScaleUp.Name, Sys.Name);
+    if (Map.EpHierarchical && Map.Ep < 2)
+      error<DiagID::err_ep_dispatch>(Map.Locs.EpDispatch);
     if (Map.EpOverlap && (!S.Training || Map.Ep < 2))
       error<DiagID::err_ep_overlap>(L.EpOverlap, 
             S.Training ? "it needs expert parallelism (ep > 1)"
@@ -768,6 +770,29 @@ private:
            M.Moe->SharedExperts == 0 && dispatchesTokens(Ph);
   }
 
+  /// Of what the all-to-all dispatcher sends across the scale-out fabric,
+  /// the share a hierarchical one sends (DeepEP's normal kernels, HybridEP;
+  /// DeepSeek-V3 report §3.2.2: a token crosses to each node holding one of
+  /// its experts once, then NVLink forwards it there). With the ep group
+  /// over n nodes of g members, E experts (E / n a node) and top k, a
+  /// uniformly routed token reaches a node with probability
+  /// p = 1 - C(E - E/n, k) / C(E, k); it crosses to (n - 1) p other nodes,
+  /// where the all-to-all sends k (n - 1) / n copies: n p / k. The
+  /// all-to-all's traffic inside nodes shrinks by the same share, which
+  /// NVLink carries either way. 1 inside one node.
+  double hierarchicalShare() const {
+    int64_t E = Map.Ep, Etp = Map.ExpertTp;
+    if (!Map.EpHierarchical || !M.Moe || level(E, Etp) == 0)
+      return 1;
+    double Nodes = std::ceil(double(E) / double(perNode(E, Etp)));
+    double Experts = double(M.Moe->Experts), K = double(M.Moe->TopK);
+    double PerNode = Experts / Nodes;
+    double Miss = 1; // no expert of the token on a given node
+    for (int64_t I = 0; I < M.Moe->TopK; ++I)
+      Miss *= std::max(0.0, (Experts - PerNode - double(I)) / (Experts - double(I)));
+    return std::min(1.0, Nodes * (1 - Miss) / K);
+  }
+
   /// The expert-parallel all-to-alls (dispatch before the experts, combine
   /// after; reversed in backward) over the ep group, expert_tp apart in
   /// Megatron-LM's expert grid; with expert_tp > 1 the routed tokens are
@@ -792,7 +817,7 @@ private:
                           ? double(P.DecodeBatch)
                           : double(P.MicroBatch) * P.SeqLen / Map.Cp;
       double Bytes = Tokens / double(Map.Tp) * M.Moe->TopK * M.Hidden *
-                     dtypeBytes(Map.Activations);
+                     dtypeBytes(Map.Activations) * hierarchicalShare();
       bool Overlap = Map.EpOverlap && S.Training;
       auto AllToAll = [&](OpKind Name) {
         Out.push_back(collective(Name, O.Ph, CollectiveKind::AllToAll,
