@@ -75,6 +75,10 @@ int runSweep(Compilation &C) {
   }
   if (!SweepFilter.empty() && !Any && !Failed)
     return nothingFound(C, "no sweep named '" + SweepFilter + "'");
+  // A file without sweeps would print nothing and succeed.
+  if (!Any && !Failed)
+    return nothingFound(C, "the input declares no sweep: write 'sweep NAME "
+                           "over SCENARIO { AXIS in [...]; minimize FIGURE }'");
   return finish(C, Failed);
 }
 

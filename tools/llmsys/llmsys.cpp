@@ -17,7 +17,9 @@
 #include "Driver.h"
 #include "IR/Schema.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
@@ -63,7 +65,18 @@ int main(int argc, char **argv) {
         << "no subcommand given; see 'llmsys --help'\n";
     return 1;
   }
-  Compilation C(compileOptions(argv[0]));
+  CompileOptions Options = compileOptions(argv[0]);
+  // `llmsys list` with no files lists the standard library: every
+  // .llmsys file under it, in path order.
+  if (ListCmd && Options.Files.empty() && !Options.StdlibDir.empty()) {
+    std::error_code EC;
+    for (sys::fs::recursive_directory_iterator I(Options.StdlibDir, EC), E;
+         I != E && !EC; I.increment(EC))
+      if (sys::path::extension(I->path()) == ".llmsys")
+        Options.Files.push_back(I->path());
+    llvm::sort(Options.Files);
+  }
+  Compilation C(Options);
   if (EvalCmd)
     return withOutput([&] { return runEval(C); });
   if (CheckCmd)
