@@ -227,6 +227,14 @@ const spec::Object *topScenario(const spec::Spec &S, StringRef Name) {
   return nullptr;
 }
 
+std::vector<std::string> scenarioNames(const spec::Spec &S) {
+  std::vector<std::string> Names;
+  for (const spec::Object *O : S.Scenarios)
+    if (S.isTopLevel(*O))
+      Names.push_back(O->Name);
+  return Names;
+}
+
 std::vector<ScenarioPair> pairScenarios(const spec::Spec &A, StringRef NameA,
                                         const spec::Spec &B, StringRef NameB) {
   auto Scenarios = [](const spec::Spec &S) {

@@ -44,6 +44,8 @@ struct DiffResult {
 
 /// A top-level scenario of a spec by name, or null.
 const spec::Object *topScenario(const spec::Spec &S, llvm::StringRef Name);
+/// The names of the top-level scenarios (for suggestions).
+std::vector<std::string> scenarioNames(const spec::Spec &S);
 
 /// The scenarios `llmsys diff` compares: the named ones (a side without a
 /// name takes its only scenario, or the other side's name); with no names,

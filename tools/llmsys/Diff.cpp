@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Basic/Suggest.h"
 #include "Report/Diff.h"
 #include "Report/Report.h"
 #include "Cost/Evaluate.h"
@@ -68,7 +69,8 @@ int runDiff(const char *Argv0) {
   for (DiffSide &S : Sides)
     if (!S.Scenario.empty() && !report::topScenario(S.C->Spec, S.Scenario)) {
       WithColor::error(errs(), "llmsys")
-          << "no scenario named '" << S.Scenario << "' in " << S.File << '\n';
+          << "no scenario named '" << S.Scenario << "' in " << S.File
+          << didYouMean(S.Scenario, report::scenarioNames(S.C->Spec)) << '\n';
       return 1;
     }
   std::vector<report::ScenarioPair> Pairs = report::pairScenarios(

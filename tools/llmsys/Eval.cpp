@@ -6,9 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Basic/Suggest.h"
 #include "Cost/Evaluate.h"
 #include "Driver.h"
 #include "Report/Csv.h"
+#include "Report/Diff.h"
 #include "Report/Report.h"
 #include "Report/Svg.h"
 
@@ -93,7 +95,9 @@ int runEval(Compilation &C) {
                                   {"scenarios", std::move(Scenarios)}}))
           << '\n';
   if (!ScenarioFilter.empty() && Shown == 0)
-    return nothingFound(C, "no scenario named '" + ScenarioFilter + "'");
+    return nothingFound(C, "no scenario named '" + ScenarioFilter + "'" +
+                               didYouMean(ScenarioFilter,
+                                          report::scenarioNames(C.Spec)));
   // The reports first, then the diagnostics of the expectations.
   out().flush();
   if (!report::checkExpectations(C.Spec, C.Diags, Done))

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Basic/Suggest.h"
 #include "Driver.h"
 #include "IR/Schema.h"
 
@@ -50,6 +51,21 @@ int main(int argc, char **argv) {
     Overview += "  " + K->Name +
                 std::string(14 - std::min<size_t>(13, K->Name.size()), ' ') +
                 K->Doc + "\n";
+  // A first word that is no subcommand: say which one it was likely meant
+  // to be (the option parser would call it an unknown argument).
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> Names;
+    for (cl::SubCommand *S : cl::getRegisteredSubcommands())
+      if (!S->getName().empty())
+        Names.push_back(S->getName().str());
+    if (!llvm::is_contained(Names, StringRef(argv[1]))) {
+      std::string Hint = didYouMean(argv[1], Names);
+      WithColor::error(errs(), "llmsys")
+          << "unknown subcommand '" << argv[1] << "'"
+          << (Hint.empty() ? "; see 'llmsys --help'" : Hint) << '\n';
+      return 1;
+    }
+  }
   cl::ParseCommandLineOptions(argc, argv, Overview);
 
   if (SchemaCmd) {
