@@ -16,6 +16,15 @@ namespace llmsys {
 namespace driver {
 
 // A temporary file renamed into place.
+/// A written file gets the mode a new file gets from the user's umask
+/// (0644 under the usual 022): writeToOutput leaves its temporary file's.
+static void setFileMode(StringRef Path) {
+  unsigned Mask = sys::fs::getUmask();
+  (void)sys::fs::setPermissions(
+      Path, static_cast<sys::fs::perms>(
+                (sys::fs::all_read | sys::fs::all_write) & ~Mask));
+}
+
 bool writePlot(StringRef Name, const std::string &Svg) {
   if (std::error_code EC = sys::fs::create_directories(PlotDir)) {
     WithColor::error(errs(), "llmsys")
@@ -32,6 +41,7 @@ bool writePlot(StringRef Name, const std::string &Svg) {
         << "cannot write '" << Path << "': " << toString(std::move(E)) << '\n';
     return false;
   }
+  setFileMode(Path);
   return true;
 }
 
@@ -62,6 +72,8 @@ int withOutput(const std::function<int()> &Run) {
         << '\n';
     return 1;
   }
+  if (OutputFile != "-")
+    setFileMode(OutputFile);
   return 0;
 }
 

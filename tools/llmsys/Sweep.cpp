@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Sweep/Sweep.h"
+#include "Basic/Suggest.h"
 #include "Driver.h"
 #include "Cost/Evaluate.h"
 #include "Report/Svg.h"
@@ -73,8 +74,14 @@ int runSweep(Compilation &C) {
         !writePlot(W.Decl->Name + ".pareto.svg", report::plotPareto(W, R)))
       Failed = true;
   }
-  if (!SweepFilter.empty() && !Any && !Failed)
-    return nothingFound(C, "no sweep named '" + SweepFilter + "'");
+  if (!SweepFilter.empty() && !Any && !Failed) {
+    std::vector<std::string> Names;
+    for (const spec::Sweep &W : C.Spec.Sweeps)
+      if (C.Spec.isTopLevel(*W.Decl))
+        Names.push_back(W.Decl->Name);
+    return nothingFound(C, "no sweep named '" + SweepFilter + "'" +
+                               didYouMean(SweepFilter, Names));
+  }
   // A file without sweeps would print nothing and succeed.
   if (!Any && !Failed)
     return nothingFound(C, "the input declares no sweep: write 'sweep NAME "
