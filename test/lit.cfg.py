@@ -26,3 +26,6 @@ config.substitutions.append(("%cxx-syntax", " ".join(
      "-I" + os.path.join(config.llmsys_src_root, "lib")] +
     ["-isystem " + d for d in config.llvm_include_dirs.split(";") if d])))
 config.substitutions.append(("%{llmsys_tools}", config.llmsys_tools_dir))
+# `%status N CMD...` passes when CMD exits with status N.
+config.substitutions.append(("%status", "python3 " + os.path.join(
+    config.llmsys_src_root, "test", "Inputs", "status.py")))

@@ -35,9 +35,13 @@ model.llmsys:4:9: error: field 'X.tdp' expects power (W); a bare number has no u
   none) the tool prints `error: too many errors emitted, stopping now
   [--error-limit]`. The last line is `N errors generated.`, counting every
   error found.
-- Exit status 1 on any error, 0 otherwise. Problems in the bytes or brackets
-  of a file stop that file before parsing; syntax errors stop the run before
-  names are resolved.
+- Severity `error`: the input is wrong; exit status 2. Severity `finding`:
+  printed as `error:`, but it reports that what the input predicts fails a
+  check the user wrote (an `expect`, `--strict`); exit status 1 when no
+  input error came with it. Warnings and notes leave the status at 0; `-q`
+  hides warnings. See [cli.md](cli.md#exit-status).
+- Problems in the bytes or brackets of a file stop that file before
+  parsing; syntax errors stop the run before names are resolved.
 
 `{}` in a message below stands for a name, a value or a dimension.
 """

@@ -31,14 +31,15 @@ DiagBuilder DiagnosticEngine::reportFormatted(DiagID ID, SMRange Range,
   D.Range = Range;
   D.Message = std::move(Msg);
   D.Sequence = Sequence++;
-  if (D.Sev == Severity::Error) {
+  if (isError(D.Sev)) {
     ++NumErrors;
+    NumFindings += D.Sev == Severity::Finding;
     for (auto It = ContextNotes.rbegin(); It != ContextNotes.rend(); ++It)
       D.Notes.push_back(*It);
   }
   // Past the limit nothing more will be printed; keep memory bounded when a
   // file produces tens of thousands of errors.
-  if (ErrorLimit != 0 && NumErrors > ErrorLimit * 4 && D.Sev == Severity::Error)
+  if (ErrorLimit != 0 && NumErrors > ErrorLimit * 4 && isError(D.Sev))
     return DiagBuilder(*this, SIZE_MAX);
   Diags.push_back(std::move(D));
   return DiagBuilder(*this, Diags.size() - 1);
@@ -82,7 +83,7 @@ void DiagnosticEngine::flush(raw_ostream &OS) {
   bool Stopped = false;
   for (const auto &Entry : Order) {
     const Diagnostic &D = *Entry.second;
-    if (D.Sev == Severity::Error && ErrorLimit != 0 && Printed == ErrorLimit) {
+    if (isError(D.Sev) && ErrorLimit != 0 && Printed == ErrorLimit) {
       Diagnostic Stop;
       Stop.ID = DiagID::err_too_many_errors;
       Stop.Sev = Severity::Error;
@@ -91,10 +92,12 @@ void DiagnosticEngine::flush(raw_ostream &OS) {
       Stopped = true;
       break;
     }
+    if (D.Sev == Severity::Warning && !ShowWarnings)
+      continue;
     print(OS, D);
     for (const Diagnostic &N : D.Notes)
       print(OS, N);
-    if (D.Sev == Severity::Error)
+    if (isError(D.Sev))
       ++Printed;
   }
   (void)Stopped;
@@ -117,6 +120,7 @@ void DiagnosticEngine::print(raw_ostream &OS, const Diagnostic &D) const {
   raw_ostream::Colors LabelColor = raw_ostream::RED;
   switch (D.Sev) {
   case Severity::Error:
+  case Severity::Finding:
     Label = "error";
     break;
   case Severity::Warning:

@@ -26,7 +26,21 @@ enum class DiagID : unsigned {
   NumDiagIDs
 };
 
-enum class Severity { Error, Warning, Note };
+/// Error: the input is wrong (exit 2). Finding: printed as an error, but
+/// it reports what the input predicts, e.g. a failed expectation (exit 1).
+enum class Severity { Error, Finding, Warning, Note };
+
+/// The exit statuses of the tools (docs/cli.md#exit-status).
+enum ExitStatus : int {
+  ExitOk = 0,       ///< every check passed
+  ExitFinding = 1,  ///< a check the user asked for failed
+  ExitBadInput = 2, ///< bad input, a usage error or an I/O failure
+};
+
+/// Errors and findings stop a run from succeeding.
+inline bool isError(Severity S) {
+  return S == Severity::Error || S == Severity::Finding;
+}
 
 namespace detail {
 /// Every kind's message, for compile-time checks.
@@ -147,8 +161,15 @@ public:
                        std::forward<Args>(A)...);
   }
 
+  /// Errors and findings.
   unsigned getNumErrors() const { return NumErrors; }
   bool hasErrors() const { return NumErrors != 0; }
+  /// Errors that are faults of the input, not findings.
+  bool hasInputErrors() const { return NumErrors != NumFindings; }
+  /// ExitBadInput on an input error, ExitFinding on findings alone.
+  int exitStatus() const {
+    return hasInputErrors() ? ExitBadInput : hasErrors() ? ExitFinding : ExitOk;
+  }
   /// True once more errors were reported than will be printed: producers
   /// (the parser, above all) may stop early.
   bool reachedLimit() const {
@@ -156,6 +177,8 @@ public:
   }
   void setErrorLimit(unsigned Limit) { ErrorLimit = Limit; }
   void setShowColors(bool Enable) { ShowColors = Enable; }
+  /// -q: warnings (and their notes) are counted but not printed.
+  void setShowWarnings(bool Enable) { ShowWarnings = Enable; }
 
   /// Prints every diagnostic collected so far in source order and clears
   /// them; then "N errors generated." if there were errors.
@@ -173,9 +196,11 @@ private:
   std::vector<Diagnostic> Diags;
   std::vector<Diagnostic> ContextNotes;
   unsigned NumErrors = 0;
+  unsigned NumFindings = 0;
   unsigned ErrorLimit = 20;
   unsigned Sequence = 0;
   bool ShowColors = false;
+  bool ShowWarnings = true;
 };
 
 template <DiagID ID, typename... Args>

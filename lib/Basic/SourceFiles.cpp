@@ -25,9 +25,80 @@ std::string SourceFiles::displayName(StringRef Path) const {
   return std::string(P.str());
 }
 
+/// Larger inputs are refused before they are read whole (a device such as
+/// /dev/zero never ends).
+static constexpr uint64_t MaxFileMiB = 256;
+static constexpr uint64_t MaxFileBytes = MaxFileMiB << 20;
+
+static const char *typeName(sys::fs::file_type T) {
+  switch (T) {
+  case sys::fs::file_type::directory_file: return "a directory";
+  case sys::fs::file_type::fifo_file: return "a pipe";
+  case sys::fs::file_type::character_file: return "a character device";
+  case sys::fs::file_type::block_file: return "a block device";
+  case sys::fs::file_type::socket_file: return "a socket";
+  default: return "not a regular file";
+  }
+}
+
+std::optional<SourceFiles::Loaded>
+SourceFiles::loadStream(const std::string &Path, const std::string &Display,
+                        SMRange Range) {
+  Expected<sys::fs::file_t> FD =
+      Path == "-" ? sys::fs::getStdinHandle()
+                  : sys::fs::openNativeFileForRead(Path);
+  if (!FD) {
+    Diags.report<DiagID::err_file_not_found>(Range, Display,
+                                             toString(FD.takeError()));
+    return std::nullopt;
+  }
+  std::string Text;
+  bool Failed = false;
+  char Chunk[1 << 16];
+  for (;;) {
+    Expected<size_t> N = sys::fs::readNativeFile(*FD, Chunk);
+    if (!N) {
+      Diags.report<DiagID::err_file_not_found>(Range, Display,
+                                               toString(N.takeError()));
+      Failed = true;
+      break;
+    }
+    if (*N == 0)
+      break;
+    if (Text.size() + *N > MaxFileBytes) {
+      Diags.report<DiagID::err_file_too_large>(Range, Display, MaxFileMiB);
+      Failed = true;
+      break;
+    }
+    Text.append(Chunk, *N);
+  }
+  if (Path != "-")
+    sys::fs::closeFile(*FD);
+  if (Failed)
+    return std::nullopt;
+  unsigned ID = addBuffer(Text, Display);
+  return Loaded{ID, true};
+}
+
 std::optional<SourceFiles::Loaded>
 SourceFiles::load(const std::string &Path, const std::string &Display,
-                  SMRange Range) {
+                  SMRange Range, bool Stream) {
+  // A pipe or a device: a file named on the command line may be one
+  // (`llmsys diff <(git show HEAD:f) f`); an import or data file may not.
+  sys::fs::file_status St;
+  if (!sys::fs::status(Path, St) &&
+      St.type() != sys::fs::file_type::regular_file &&
+      St.type() != sys::fs::file_type::directory_file) {
+    if (Stream)
+      return loadStream(Path, Display, Range);
+    Diags.report<DiagID::err_file_not_regular>(Range, Display,
+                                               typeName(St.type()));
+    return std::nullopt;
+  }
+  if (!sys::fs::status(Path, St) && St.getSize() > MaxFileBytes) {
+    Diags.report<DiagID::err_file_too_large>(Range, Display, MaxFileMiB);
+    return std::nullopt;
+  }
   SmallString<256> Real;
   if (std::error_code EC = sys::fs::real_path(Path, Real)) {
     Diags.report<DiagID::err_file_not_found>(Range, Display, EC.message());
@@ -70,7 +141,18 @@ SourceFiles::loadData(StringRef Spelled, unsigned FromBuffer, SMRange Range) {
 }
 
 std::optional<SourceFiles::Loaded> SourceFiles::loadTopLevel(StringRef Path) {
-  return load(Path.str(), Path.str(), SMRange());
+  // '-' is stdin, read once.
+  if (Path == "-") {
+    if (StdinRead)
+      return Loaded{StdinBuffer, false};
+    std::optional<Loaded> L = loadStream("-", "<stdin>", SMRange());
+    if (L) {
+      StdinRead = true;
+      StdinBuffer = L->BufferID;
+    }
+    return L;
+  }
+  return load(Path.str(), Path.str(), SMRange(), /*Stream=*/true);
 }
 
 unsigned SourceFiles::addBuffer(StringRef Text, StringRef Name) {

@@ -63,12 +63,21 @@ public:
   }
 
 private:
+  /// Stream: Path may be a pipe or a device (read to its end, up to
+  /// MaxFileBytes), as a file named on the command line may be.
   std::optional<Loaded> load(const std::string &Path,
-                             const std::string &Display, llvm::SMRange Range);
+                             const std::string &Display, llvm::SMRange Range,
+                             bool Stream = false);
+  /// A buffer read from a stream: stdin or a pipe.
+  std::optional<Loaded> loadStream(const std::string &Path,
+                                   const std::string &Display,
+                                   llvm::SMRange Range);
   std::string displayName(llvm::StringRef Path) const;
 
   llvm::SourceMgr &SM;
   DiagnosticEngine &Diags;
+  bool StdinRead = false;
+  unsigned StdinBuffer = 0;
   std::string StdlibDir;
   std::vector<std::string> SearchPaths;
   llvm::StringMap<unsigned> ByRealPath;

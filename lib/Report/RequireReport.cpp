@@ -39,6 +39,17 @@ void printRequireText(const ir::Program &P, const cost::RequireReport &R,
      << '\n';
   OS << "  slo " << Slos << ": " << (R.MetNow ? "met" : "MISSED")
      << " on this system\n";
+  // Each SLO: its prediction on this system, and the resource that sets it.
+  for (const cost::SloCheck &C : R.AsIs.Slo) {
+    auto Show = [&](double V) {
+      return C.Name == "throughput" ? si(V, "tokens/s") : duration(V);
+    };
+    OS << fmt::format("    {:<11}{:>14} {:<2} {:<14}{:<8}{}\n", C.Name,
+                      Show(C.Value),
+                      C.Met ? (C.Lower ? ">=" : "<=") : (C.Lower ? "<" : ">"),
+                      Show(C.Limit), C.Met ? "met" : "MISSED",
+                      C.Binding.empty() ? "" : "(" + C.Binding + " binds)");
+  }
   OS << fmt::format("  {:<26}{:>16}{:>16}{:>10}\n", "resource per device",
                     "needed", "has", "ratio");
   for (const Requirement &Q : R.Rows) {
@@ -84,9 +95,18 @@ llvm::json::Value requireJson(const ir::Program &P,
     }
     Rows.push_back(std::move(O));
   }
+  llvm::json::Array Slos;
+  for (const cost::SloCheck &C : R.AsIs.Slo)
+    Slos.push_back(llvm::json::Object{{"slo", C.Name},
+                                      {"bound", C.Lower ? "min" : "max"},
+                                      {"limit", C.Limit},
+                                      {"predicted", C.Value},
+                                      {"met", C.Met},
+                                      {"binding", C.Binding}});
   return llvm::json::Object{
       {"scenario", P.Scenario.Name},
       {"met_now", R.MetNow},
+      {"slos", std::move(Slos)},
       {"resources", std::move(Rows)},
       {"binding", R.Binding >= 0 ? llvm::json::Value(R.Rows[R.Binding].Resource)
                                  : llvm::json::Value(nullptr)}};

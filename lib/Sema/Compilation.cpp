@@ -15,6 +15,7 @@ namespace llmsys {
 Compilation::Compilation(const CompileOptions &O) : Opts(O) {
   Diags.setErrorLimit(O.ErrorLimit);
   Diags.setShowColors(O.Colors);
+  Diags.setShowWarnings(!O.Quiet);
   Sources.setStdlibDir(O.StdlibDir);
   for (const std::string &D : O.IncludeDirs)
     Sources.addSearchPath(D);
@@ -83,9 +84,9 @@ bool Compilation::resolve() {
 }
 
 int Compilation::finish(raw_ostream &OS) {
-  bool Failed = Diags.hasErrors();
+  int Status = Diags.exitStatus();
   Diags.flush(OS);
-  return Failed ? 1 : 0;
+  return Status;
 }
 
 std::string findStdlibDir(const char *Argv0, void *MainAddr) {

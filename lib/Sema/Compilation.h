@@ -27,6 +27,7 @@ struct CompileOptions {
   std::string StdlibDir;
   unsigned ErrorLimit = 20;
   bool Colors = false;
+  bool Quiet = false; ///< warnings are not printed (-q)
   ParseLimits Limits;
 };
 

@@ -46,7 +46,7 @@ int runDiff(const char *Argv0) {
   if (DiffSides.size() != 2) {
     WithColor::error(errs(), "llmsys")
         << "diff needs two sides: FILE[:SCENARIO] FILE[:SCENARIO]\n";
-    return 1;
+    return ExitBadInput;
   }
   std::vector<report::Threshold> Thresholds;
   for (const std::string &T : FailIf) {
@@ -54,7 +54,7 @@ int runDiff(const char *Argv0) {
     std::optional<report::Threshold> Th = report::parseThreshold(T, Error);
     if (!Th) {
       WithColor::error(errs(), "llmsys") << "--fail-if " << Error << '\n';
-      return 1;
+      return ExitBadInput;
     }
     Thresholds.push_back(*Th);
   }
@@ -71,14 +71,14 @@ int runDiff(const char *Argv0) {
       WithColor::error(errs(), "llmsys")
           << "no scenario named '" << S.Scenario << "' in " << S.File
           << didYouMean(S.Scenario, report::scenarioNames(S.C->Spec)) << '\n';
-      return 1;
+      return ExitBadInput;
     }
   std::vector<report::ScenarioPair> Pairs = report::pairScenarios(
       Sides[0].C->Spec, Sides[0].Scenario, Sides[1].C->Spec, Sides[1].Scenario);
   if (Pairs.empty()) {
     WithColor::error(errs(), "llmsys")
         << "no pair of scenarios to compare; name them: FILE:SCENARIO\n";
-    return 1;
+    return ExitBadInput;
   }
   bool Json = OutputFormat == Format::Json;
   json::Array Out;
@@ -119,7 +119,7 @@ int runDiff(const char *Argv0) {
       WithColor::error(errs(), "llmsys")
           << "--fail-if names '" << Unknown << "', not a figure of "
           << Pairs[I].first->Name << " (see 'llmsys schema')\n";
-      return 1;
+      return ExitBadInput;
     }
   }
   if (Json)
@@ -134,7 +134,9 @@ int runDiff(const char *Argv0) {
   int Status = std::max(Sides[0].C->finish(errs()), Sides[1].C->finish(errs()));
   for (const std::string &M : Crossed)
     WithColor::error(errs(), "llmsys") << "threshold crossed: " << M << '\n';
-  return Failed || !Crossed.empty() ? 1 : Status;
+  return std::max<int>(Status, Failed             ? ExitBadInput
+                         : !Crossed.empty() ? ExitFinding
+                                            : ExitOk);
 }
 
 } // namespace driver

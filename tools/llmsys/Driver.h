@@ -33,7 +33,7 @@ extern cl::opt<std::string> StdlibDir, ScenarioFilter, SweepFilter, OutputFile,
 extern cl::opt<unsigned> ErrorLimit, TopOps, SweepThreads;
 extern cl::opt<bool> SweepReusePrefix, CrossValidate;
 extern cl::list<std::string> Budgets;
-extern cl::opt<bool> SweepReuseEvaluation;
+extern cl::opt<bool> SweepReuseEvaluation, Strict, Quiet;
 extern cl::opt<Format> OutputFormat;
 extern cl::opt<report::SweepFormat> SweepOutputFormat;
 extern cl::opt<uint64_t> MaxPoints;
@@ -42,15 +42,16 @@ extern cl::opt<cl::boolOrDefault> Progress;
 /// Where reports go: stdout, or the -o file being written.
 llvm::raw_ostream &out();
 /// Runs a command, its report to stdout or to -o. The file is replaced
-/// only when the command exits 0.
+/// when the report is whole: the command exits 0, or 1 for a finding (a
+/// failed expectation, --fail-if, --strict), not on bad input.
 int withOutput(const std::function<int()> &Run);
 /// Writes one figure under --plot, whole. False after an error message.
 bool writePlot(llvm::StringRef Name, const std::string &Svg);
-/// The end of a command: the report flushed, then the diagnostics; 1 if the
-/// command failed, else the diagnostics' status.
-int finish(Compilation &C, bool Failed);
+/// The end of a command: the report flushed, then the diagnostics; the
+/// larger of Status (an ExitStatus) and the diagnostics' status.
+int finish(Compilation &C, int Status);
 /// The end of a command that found nothing to do: the diagnostics, then
-/// the error Message; 1.
+/// the error Message; ExitBadInput.
 int nothingFound(Compilation &C, const std::string &Message);
 /// The compilation options of the command line's files.
 CompileOptions compileOptions(const char *Argv0);

@@ -145,10 +145,24 @@ cl::opt<cl::boolOrDefault>
              cl::desc("A progress line on stderr (default: on a terminal)"),
              cl::sub(SweepCmd), cl::cat(LLMSysCat));
 
+cl::opt<bool> Strict(
+    "strict",
+    cl::desc("Exit 1 when a scenario does not fit in memory or misses an "
+             "SLO"),
+    cl::sub(EvalCmd), cl::cat(LLMSysCat));
+cl::opt<bool> Quiet("q",
+                    cl::desc("Quiet: no warnings, notes or progress line; "
+                             "errors only"),
+                    cl::sub(EvalCmd), cl::sub(CheckCmd), cl::sub(ListCmd),
+                    cl::sub(SweepCmd), cl::sub(RequireCmd), cl::sub(DiffCmd),
+                    cl::sub(ValidateCmd), cl::cat(LLMSysCat));
+static cl::alias QuietLong("quiet", cl::desc("Alias for -q"),
+                           cl::aliasopt(Quiet), cl::cat(LLMSysCat));
+
 cl::opt<std::string> OutputFile(
     "o",
-    cl::desc("Write the report to <file>: whole, and only when the command "
-             "succeeds (a temporary file renamed into place)"),
+    cl::desc("Write the report to <file> (a temporary file renamed into "
+             "place), also when a check fails (exit 1); not on bad input"),
     cl::value_desc("file"), cl::sub(EvalCmd), cl::sub(SweepCmd),
     cl::sub(RequireCmd), cl::sub(DiffCmd), cl::sub(ValidateCmd),
     cl::cat(LLMSysCat));

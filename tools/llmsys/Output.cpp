@@ -1,6 +1,6 @@
 //===- Output.cpp - where reports and figures go --------------------------===//
 //
-// stdout or -o FILE (written whole, only when the command succeeds), SVG
+// stdout or -o FILE (written whole, unless the input was bad), SVG
 // figures under --plot, and the compilation options.
 //
 //===----------------------------------------------------------------------===//
@@ -56,37 +56,38 @@ int withOutput(const std::function<int()> &Run) {
     ReportStream = &OS;
     Status = Run();
     ReportStream = nullptr;
-    if (Status != 0)
+    // A finding's report is whole: CI keeps the report of a failed check.
+    if (Status != ExitOk && Status != ExitFinding)
       return createStringError(inconvertibleErrorCode(), "not written");
     return Error::success();
   });
-  if (Status != 0) {
+  if (Status != ExitOk && Status != ExitFinding) {
     consumeError(std::move(E));
-    WithColor::note(errs(), "llmsys")
-        << "'" << OutputFile << "' not written: the command failed\n";
+    if (!Quiet)
+      WithColor::note(errs(), "llmsys")
+          << "'" << OutputFile << "' not written: the command failed\n";
     return Status;
   }
   if (E) {
     WithColor::error(errs(), "llmsys")
         << "cannot write '" << OutputFile << "': " << toString(std::move(E))
         << '\n';
-    return 1;
+    return ExitBadInput;
   }
   if (OutputFile != "-")
     setFileMode(OutputFile);
-  return 0;
+  return Status;
 }
 
-int finish(Compilation &C, bool Failed) {
+int finish(Compilation &C, int Status) {
   out().flush();
-  int Status = C.finish(errs());
-  return Failed ? 1 : Status;
+  return std::max(Status, C.finish(errs()));
 }
 
 int nothingFound(Compilation &C, const std::string &Message) {
   C.finish(errs());
   WithColor::error(errs(), "llmsys") << Message << '\n';
-  return 1;
+  return ExitBadInput;
 }
 
 CompileOptions compileOptions(const char *Argv0) {
@@ -99,6 +100,7 @@ CompileOptions compileOptions(const char *Argv0) {
           : StdlibDir.getValue();
   O.ErrorLimit = ErrorLimit;
   O.Colors = WithColor(errs()).colorsEnabled();
+  O.Quiet = Quiet;
   return O;
 }
 

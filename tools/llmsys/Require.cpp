@@ -23,14 +23,14 @@ namespace driver {
 int runRequire(Compilation &C) {
   if (OutputFormat == Format::Md || OutputFormat == Format::Csv) {
     WithColor::error(errs(), "llmsys") << "require prints text or json\n";
-    return 1;
+    return ExitBadInput;
   }
   if (!C.run())
     return C.finish(errs());
   passes::PassContext Ctx;
   Ctx.Diags = &C.Diags;
   bool Json = OutputFormat == Format::Json;
-  bool Failed = false;
+  int Status = ExitOk;
   unsigned Shown = 0;
   json::Array Out;
   for (const spec::Object *S : C.Spec.Scenarios) {
@@ -41,12 +41,12 @@ int runRequire(Compilation &C) {
     if (!Config.SloTtft && !Config.SloTpot && !Config.SloE2E &&
         !Config.SloThroughput) {
       C.Diags.report<DiagID::err_require_no_slo>(S->DeclRange, S->Name);
-      Failed = true;
+      Status = ExitBadInput;
       continue;
     }
     std::optional<ir::Program> P = passes::buildProgram(Config, Ctx);
     if (!P) {
-      Failed = true;
+      Status = ExitBadInput;
       continue;
     }
     // In-flight batching re-simulates the requests on every system tried.
@@ -62,18 +62,27 @@ int runRequire(Compilation &C) {
       report::printRequireText(*P, R, out());
     }
     ++Shown;
+    // SLOs missed that no single resource can meet: a finding, exit 1.
+    if (!R.MetNow && R.Binding < 0) {
+      std::string Missed;
+      for (const cost::SloCheck &Q : R.AsIs.Slo)
+        if (!Q.Met)
+          Missed += (Missed.empty() ? "" : ", ") + Q.Name;
+      C.Diags.report<DiagID::err_require_unreachable>(S->DeclRange, S->Name,
+                                                      Missed);
+    }
   }
   if (Json)
     out() << formatv("{0:2}", json::Value(json::Object{
                                   {"schema_version", report::JsonSchemaVersion},
                                   {"requirements", std::move(Out)}}))
           << '\n';
-  if (Shown == 0 && !Failed)
+  if (Shown == 0 && Status == ExitOk)
     return nothingFound(C, ScenarioFilter.empty()
                                ? std::string("no serve scenario in the files")
                                : "no serve scenario named '" + ScenarioFilter +
                                      "'");
-  return finish(C, Failed);
+  return finish(C, Status);
 }
 
 } // namespace driver

@@ -24,7 +24,7 @@ namespace driver {
 int runSweep(Compilation &C) {
   if (!C.run())
     return C.finish(errs());
-  bool Any = false, Failed = false;
+  bool Any = false, Failed = false; // Failed: bad input or I/O
   for (const spec::Sweep &W : C.Spec.Sweeps) {
     if (!C.Spec.isTopLevel(*W.Decl) ||
         (!SweepFilter.empty() && W.Decl->Name != SweepFilter))
@@ -51,7 +51,8 @@ int runSweep(Compilation &C) {
     Opts.Threads = SweepThreads;
     Opts.ReusePrefix = SweepReusePrefix;
     Opts.ReuseEvaluation = SweepReuseEvaluation;
-    Opts.Progress = Progress == cl::BOU_UNSET
+    Opts.Progress = Quiet                      ? false
+                    : Progress == cl::BOU_UNSET
                         ? sys::Process::StandardErrIsDisplayed()
                         : Progress == cl::BOU_TRUE;
     Opts.Stream = [&](const sweep::Point &P) { Printer.row(P); };
@@ -86,7 +87,7 @@ int runSweep(Compilation &C) {
   if (!Any && !Failed)
     return nothingFound(C, "the input declares no sweep: write 'sweep NAME "
                            "over SCENARIO { AXIS in [...]; minimize FIGURE }'");
-  return finish(C, Failed);
+  return finish(C, Failed ? ExitBadInput : ExitOk);
 }
 
 } // namespace driver

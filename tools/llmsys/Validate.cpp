@@ -22,12 +22,12 @@ using namespace llvm;
 namespace llmsys {
 namespace driver {
 
-/// --budget group=percent: false (after an error message per group) when a
-/// group's mean |error|, held out when cross-validating, exceeds its
-/// budget, or a budget names no group.
-static bool checkBudgets(const cost::ValidationResult &R,
-                         const cost::CrossValidation *CV) {
-  bool Ok = true;
+/// --budget group=percent: ExitFinding (after an error message per group)
+/// when a group's mean |error|, held out when cross-validating, exceeds its
+/// budget; ExitBadInput when a budget is malformed or names no group.
+static int checkBudgets(const cost::ValidationResult &R,
+                        const cost::CrossValidation *CV) {
+  int Status = ExitOk;
   for (const std::string &B : Budgets) {
     auto [Group, Percent] = StringRef(B).split('=');
     double Limit;
@@ -35,7 +35,7 @@ static bool checkBudgets(const cost::ValidationResult &R,
         Limit < 0) {
       WithColor::error(errs(), "llmsys")
           << "--budget '" << B << "': expected <group>=<percent>\n";
-      Ok = false;
+      Status = ExitBadInput;
       continue;
     }
     Group = Group.trim();
@@ -43,7 +43,7 @@ static bool checkBudgets(const cost::ValidationResult &R,
     if (!S || !S->Cases) {
       WithColor::error(errs(), "llmsys")
           << "--budget '" << B << "': no case of group '" << Group << "'\n";
-      Ok = false;
+      Status = ExitBadInput;
       continue;
     }
     if (100 * S->meanAbs() > Limit) {
@@ -52,10 +52,10 @@ static bool checkBudgets(const cost::ValidationResult &R,
                      "of {3}%\n",
                      Group, CV ? "held-out" : "in-sample", 100 * S->meanAbs(),
                      Percent.trim());
-      Ok = false;
+      Status = std::max<int>(Status, ExitFinding);
     }
   }
-  return Ok;
+  return Status;
 }
 
 int runValidate(const char *Argv0) {
@@ -87,7 +87,7 @@ int runValidate(const char *Argv0) {
   if (CrossValidate && R.Failures.empty()) {
     CV = cost::crossValidate(R, Ctx);
     if (!CV)
-      return finish(C, true);
+      return finish(C, ExitBadInput);
   }
   const cost::CrossValidation *CVP = CV ? &*CV : nullptr;
   if (OutputFormat == Format::Json)
@@ -98,8 +98,8 @@ int runValidate(const char *Argv0) {
     report::printValidationCsv(R, out(), CVP);
   else
     report::printValidationText(R, out(), CVP);
-  bool OverBudget = !checkBudgets(R, CVP);
-  return finish(C, !R.Failures.empty() || OverBudget);
+  int Budget = checkBudgets(R, CVP);
+  return finish(C, !R.Failures.empty() ? ExitBadInput : Budget);
 }
 
 } // namespace driver

@@ -21,18 +21,25 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 using namespace llmsys;
 using namespace llmsys::driver;
 
+static const char ExitStatusHelp[] =
+    "Exit status: 0 success; 1 a finding (a failed expect, --fail-if,\n"
+    "--budget, --strict, an SLO that require cannot meet); 2 bad input,\n"
+    "a usage error or an I/O failure. --color=auto|always|never anywhere\n"
+    "on the line; NO_COLOR=1 turns colours off.\n";
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
-  cl::HideUnrelatedOptions({&LLMSysCat, &getColorCategory()});
+  cl::HideUnrelatedOptions({&LLMSysCat});
   for (cl::SubCommand *Sub : {&EvalCmd, &CheckCmd, &ListCmd, &ValidateCmd,
                               &SweepCmd, &RequireCmd, &DiffCmd, &SchemaCmd})
-    cl::HideUnrelatedOptions({&LLMSysCat, &getColorCategory()}, *Sub);
+    cl::HideUnrelatedOptions({&LLMSysCat}, *Sub);
   cl::SetVersionPrinter(
       [](raw_ostream &OS) { OS << "llmsys " << LLMSYS_VERSION << '\n'; });
   // The overview names the entity kinds from the schema itself.
@@ -51,22 +58,69 @@ int main(int argc, char **argv) {
     Overview += "  " + K->Name +
                 std::string(14 - std::min<size_t>(13, K->Name.size()), ' ') +
                 K->Doc + "\n";
-  // A first word that is no subcommand: say which one it was likely meant
-  // to be (the option parser would call it an unknown argument).
-  if (argc > 1 && argv[1][0] != '-') {
-    std::vector<std::string> Names;
-    for (cl::SubCommand *S : cl::getRegisteredSubcommands())
-      if (!S->getName().empty())
-        Names.push_back(S->getName().str());
-    if (!llvm::is_contained(Names, StringRef(argv[1]))) {
-      std::string Hint = didYouMean(argv[1], Names);
+  // --color=auto|always|never may stand anywhere on the line (LLVM's own
+  // option is taken only before the subcommand); NO_COLOR turns colours
+  // off unless --color asks for them (https://no-color.org).
+  int Colors = -1; // auto
+  if (std::optional<std::string> No = sys::Process::GetEnv("NO_COLOR"))
+    if (!No->empty())
+      Colors = 0;
+  std::vector<const char *> Args;
+  for (int I = 0; I < argc; ++I) {
+    StringRef A = argv[I];
+    if (I == 0 || !A.consume_front("-") ||
+        !(A.consume_front("-color") || A.consume_front("color")) ||
+        !(A.empty() || A.front() == '=')) {
+      Args.push_back(argv[I]);
+      continue;
+    }
+    A.consume_front("=");
+    if (A.empty() || A == "always" || A == "true")
+      Colors = 1;
+    else if (A == "never" || A == "false")
+      Colors = 0;
+    else if (A == "auto")
+      Colors = -1;
+    else {
       WithColor::error(errs(), "llmsys")
-          << "unknown subcommand '" << argv[1] << "'"
-          << (Hint.empty() ? "; see 'llmsys --help'" : Hint) << '\n';
-      return 1;
+          << "--color takes auto, always or never, not '" << A << "'\n";
+      return ExitBadInput;
     }
   }
-  cl::ParseCommandLineOptions(argc, argv, Overview);
+  // A first word that is no subcommand: say which one it was likely meant
+  // to be (the option parser would call it an unknown argument). A
+  // subcommand's --help shows its own description, not the overview.
+  if (Args.size() > 1 && Args[1][0] != '-') {
+    std::vector<std::string> Names;
+    cl::SubCommand *Named = nullptr;
+    for (cl::SubCommand *S : cl::getRegisteredSubcommands())
+      if (!S->getName().empty()) {
+        Names.push_back(S->getName().str());
+        if (S->getName() == Args[1])
+          Named = S;
+      }
+    if (!Named) {
+      std::string Hint = didYouMean(Args[1], Names);
+      WithColor::error(errs(), "llmsys")
+          << "unknown subcommand '" << Args[1] << "'"
+          << (Hint.empty() ? "; see 'llmsys --help'" : Hint) << '\n';
+      return ExitBadInput;
+    }
+    Overview = std::string("llmsys predicts what training and serving LLMs "
+                           "costs ('llmsys --help' lists the subcommands)\n\n") +
+               ExitStatusHelp;
+  } else {
+    Overview += "\n" + std::string(ExitStatusHelp);
+  }
+  if (!cl::ParseCommandLineOptions(int(Args.size()), Args.data(), Overview,
+                                   &errs()))
+    return ExitBadInput;
+  if (Colors >= 0) {
+    StringMap<cl::Option *> &Opts = cl::getRegisteredOptions();
+    auto It = Opts.find("color");
+    if (It != Opts.end())
+      It->second->addOccurrence(0, "color", Colors ? "true" : "false");
+  }
 
   if (SchemaCmd) {
     Schema::get().printMarkdown(outs());
@@ -79,7 +133,7 @@ int main(int argc, char **argv) {
   if (!EvalCmd && !CheckCmd && !ListCmd && !SweepCmd && !RequireCmd) {
     WithColor::error(errs(), "llmsys")
         << "no subcommand given; see 'llmsys --help'\n";
-    return 1;
+    return ExitBadInput;
   }
   CompileOptions Options = compileOptions(argv[0]);
   // `llmsys list` with no files lists the standard library: every
