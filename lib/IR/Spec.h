@@ -145,6 +145,10 @@ struct Expectation {
   /// `in Lo .. Hi` (Op == "in").
   std::string Op;
   Value Lo, Hi;
+  /// The units the bounds were written in ("day", "GWh"; empty for none),
+  /// with their scales to base units: messages show values in them.
+  std::string LoUnit, HiUnit;
+  double LoScale = 1, HiScale = 1;
 };
 
 /// A published measurement a validation case compares with.

@@ -9,8 +9,24 @@
 #include "Report/Report.h"
 #include "Report/SweepReport.h"
 
+#include <cmath>
+#include <fmt/format.h>
+
 namespace llmsys {
 namespace report {
+
+/// A value in the unit a bound was written in ("51.57 day" for a bound in
+/// days), else as the figure's reports show it.
+static std::string showIn(double V, const std::string &Unit, double Scale,
+                          const TypeSpec &Type) {
+  if (Unit.empty())
+    return showFigure(V, Type);
+  double X = V / Scale;
+  // Whole numbers up to 10^12 rather than an exponent ("237500 ns").
+  if (std::abs(X) >= 1e4 && std::abs(X) < 1e12)
+    return fmt::format("{:.0f} {}", X, Unit);
+  return fmt::format("{:.4g} {}", X, Unit);
+}
 
 bool checkExpectations(
     const spec::Spec &S, DiagnosticEngine &Diags,
@@ -43,8 +59,8 @@ bool checkExpectations(
     std::string Want;
     if (X.Op == "in") {
       Holds = *V >= Lo && *V <= Hi;
-      Want = "in " + showFigure(Lo, X.Figure->Type) + " .. " +
-             showFigure(Hi, X.Figure->Type);
+      Want = "in " + showIn(Lo, X.LoUnit, X.LoScale, X.Figure->Type) +
+             " .. " + showIn(Hi, X.HiUnit, X.HiScale, X.Figure->Type);
     } else {
       Holds = X.Op == "<"    ? *V < Lo
               : X.Op == "<=" ? *V <= Lo
@@ -52,11 +68,15 @@ bool checkExpectations(
               : X.Op == ">=" ? *V >= Lo
               : X.Op == "==" ? *V == Lo
                              : *V != Lo;
-      Want = X.Op + " " + showFigure(Lo, X.Figure->Type);
+      Want = X.Op + " " + showIn(Lo, X.LoUnit, X.LoScale, X.Figure->Type);
     }
     if (!Holds) {
       Diags.report<DiagID::err_expect_failed>(X.Range, X.Scenario->Name,
-                   X.Figure->Name, showFigure(*V, X.Figure->Type), Want);
+                   X.Figure->Name,
+                   X.LoUnit.empty()
+                       ? showIn(*V, X.HiUnit, X.HiScale, X.Figure->Type)
+                       : showIn(*V, X.LoUnit, X.LoScale, X.Figure->Type),
+                   Want);
       Ok = false;
     }
   }

@@ -20,6 +20,23 @@ static std::string describeEntity(const StructSpec &Type, StringRef Name) {
   return Type.Name + " '" + Name.str() + "'";
 }
 
+/// The unit a bound was written in, when it is a number with a unit (a
+/// negated one too); messages show the figure's value in it.
+static void writtenUnit(const ast::Expr &E, std::string &Unit,
+                        double &Scale) {
+  const ast::Expr *X = &E;
+  if (const auto *U = dyn_cast<ast::UnaryExpr>(X))
+    X = U->Operand;
+  const auto *N = dyn_cast<ast::NumberExpr>(X);
+  if (!N || N->Unit.empty())
+    return;
+  UnitParse P = parseUnit(N->Unit);
+  if (!P.Ok || !(P.Scale > 0))
+    return;
+  Unit = N->Unit.str();
+  Scale = P.Scale;
+}
+
 void Resolver::resolveExpect(const ast::ExpectDecl &D) {
   const auto *B = dyn_cast<ast::BinaryExpr>(D.Condition);
   bool IsCompare = B && (B->Op == ast::BinaryOp::Lt || B->Op == ast::BinaryOp::Le ||
@@ -80,11 +97,14 @@ void Resolver::resolveExpect(const ast::ExpectDecl &D) {
       return;
     X.Lo = *Lo;
     X.Hi = *Hi;
+    writtenUnit(*R->Lo, X.LoUnit, X.LoScale);
+    writtenUnit(*R->Hi, X.HiUnit, X.HiScale);
   } else {
     std::optional<Value> V = eval(*B->RHS, nullptr, &Fig->Type);
     if (!V || !checkValue(AsField, *V, B->RHS->getRange(), AsField.Name))
       return;
     X.Lo = *V;
+    writtenUnit(*B->RHS, X.LoUnit, X.LoScale);
   }
   S.Expectations.push_back(std::move(X));
 }
