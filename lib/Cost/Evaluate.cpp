@@ -2,12 +2,45 @@
 
 #include "Cost/Evaluate.h"
 
+#include <algorithm>
+#include <fmt/format.h>
 #include <map>
 
 using llvm::StringRef;
 
 namespace llmsys {
 namespace cost {
+
+/// A number format the device lacks runs at a wider one's rate
+/// (AcceleratorConfig::runsAs): said once per scenario evaluated in full,
+/// at the field that chose it.
+static void warnFormatFallbacks(const ir::ScenarioConfig &S,
+                                DiagnosticEngine &Diags) {
+  const ir::AcceleratorConfig &A = S.System.Device;
+  auto Warn = [&](const std::string &Which, ir::DType T, llvm::SMRange At) {
+    ir::DType R = A.runsAs(T);
+    if (R == T)
+      return;
+    Diags.report<DiagID::warn_format_fallback>(
+        At, Which, ir::dtypeName(T), A.Name, ir::dtypeName(T),
+        ir::dtypeName(R), fmt::format("{:.4g} TFLOP/s", A.peak(T) / 1e12));
+  };
+  const ir::MappingConfig &M = S.Mapping;
+  if (!M.Recipe) {
+    Warn("the mapping's", M.Activations, M.Locs.Activations);
+    return;
+  }
+  // A recipe's formats, each role once.
+  ir::DType Seen[3];
+  int N = 0;
+  for (ir::DType T : {M.Recipe->Forward, M.Recipe->InputGradient,
+                      M.Recipe->WeightGradient}) {
+    if (std::find(Seen, Seen + N, T) != Seen + N)
+      continue;
+    Seen[N++] = T;
+    Warn("recipe '" + M.Recipe->Name + "'", T, M.Locs.Recipe);
+  }
+}
 
 std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
                                    passes::PassContext &Ctx,
@@ -17,6 +50,8 @@ std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
   std::optional<Evaluation> E(std::in_place);
   if (!evaluateInto(S, Ctx, *E, Detail))
     E.reset();
+  else if (Detail && Ctx.Diags)
+    warnFormatFallbacks(S, *Ctx.Diags);
   return E;
 }
 

@@ -233,7 +233,10 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Locs.VirtualStages = locOf(M, Virtual);
   C.Locs.Offload = locOf(M, Offload);
   C.Locs.Gradients = locOf(M, Gradients);
-  C.Locs.Activations = locOf(M, Activations);
+  // Activations default to the precision: point at what chose them.
+  C.Locs.Activations = C.ActivationsWritten
+                           ? locOf(M, Activations)
+                           : locOf(M, LLMSYS_FIELD(M, "precision"));
   C.Locs.Recipe = locOf(M, Recipe);
   C.Locs.TpOverlapBackward = locOf(M, TpOverlapBackward);
   C.Locs.EpOverlap = locOf(M, EpOverlap);

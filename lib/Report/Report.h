@@ -85,6 +85,9 @@ std::string describePlacement(const ir::ScenarioConfig &S);
 std::string describeParameters(const ir::ModelConfig &M, bool Serving);
 /// "dp 16 tp 8 pp 8, sp, selective recompute, interleaved_1f1b x3"
 std::string describeMapping(const ir::MappingConfig &M);
+/// The format whose peak a compute format runs at on the device: "bf16",
+/// or "fp16 for fp8" where the device lacks fp8 (warn_format_fallback).
+std::string computeFormat(const ir::AcceleratorConfig &A, ir::DType T);
 
 } // namespace report
 } // namespace llmsys

@@ -21,7 +21,9 @@ static const char *kindName(Requirement::Kind K) {
 
 static std::string label(const Requirement &R, const ir::Program &P) {
   if (R.Resource == "compute")
-    return "compute (" + ir::dtypeName(P.Scenario.Mapping.Activations).str() +
+    return "compute (" +
+           computeFormat(P.Scenario.System.Device,
+                         P.Scenario.Mapping.Activations) +
            ")";
   return R.Resource;
 }

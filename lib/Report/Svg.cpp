@@ -10,6 +10,7 @@
 #include "Report/Svg.h"
 
 #include "Report/Format.h"
+#include "Report/Report.h"
 #include "Report/SweepReport.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -250,7 +251,9 @@ std::string plotRoofline(const ir::Program &P, const json::Value &Report) {
     C.polyline(RoofLine, "#222", 2);
     C.text(Xa.at(X1) - 4, Ya.at(Peak) - 6,
            "peak " + si(Peak, "FLOP/s", 3) + " (" +
-               ir::dtypeName(P.Scenario.Mapping.Activations).str() + ")",
+               computeFormat(P.Scenario.System.Device,
+                             P.Scenario.Mapping.Activations) +
+               ")",
            "end", 11);
     C.text(Xa.at(Ridge) + 6, Ya.at(Peak) + 16,
            "ridge " + si(Ridge, "FLOP/B", 3) + ", HBM " + si(Bw, "B/s", 3),

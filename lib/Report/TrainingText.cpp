@@ -18,6 +18,13 @@ std::string describeSystem(const SystemConfig &S) {
   return Out;
 }
 
+std::string computeFormat(const ir::AcceleratorConfig &A, ir::DType T) {
+  ir::DType R = A.runsAs(T);
+  if (R == T)
+    return dtypeName(T).str();
+  return (dtypeName(R) + " for " + dtypeName(T)).str();
+}
+
 std::string describePlacement(const ScenarioConfig &S) {
   std::string Out = describeSystem(S.System);
   int64_t Used = S.Mapping.devices(), Have = S.System.devices();
@@ -94,7 +101,7 @@ void printTrainingText(const Program &P, const cost::TrainingReport &R,
   line(OS, "MFU / HFU",
        fmt::format("{} / {} of {} ({})", percent(R.Mfu), percent(R.Hfu),
                    si(S.System.Device.peak(S.Mapping.Activations), "FLOP/s"),
-                   dtypeName(S.Mapping.Activations).str()));
+                   computeFormat(S.System.Device, S.Mapping.Activations)));
   line(OS, "FLOP/s per device",
        fmt::format("{} model, {} hardware", si(R.ModelFlopsRate, "FLOP/s"),
                    si(R.HardwareFlopsRate, "FLOP/s")));
