@@ -155,6 +155,16 @@ std::optional<SourceFiles::Loaded> SourceFiles::loadTopLevel(StringRef Path) {
   return load(Path.str(), Path.str(), SMRange(), /*Stream=*/true);
 }
 
+SourceFiles::Loaded SourceFiles::loadText(StringRef Text, StringRef Name,
+                                          StringRef Path) {
+  unsigned ID = addBuffer(Text, Name);
+  SmallString<256> Abs(Path);
+  sys::fs::make_absolute(Abs);
+  sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  PathOfBuffer[ID] = std::string(Abs.str());
+  return Loaded{ID, true};
+}
+
 unsigned SourceFiles::addBuffer(StringRef Text, StringRef Name) {
   unsigned ID = SM.AddNewSourceBuffer(
       MemoryBuffer::getMemBufferCopy(Text, Name), SMLoc());

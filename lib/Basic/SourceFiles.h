@@ -49,6 +49,11 @@ public:
 
   /// Reads a text buffer that is not a file (tests, defaults).
   unsigned addBuffer(llvm::StringRef Text, llvm::StringRef Name);
+  /// A top-level file given as text (an old version of Path from git):
+  /// named Name in diagnostics; relative imports resolve from Path's
+  /// directory.
+  Loaded loadText(llvm::StringRef Text, llvm::StringRef Name,
+                  llvm::StringRef Path);
 
   /// The stdlib-relative module name of a buffer ("std.hardware.nvidia"),
   /// or empty when it is not in the stdlib.

@@ -26,6 +26,17 @@ struct InputChange {
   std::string Path;   ///< "model.hidden", "system.node.accelerator.hbm.bandwidth"
   std::string A, B;   ///< as shown ("" when unset on that side)
   std::string ExactA, ExactB; ///< base units, round-trip (JSON)
+  /// How a derived value came about on each side ("technology N4 -> N2,
+  /// x2.09 (...)"; "" when written, inherited or a default).
+  std::string WhyA, WhyB;
+};
+
+/// A yes/no outcome on both sides: fits, each SLO, each expectation.
+struct Verdict {
+  std::string What; ///< "fits", "slo ttft <= 200 ms", "expect mfu in 0.35 .. 0.6"
+  std::string A, B; ///< "yes"/"no", "met"/"MISSED", "holds"/"FAILS" with values
+  bool PassA = false, PassB = false;
+  bool flipped() const { return PassA != PassB; }
 };
 
 struct FigureChange {
@@ -38,8 +49,15 @@ struct FigureChange {
 
 struct DiffResult {
   std::string NameA, NameB;
+  /// The sides as given ("a.llmsys", "git:HEAD:specs/a.llmsys", "-").
+  std::string FileA, FileB;
   std::vector<InputChange> Inputs;   ///< in path order
   std::vector<FigureChange> Figures; ///< largest |log ratio| first
+  std::vector<Verdict> Verdicts;     ///< fits, SLOs, expectations
+  /// What sets the time on each side, by phase ("step": the largest term
+  /// of a training step; "prefill" and "decode" for serving).
+  std::vector<std::pair<std::string, std::pair<std::string, std::string>>>
+      Binding;
 };
 
 /// A top-level scenario of a spec by name, or null.
@@ -56,25 +74,36 @@ std::vector<ScenarioPair> pairScenarios(const spec::Spec &A,
                                         const spec::Spec &B,
                                         llvm::StringRef NameB);
 
-DiffResult diff(const spec::Object &A, const cost::Evaluation &EA,
+/// A and B must be scenarios of one kind. The expectations of both specs
+/// on the two scenarios are evaluated on both sides.
+DiffResult diff(const spec::Spec &SA, const spec::Object &A,
+                const cost::Evaluation &EA, const spec::Spec &SB,
                 const spec::Object &B, const cost::Evaluation &EB);
 
 void printDiffText(const DiffResult &D, llvm::raw_ostream &OS);
 llvm::json::Value diffJson(const DiffResult &D);
 
-/// A `--fail-if` threshold: KEY OP RATIO x, e.g. "step_time_s > 1.05x".
+/// A `--fail-if` threshold on the second side: a ratio to the first
+/// ("step_time_s > 1.05x"), an absolute value with a unit of the figure's
+/// dimension ("tpot > 5 ms"), or a boolean ("fits == false").
 struct Threshold {
+  enum class Kind { Ratio, Value, Bool };
   std::string Text;
   std::string Key;
-  std::string Op; ///< <, <=, >, >=
-  double Ratio = 1;
+  std::string Op; ///< <, <=, >, >=, ==, !=
+  Kind K = Kind::Ratio;
+  double Ratio = 1;  ///< Kind::Ratio
+  double Value = 0;  ///< Kind::Value (base units) and Kind::Bool (0 or 1)
+  Dimension Dim;     ///< Kind::Value: the dimension written
 };
 /// Parses a threshold; nullopt with Error set when it is malformed.
 std::optional<Threshold> parseThreshold(llvm::StringRef S, std::string &Error);
-/// The thresholds D crosses, as messages.
+/// The thresholds D crosses, as messages. A threshold on a figure D does
+/// not have, or of the wrong kind or dimension, sets Error (and returns
+/// nothing).
 std::vector<std::string> crossed(const DiffResult &D,
                                  const std::vector<Threshold> &Ts,
-                                 std::string &UnknownKey);
+                                 std::string &Error);
 
 } // namespace report
 } // namespace llmsys

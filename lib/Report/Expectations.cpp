@@ -28,6 +28,31 @@ static std::string showIn(double V, const std::string &Unit, double Scale,
   return fmt::format("{:.4g} {}", X, Unit);
 }
 
+bool expectationHolds(const spec::Expectation &X, double V) {
+  double Lo = X.Lo.Kind == spec::ValueKind::Bool ? double(X.Lo.Bool) : X.Lo.Num;
+  if (X.Op == "in")
+    return V >= Lo && V <= X.Hi.Num;
+  return X.Op == "<"    ? V < Lo
+         : X.Op == "<=" ? V <= Lo
+         : X.Op == ">"  ? V > Lo
+         : X.Op == ">=" ? V >= Lo
+         : X.Op == "==" ? V == Lo
+                        : V != Lo;
+}
+
+std::string describeBound(const spec::Expectation &X) {
+  double Lo = X.Lo.Kind == spec::ValueKind::Bool ? double(X.Lo.Bool) : X.Lo.Num;
+  if (X.Op == "in")
+    return "in " + showIn(Lo, X.LoUnit, X.LoScale, X.Figure->Type) + " .. " +
+           showIn(X.Hi.Num, X.HiUnit, X.HiScale, X.Figure->Type);
+  return X.Op + " " + showIn(Lo, X.LoUnit, X.LoScale, X.Figure->Type);
+}
+
+std::string showForExpectation(const spec::Expectation &X, double V) {
+  return X.LoUnit.empty() ? showIn(V, X.HiUnit, X.HiScale, X.Figure->Type)
+                          : showIn(V, X.LoUnit, X.LoScale, X.Figure->Type);
+}
+
 bool checkExpectations(
     const spec::Spec &S, DiagnosticEngine &Diags,
     std::map<const spec::Object *, std::optional<cost::Evaluation>> &Done) {
@@ -52,31 +77,11 @@ bool checkExpectations(
       Ok = false;
       continue;
     }
-    double Lo =
-        X.Lo.Kind == spec::ValueKind::Bool ? double(X.Lo.Bool) : X.Lo.Num;
-    double Hi = X.Hi.Num;
-    bool Holds;
-    std::string Want;
-    if (X.Op == "in") {
-      Holds = *V >= Lo && *V <= Hi;
-      Want = "in " + showIn(Lo, X.LoUnit, X.LoScale, X.Figure->Type) +
-             " .. " + showIn(Hi, X.HiUnit, X.HiScale, X.Figure->Type);
-    } else {
-      Holds = X.Op == "<"    ? *V < Lo
-              : X.Op == "<=" ? *V <= Lo
-              : X.Op == ">"  ? *V > Lo
-              : X.Op == ">=" ? *V >= Lo
-              : X.Op == "==" ? *V == Lo
-                             : *V != Lo;
-      Want = X.Op + " " + showIn(Lo, X.LoUnit, X.LoScale, X.Figure->Type);
-    }
+    bool Holds = expectationHolds(X, *V);
     if (!Holds) {
       Diags.report<DiagID::err_expect_failed>(X.Range, X.Scenario->Name,
-                   X.Figure->Name,
-                   X.LoUnit.empty()
-                       ? showIn(*V, X.HiUnit, X.HiScale, X.Figure->Type)
-                       : showIn(*V, X.LoUnit, X.LoScale, X.Figure->Type),
-                   Want);
+                   X.Figure->Name, showForExpectation(X, *V),
+                   describeBound(X));
       Ok = false;
     }
   }

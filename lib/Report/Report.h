@@ -71,6 +71,12 @@ llvm::json::Value validationJson(const cost::ValidationResult &R,
 bool checkExpectations(
     const spec::Spec &S, DiagnosticEngine &Diags,
     std::map<const spec::Object *, std::optional<cost::Evaluation>> &Done);
+/// Whether a figure's value V meets an expectation's bound.
+bool expectationHolds(const spec::Expectation &X, double V);
+/// The bound as written: "in 0.35 .. 0.6", "<= 3 day".
+std::string describeBound(const spec::Expectation &X);
+/// V in the unit the expectation's bound was written in.
+std::string showForExpectation(const spec::Expectation &X, double V);
 
 /// A scenario's JSON report (trainingJson / servingJson) as Markdown.
 void printMarkdown(const llvm::json::Value &Scenario, llvm::raw_ostream &OS);

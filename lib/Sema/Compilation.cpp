@@ -7,6 +7,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include <algorithm>
 
 using namespace llvm;
 
@@ -60,7 +61,14 @@ bool Compilation::parse() {
     return false;
   }
   for (const std::string &Path : Opts.Files) {
-    std::optional<SourceFiles::Loaded> L = Sources.loadTopLevel(Path);
+    auto Given = std::find_if(Opts.Texts.begin(), Opts.Texts.end(),
+                              [&](const CompileOptions::Text &T) {
+                                return T.Path == Path;
+                              });
+    std::optional<SourceFiles::Loaded> L =
+        Given != Opts.Texts.end()
+            ? Sources.loadText(Given->Contents, Given->Name, Given->Path)
+            : Sources.loadTopLevel(Path);
     if (!L)
       continue;
     Spec.TopLevelBuffers.push_back(L->BufferID);

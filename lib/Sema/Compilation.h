@@ -29,6 +29,13 @@ struct CompileOptions {
   bool Colors = false;
   bool Quiet = false; ///< warnings are not printed (-q)
   ParseLimits Limits;
+  /// Top-level files whose text is given rather than read (an old version
+  /// from git): Files names them by Path; quoted imports and data files
+  /// resolve from Path's directory, diagnostics say Name.
+  struct Text {
+    std::string Path, Name, Contents;
+  };
+  std::vector<Text> Texts;
 };
 
 class Compilation {

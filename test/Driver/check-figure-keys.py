@@ -29,14 +29,17 @@ def run(*args, ok=True):
 
 # The figure tables of `llmsys schema`: (kind, name, key).
 figures = {"train": [], "serve": []}
+booleans = set()
 kind = None
 for line in open(schema_md):
     m = re.match(r"### `(\w+)`", line)
     if m:
         kind = m.group(1)
-    m = re.match(r"\| `(\w+)` \| `(\w+)` \| [^|]+ \| (higher|lower) \|", line)
+    m = re.match(r"\| `(\w+)` \| `(\w+)` \| ([^|]+) \| (higher|lower) \|", line)
     if m and kind in figures:
         figures[kind].append((m.group(1), m.group(2)))
+        if m.group(3).strip() == "true or false":
+            booleans.add(m.group(1))
 for k in figures:
     print(f"{k} figures: {'ok' if len(figures[k]) > 5 else 'FAILED: ' + str(figures[k])}")
 
@@ -75,7 +78,9 @@ for k, figs in figures.items():
     bad = []
     for n, key in figs:
         for word in sorted({n, key}):
-            p = run("diff", f"{spec}:{name}", f"{spec}:{name}", "--fail-if", f"{word} > 1.5x", ok=False)
+            # A boolean takes '== true|false' (a ratio is refused).
+            test = f"{word} != true" if n in booleans else f"{word} > 1.5x"
+            p = run("diff", f"{spec}:{name}", f"{spec}:{name}", "--fail-if", test, ok=False)
             if p.returncode != 0:
                 bad.append(word)
     print(f"{k} diff --fail-if: {'ok' if not bad else 'FAILED: ' + str(bad)}")

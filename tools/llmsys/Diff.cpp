@@ -14,6 +14,9 @@
 #include "Report/Csv.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/WithColor.h"
@@ -24,22 +27,70 @@ using namespace llvm;
 namespace llmsys {
 namespace driver {
 
-/// One side of `llmsys diff`: a file and, optionally, a scenario.
+/// One side of `llmsys diff`: a file (or `git:REV:PATH`, or `-`) and,
+/// optionally, a scenario.
 struct DiffSide {
   std::string File, Scenario;
+  std::string Rev;   ///< git:REV:PATH: the revision (File is PATH)
+  std::string Shown; ///< the side as given, without the scenario
   std::unique_ptr<Compilation> C;
 };
 
 static DiffSide splitSide(StringRef Arg) {
   DiffSide S;
+  if (Arg.consume_front("git:")) {
+    auto [Rev, Rest] = Arg.split(':');
+    S.Rev = Rev.str();
+    Arg = Rest;
+  }
   size_t Colon = Arg.rfind(':');
-  if (Colon != StringRef::npos && !sys::fs::exists(Arg)) {
+  if (Colon != StringRef::npos && !Arg.endswith(".llmsys") &&
+      (!S.Rev.empty() || !sys::fs::exists(Arg))) {
     S.File = Arg.take_front(Colon).str();
     S.Scenario = Arg.drop_front(Colon + 1).str();
   } else {
     S.File = Arg.str();
   }
+  S.Shown = S.Rev.empty() ? S.File : "git:" + S.Rev + ":" + S.File;
   return S;
+}
+
+/// `git show REV:./PATH` (PATH relative to the working directory): the
+/// file's text at that revision, or nullopt after an error message.
+static std::optional<std::string> gitShow(const DiffSide &S) {
+  ErrorOr<std::string> Git = sys::findProgramByName("git");
+  if (!Git) {
+    WithColor::error(errs(), "llmsys")
+        << "'" << S.Shown << "': git is not on the PATH\n";
+    return std::nullopt;
+  }
+  SmallString<128> Out, Err;
+  if (sys::fs::createTemporaryFile("llmsys-git", "llmsys", Out) ||
+      sys::fs::createTemporaryFile("llmsys-git", "err", Err)) {
+    WithColor::error(errs(), "llmsys") << "cannot create a temporary file\n";
+    return std::nullopt;
+  }
+  std::string Object =
+      S.Rev + ":" +
+      (sys::path::is_absolute(S.File) ? S.File : "./" + S.File);
+  StringRef Args[] = {*Git, "show", Object};
+  std::optional<StringRef> Redirects[] = {StringRef(""), Out.str(),
+                                          Err.str()};
+  int Status = sys::ExecuteAndWait(*Git, Args, std::nullopt, Redirects);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Out);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Msg = MemoryBuffer::getFile(Err);
+  sys::fs::remove(Out);
+  sys::fs::remove(Err);
+  if (Status != 0 || !Text) {
+    WithColor::error(errs(), "llmsys")
+        << "'" << S.Shown << "': git show " << Object << " failed"
+        << (Msg && !(*Msg)->getBuffer().trim().empty()
+                ? ": " + (*Msg)->getBuffer().trim().str()
+                : std::string())
+        << '\n';
+    return std::nullopt;
+  }
+  return (*Text)->getBuffer().str();
 }
 
 int runDiff(const char *Argv0) {
@@ -62,6 +113,12 @@ int runDiff(const char *Argv0) {
   for (DiffSide &S : Sides) {
     CompileOptions O = compileOptions(Argv0);
     O.Files = {S.File};
+    if (!S.Rev.empty()) {
+      std::optional<std::string> Text = gitShow(S);
+      if (!Text)
+        return ExitBadInput;
+      O.Texts.push_back({S.File, S.Shown, std::move(*Text)});
+    }
     S.C = std::make_unique<Compilation>(O);
     if (!S.C->run())
       return S.C->finish(errs());
@@ -86,6 +143,13 @@ int runDiff(const char *Argv0) {
   std::vector<std::string> Crossed;
   bool Failed = false;
   for (size_t I = 0; I < Pairs.size(); ++I) {
+    const spec::Object &A = *Pairs[I].first, &B = *Pairs[I].second;
+    if (A.Type != B.Type) {
+      Sides[1].C->Diags.report<DiagID::err_diff_kinds>(
+          B.DeclRange, A.Type->Name, A.Name, B.Type->Name, B.Name);
+      Failed = true;
+      continue;
+    }
     passes::PassContext CtxA, CtxB;
     CtxA.Diags = &Sides[0].C->Diags;
     CtxB.Diags = &Sides[1].C->Diags;
@@ -97,8 +161,10 @@ int runDiff(const char *Argv0) {
       Failed = true;
       continue;
     }
-    report::DiffResult D =
-        report::diff(*Pairs[I].first, *EA, *Pairs[I].second, *EB);
+    report::DiffResult D = report::diff(Sides[0].C->Spec, A, *EA,
+                                        Sides[1].C->Spec, B, *EB);
+    D.FileA = Sides[0].Shown;
+    D.FileB = Sides[1].Shown;
     if (Json)
       Out.push_back(report::diffJson(D));
     else if (OutputFormat == Format::Csv)
@@ -111,14 +177,12 @@ int runDiff(const char *Argv0) {
       else
         report::printDiffText(D, out());
     }
-    std::string Unknown;
-    for (std::string &M : report::crossed(D, Thresholds, Unknown))
+    std::string Error;
+    for (std::string &M : report::crossed(D, Thresholds, Error))
       Crossed.push_back(std::move(M));
     Results.push_back(std::move(D));
-    if (!Unknown.empty()) {
-      WithColor::error(errs(), "llmsys")
-          << "--fail-if names '" << Unknown << "', not a figure of "
-          << Pairs[I].first->Name << " (see 'llmsys schema')\n";
+    if (!Error.empty()) {
+      WithColor::error(errs(), "llmsys") << Error << '\n';
       return ExitBadInput;
     }
   }
