@@ -60,6 +60,12 @@ bool checkExpectations(
   Ctx.Diags = &Diags;
   bool Ok = true;
   for (const spec::Expectation &X : S.Expectations) {
+    // The expectations of the files named, not of the files they import
+    // (each file is checked when it is named itself).
+    if (!llvm::is_contained(
+            S.TopLevelBuffers,
+            Diags.getSourceMgr().FindBufferContainingLoc(X.Range.Start)))
+      continue;
     auto It = Done.find(X.Scenario);
     if (It == Done.end())
       It = Done.emplace(X.Scenario,

@@ -49,6 +49,8 @@ public:
   /// parse() then resolve().
   bool run() { return parse() && resolve(); }
 
+  const CompileOptions &options() const { return Opts; }
+
   /// Prints the diagnostics collected so far; returns the exit status.
   int finish(llvm::raw_ostream &OS);
 

@@ -14,6 +14,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace llmsys {
@@ -56,11 +57,16 @@ int nothingFound(Compilation &C, const std::string &Message);
 /// The compilation options of the command line's files.
 CompileOptions compileOptions(const char *Argv0);
 
-int runEval(Compilation &C);
-int runCheck(Compilation &C);
-int runList(Compilation &C);
-int runSweep(Compilation &C);
-int runRequire(Compilation &C);
+/// The files of a command line, each compiled as its own unit with its
+/// own imports (as a C compiler treats translation units): two files may
+/// define the same name unless one imports the other.
+using Units = std::vector<std::unique_ptr<Compilation>>;
+
+int runEval(Units &Us);
+int runCheck(Units &Us);
+int runList(Units &Us);
+int runSweep(Units &Us);
+int runRequire(Units &Us);
 int runDiff(const char *Argv0);
 int runValidate(const char *Argv0);
 

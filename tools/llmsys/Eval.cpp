@@ -49,14 +49,9 @@ static void checkStrict(const spec::Object &S, const cost::Evaluation &E,
     }
 }
 
-int runEval(Compilation &C) {
-  bool Ok = C.run();
-  if (!Ok)
-    return C.finish(errs());
+int runEval(Units &Us) {
   unsigned Shown = 0;
   int Status = ExitOk;
-  passes::PassContext Ctx;
-  Ctx.Diags = &C.Diags;
   bool Json = OutputFormat == Format::Json;
   bool Md = OutputFormat == Format::Md;
   bool Csv = OutputFormat == Format::Csv;
@@ -64,81 +59,103 @@ int runEval(Compilation &C) {
   if (Csv)
     report::printScenarioCsvHeader(out());
   json::Array Scenarios;
-  std::map<const spec::Object *, std::optional<cost::Evaluation>> Done;
-  for (const spec::Object *S : C.Spec.Scenarios) {
-    if (!ScenarioFilter.empty() && S->Name != ScenarioFilter)
-      continue;
-    if (Shown++ && !Json && !Csv)
-      out() << '\n';
-    std::optional<cost::Evaluation> &E = Done[S] =
-        cost::evaluate(ir::scenarioFromSpec(*S), Ctx);
-    if (!E) {
-      Status = ExitBadInput;
+  std::vector<std::string> Names;
+  for (std::unique_ptr<Compilation> &Unit : Us) {
+    Compilation &C = *Unit;
+    if (!C.run()) {
+      out().flush();
+      Status = std::max(Status, C.finish(errs()));
       continue;
     }
-    if (Strict)
-      checkStrict(*S, *E, C.Diags);
-    // The JSON report feeds the figures and the Markdown tables.
-    std::optional<json::Value> J;
-    if (!PlotDir.empty() || Md)
-      J = E->Training ? report::trainingJson(E->Program, E->Train)
-                      : report::servingJson(E->Program, E->Serve);
-    if (!PlotDir.empty() &&
-        (!writePlot(S->Name + ".roofline.svg",
-                    report::plotRoofline(E->Program, *J)) ||
-         !writePlot(S->Name + ".time.svg", report::plotTime(*J)) ||
-         !writePlot(S->Name + ".memory.svg", report::plotMemory(*J))))
-      Status = ExitBadInput;
-    if (Csv) {
-      report::printScenarioCsvRow(*S, *E, out());
-      continue;
-    }
-    if (Md) {
-      if (json::Object *O = J->getAsObject()) {
-        // The tables hold the first --ops rows, as the text report does.
-        for (const char *T : {"operators", "collectives"})
-          if (json::Array *A = O->getArray(T))
-            while (A->size() > Rows)
-              A->pop_back();
+    passes::PassContext Ctx;
+    Ctx.Diags = &C.Diags;
+    std::map<const spec::Object *, std::optional<cost::Evaluation>> Done;
+    for (const std::string &N : report::scenarioNames(C.Spec))
+      Names.push_back(N);
+    for (const spec::Object *S : C.Spec.Scenarios) {
+      if (!C.Spec.isTopLevel(*S) ||
+          (!ScenarioFilter.empty() && S->Name != ScenarioFilter))
+        continue;
+      if (Shown++ && !Json && !Csv)
+        out() << '\n';
+      std::optional<cost::Evaluation> &E = Done[S] =
+          cost::evaluate(ir::scenarioFromSpec(*S), Ctx);
+      if (!E) {
+        Status = std::max<int>(Status, ExitBadInput);
+        continue;
       }
-      report::printMarkdown(*J, out());
-      continue;
+      if (Strict)
+        checkStrict(*S, *E, C.Diags);
+      // The JSON report feeds the figures and the Markdown tables.
+      std::optional<json::Value> J;
+      if (!PlotDir.empty() || Md)
+        J = E->Training ? report::trainingJson(E->Program, E->Train)
+                        : report::servingJson(E->Program, E->Serve);
+      if (!PlotDir.empty() &&
+          (!writePlot(S->Name + ".roofline.svg",
+                      report::plotRoofline(E->Program, *J)) ||
+           !writePlot(S->Name + ".time.svg", report::plotTime(*J)) ||
+           !writePlot(S->Name + ".memory.svg", report::plotMemory(*J))))
+        Status = std::max<int>(Status, ExitBadInput);
+      if (Csv) {
+        report::printScenarioCsvRow(*S, *E, out());
+        continue;
+      }
+      if (Md) {
+        if (json::Object *O = J->getAsObject()) {
+          // The tables hold the first --ops rows, as the text report does.
+          for (const char *T : {"operators", "collectives"})
+            if (json::Array *A = O->getArray(T))
+              while (A->size() > Rows)
+                A->pop_back();
+        }
+        report::printMarkdown(*J, out());
+        continue;
+      }
+      if (E->Training) {
+        if (Json)
+          Scenarios.push_back(report::trainingJson(E->Program, E->Train));
+        else
+          report::printTrainingText(E->Program, E->Train, out(), Rows);
+      } else {
+        if (Json)
+          Scenarios.push_back(report::servingJson(E->Program, E->Serve));
+        else
+          report::printServingText(E->Program, E->Serve, out(), Rows);
+      }
     }
-    if (E->Training) {
-      if (Json)
-        Scenarios.push_back(report::trainingJson(E->Program, E->Train));
-      else
-        report::printTrainingText(E->Program, E->Train, out(), Rows);
-    } else {
-      if (Json)
-        Scenarios.push_back(report::servingJson(E->Program, E->Serve));
-      else
-        report::printServingText(E->Program, E->Serve, out(), Rows);
-    }
+    // The unit's reports first, then the diagnostics of its expectations.
+    out().flush();
+    report::checkExpectations(C.Spec, C.Diags, Done);
+    Status = finish(C, Status);
   }
   if (Json)
     out() << formatv("{0:2}", json::Value(json::Object{
                                   {"schema_version", report::JsonSchemaVersion},
                                   {"scenarios", std::move(Scenarios)}}))
           << '\n';
-  if (!ScenarioFilter.empty() && Shown == 0)
-    return nothingFound(C, "no scenario named '" + ScenarioFilter + "'" +
-                               didYouMean(ScenarioFilter,
-                                          report::scenarioNames(C.Spec)));
-  // The reports first, then the diagnostics of the expectations.
-  out().flush();
-  report::checkExpectations(C.Spec, C.Diags, Done);
-  return finish(C, Status);
+  if (!ScenarioFilter.empty() && Shown == 0 && Status != ExitBadInput) {
+    WithColor::error(errs(), "llmsys")
+        << "no scenario named '" << ScenarioFilter << "'"
+        << didYouMean(ScenarioFilter, Names) << '\n';
+    return ExitBadInput;
+  }
+  return Status;
 }
 
-int runCheck(Compilation &C) {
-  // Checks the files, then evaluates their expectations (costing only the
+int runCheck(Units &Us) {
+  // Checks each file, then evaluates its expectations (costing only the
   // scenarios they name).
-  if (C.run()) {
-    std::map<const spec::Object *, std::optional<cost::Evaluation>> Done;
-    report::checkExpectations(C.Spec, C.Diags, Done);
+  int Status = ExitOk;
+  for (std::unique_ptr<Compilation> &Unit : Us) {
+    Compilation &C = *Unit;
+    if (C.run()) {
+      std::map<const spec::Object *, std::optional<cost::Evaluation>> Done;
+      report::checkExpectations(C.Spec, C.Diags, Done);
+    }
+    Status = std::max(Status, C.finish(errs()));
   }
-  return C.finish(errs());
+  return Status;
 }
 
 } // namespace driver

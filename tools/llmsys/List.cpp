@@ -15,7 +15,7 @@ using namespace llvm;
 namespace llmsys {
 namespace driver {
 
-int runList(Compilation &C) {
+static int listUnit(Compilation &C) {
   bool Ok = C.run();
   int Status = C.finish(errs());
   if (!Ok)
@@ -38,7 +38,19 @@ int runList(Compilation &C) {
           << Where << '\n';
     }
   }
-  return 0;
+  return ExitOk;
+}
+
+int runList(Units &Us) {
+  // Several files: each unit under its file's name.
+  int Status = ExitOk;
+  for (size_t I = 0; I < Us.size(); ++I) {
+    if (Us.size() > 1)
+      outs() << (I ? "\n" : "") << "== " << Us[I]->options().Files.front()
+             << '\n';
+    Status = std::max(Status, listUnit(*Us[I]));
+  }
+  return Status;
 }
 
 } // namespace driver

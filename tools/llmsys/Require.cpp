@@ -20,69 +20,79 @@ using namespace llvm;
 namespace llmsys {
 namespace driver {
 
-int runRequire(Compilation &C) {
+int runRequire(Units &Us) {
   if (OutputFormat == Format::Md || OutputFormat == Format::Csv) {
     WithColor::error(errs(), "llmsys") << "require prints text or json\n";
     return ExitBadInput;
   }
-  if (!C.run())
-    return C.finish(errs());
-  passes::PassContext Ctx;
-  Ctx.Diags = &C.Diags;
   bool Json = OutputFormat == Format::Json;
   int Status = ExitOk;
   unsigned Shown = 0;
   json::Array Out;
-  for (const spec::Object *S : C.Spec.Scenarios) {
-    if (S->Type->Name != "serve" ||
-        (!ScenarioFilter.empty() && S->Name != ScenarioFilter))
-      continue;
-    ir::ScenarioConfig Config = ir::scenarioFromSpec(*S);
-    if (!Config.SloTtft && !Config.SloTpot && !Config.SloE2E &&
-        !Config.SloThroughput) {
-      C.Diags.report<DiagID::err_require_no_slo>(S->DeclRange, S->Name);
-      Status = ExitBadInput;
+  for (std::unique_ptr<Compilation> &Unit : Us) {
+    Compilation &C = *Unit;
+    if (!C.run()) {
+      Status = std::max(Status, C.finish(errs()));
       continue;
     }
-    std::optional<ir::Program> P = passes::buildProgram(Config, Ctx);
-    if (!P) {
-      Status = ExitBadInput;
-      continue;
+    int UnitStatus = ExitOk;
+    passes::PassContext Ctx;
+    Ctx.Diags = &C.Diags;
+    for (const spec::Object *S : C.Spec.Scenarios) {
+      if (S->Type->Name != "serve" || !C.Spec.isTopLevel(*S) ||
+          (!ScenarioFilter.empty() && S->Name != ScenarioFilter))
+        continue;
+      ir::ScenarioConfig Config = ir::scenarioFromSpec(*S);
+      if (!Config.SloTtft && !Config.SloTpot && !Config.SloE2E &&
+          !Config.SloThroughput) {
+        C.Diags.report<DiagID::err_require_no_slo>(S->DeclRange, S->Name);
+        UnitStatus = ExitBadInput;
+        continue;
+      }
+      std::optional<ir::Program> P = passes::buildProgram(Config, Ctx);
+      if (!P) {
+        UnitStatus = ExitBadInput;
+        continue;
+      }
+      // In-flight batching re-simulates the requests on every system tried.
+      cost::BatchPrograms Programs(Config, /*Verify=*/false);
+      cost::ProgramAtBatch AtBatch = Programs.callback();
+      cost::RequireReport R =
+          cost::require(*P, Config.Traffic.Enabled ? &AtBatch : nullptr);
+      if (Json) {
+        Out.push_back(report::requireJson(*P, R));
+      } else {
+        if (Shown)
+          out() << '\n';
+        report::printRequireText(*P, R, out());
+      }
+      ++Shown;
+      // SLOs missed that no single resource can meet: a finding, exit 1.
+      if (!R.MetNow && R.Binding < 0) {
+        std::string Missed;
+        for (const cost::SloCheck &Q : R.AsIs.Slo)
+          if (!Q.Met)
+            Missed += (Missed.empty() ? "" : ", ") + Q.Name;
+        C.Diags.report<DiagID::err_require_unreachable>(S->DeclRange, S->Name,
+                                                        Missed);
+      }
     }
-    // In-flight batching re-simulates the requests on every system tried.
-    cost::BatchPrograms Programs(Config, /*Verify=*/false);
-    cost::ProgramAtBatch AtBatch = Programs.callback();
-    cost::RequireReport R =
-        cost::require(*P, Config.Traffic.Enabled ? &AtBatch : nullptr);
-    if (Json) {
-      Out.push_back(report::requireJson(*P, R));
-    } else {
-      if (Shown)
-        out() << '\n';
-      report::printRequireText(*P, R, out());
-    }
-    ++Shown;
-    // SLOs missed that no single resource can meet: a finding, exit 1.
-    if (!R.MetNow && R.Binding < 0) {
-      std::string Missed;
-      for (const cost::SloCheck &Q : R.AsIs.Slo)
-        if (!Q.Met)
-          Missed += (Missed.empty() ? "" : ", ") + Q.Name;
-      C.Diags.report<DiagID::err_require_unreachable>(S->DeclRange, S->Name,
-                                                      Missed);
-    }
+    Status = std::max(Status, finish(C, UnitStatus));
   }
   if (Json)
     out() << formatv("{0:2}", json::Value(json::Object{
                                   {"schema_version", report::JsonSchemaVersion},
                                   {"requirements", std::move(Out)}}))
           << '\n';
-  if (Shown == 0 && Status == ExitOk)
-    return nothingFound(C, ScenarioFilter.empty()
-                               ? std::string("no serve scenario in the files")
-                               : "no serve scenario named '" + ScenarioFilter +
-                                     "'");
-  return finish(C, Status);
+  if (Shown == 0 && Status == ExitOk) {
+    WithColor::error(errs(), "llmsys")
+        << (ScenarioFilter.empty()
+                ? std::string("no serve scenario in the files")
+                : "no serve scenario named '" + ScenarioFilter + "'")
+        << '\n';
+    return ExitBadInput;
+  }
+  return Status;
 }
 
 } // namespace driver

@@ -21,10 +21,15 @@ using namespace llvm;
 namespace llmsys {
 namespace driver {
 
-int runSweep(Compilation &C) {
-  if (!C.run())
-    return C.finish(errs());
-  bool Any = false, Failed = false; // Failed: bad input or I/O
+/// The sweeps of one unit; Any: a sweep was printed (by an earlier unit
+/// too); Names: the unit's sweep names are added.
+static int runSweepUnit(Compilation &C, bool &Any,
+                        std::vector<std::string> &Names) {
+  bool Failed = false; // bad input or I/O
+  for (const spec::Sweep &W : C.Spec.Sweeps) {
+    if (C.Spec.isTopLevel(*W.Decl))
+      Names.push_back(W.Decl->Name);
+  }
   for (const spec::Sweep &W : C.Spec.Sweeps) {
     if (!C.Spec.isTopLevel(*W.Decl) ||
         (!SweepFilter.empty() && W.Decl->Name != SweepFilter))
@@ -75,19 +80,35 @@ int runSweep(Compilation &C) {
         !writePlot(W.Decl->Name + ".pareto.svg", report::plotPareto(W, R)))
       Failed = true;
   }
-  if (!SweepFilter.empty() && !Any && !Failed) {
-    std::vector<std::string> Names;
-    for (const spec::Sweep &W : C.Spec.Sweeps)
-      if (C.Spec.isTopLevel(*W.Decl))
-        Names.push_back(W.Decl->Name);
-    return nothingFound(C, "no sweep named '" + SweepFilter + "'" +
-                               didYouMean(SweepFilter, Names));
+  return finish(C, Failed ? ExitBadInput : ExitOk);
+}
+
+int runSweep(Units &Us) {
+  bool Any = false;
+  int Status = ExitOk;
+  std::vector<std::string> Names;
+  for (std::unique_ptr<Compilation> &Unit : Us) {
+    Compilation &C = *Unit;
+    if (!C.run()) {
+      Status = std::max(Status, C.finish(errs()));
+      continue;
+    }
+    Status = std::max(Status, runSweepUnit(C, Any, Names));
+  }
+  if (!SweepFilter.empty() && !Any && Status == ExitOk) {
+    WithColor::error(errs(), "llmsys")
+        << "no sweep named '" << SweepFilter << "'"
+        << didYouMean(SweepFilter, Names) << '\n';
+    return ExitBadInput;
   }
   // A file without sweeps would print nothing and succeed.
-  if (!Any && !Failed)
-    return nothingFound(C, "the input declares no sweep: write 'sweep NAME "
-                           "over SCENARIO { AXIS in [...]; minimize FIGURE }'");
-  return finish(C, Failed ? ExitBadInput : ExitOk);
+  if (!Any && Status == ExitOk) {
+    WithColor::error(errs(), "llmsys")
+        << "the input declares no sweep: write 'sweep NAME over SCENARIO "
+           "{ AXIS in [...]; minimize FIGURE }'\n";
+    return ExitBadInput;
+  }
+  return Status;
 }
 
 } // namespace driver

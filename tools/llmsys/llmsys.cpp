@@ -146,14 +146,24 @@ int main(int argc, char **argv) {
         Options.Files.push_back(I->path());
     llvm::sort(Options.Files);
   }
-  Compilation C(Options);
+  // One unit per file named; the standard library listed as one.
+  Units Us;
+  if (Options.Files.size() <= 1 || (ListCmd && Inputs.empty())) {
+    Us.push_back(std::make_unique<Compilation>(Options));
+  } else {
+    for (const std::string &F : Options.Files) {
+      CompileOptions O = Options;
+      O.Files = {F};
+      Us.push_back(std::make_unique<Compilation>(O));
+    }
+  }
   if (EvalCmd)
-    return withOutput([&] { return runEval(C); });
+    return withOutput([&] { return runEval(Us); });
   if (CheckCmd)
-    return runCheck(C);
+    return runCheck(Us);
   if (SweepCmd)
-    return withOutput([&] { return runSweep(C); });
+    return withOutput([&] { return runSweep(Us); });
   if (RequireCmd)
-    return withOutput([&] { return runRequire(C); });
-  return runList(C);
+    return withOutput([&] { return runRequire(Us); });
+  return runList(Us);
 }
