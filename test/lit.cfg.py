@@ -5,9 +5,8 @@ import lit.formats
 config.name = "llmsys"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".llmsys", ".test"]
-# validation/ holds cases for `llmsys validate`, not lit tests; spec-library/
-# is a user's lit suite of its own, run by Driver/spec-library.test.
-config.excludes = ["Inputs", "validation", "validation-unexpressible", "validation-superseded", "spec-library", "lit.cfg.py", "lit.site.cfg.py"]
+# validation/ holds cases for `llmsys validate`, not lit tests.
+config.excludes = ["Inputs", "validation", "validation-unexpressible", "validation-superseded", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.llmsys_obj_root, "test")
 

@@ -26,9 +26,10 @@ enum class Format { Text, Md, Csv, Json };
 
 extern cl::OptionCategory LLMSysCat;
 extern cl::SubCommand EvalCmd, CheckCmd, ListCmd, ValidateCmd, SweepCmd,
-    RequireCmd, DiffCmd, SchemaCmd;
+    RequireCmd, DiffCmd, SchemaCmd, InitLitCmd;
 extern cl::list<std::string> Inputs, DiffSides, FailIf, ValidateDirs,
     IncludeDirs;
+extern cl::opt<std::string> InitDir;
 extern cl::opt<std::string> StdlibDir, ScenarioFilter, SweepFilter, OutputFile,
     PlotDir;
 extern cl::opt<unsigned> ErrorLimit, TopOps, SweepThreads;
@@ -69,6 +70,7 @@ int runSweep(Units &Us);
 int runRequire(Units &Us);
 int runDiff(const char *Argv0);
 int runValidate(const char *Argv0);
+int runInitLit();
 
 } // namespace driver
 } // namespace llmsys

@@ -36,6 +36,11 @@ cl::SubCommand
             "figure with the ratio");
 cl::SubCommand SchemaCmd("schema", "Print every entity kind with its "
                                    "fields, as Markdown");
+cl::SubCommand InitLitCmd("init-lit",
+                          "Write a lit.cfg.py and a .gitignore that make a "
+                          "folder of specs a lit suite");
+cl::opt<std::string> InitDir(cl::Positional, cl::desc("[<dir>]"),
+                             cl::sub(InitLitCmd), cl::cat(LLMSysCat));
 
 cl::list<std::string> Inputs(cl::Positional, cl::desc("<file.llmsys>..."),
                              cl::sub(EvalCmd), cl::sub(CheckCmd),

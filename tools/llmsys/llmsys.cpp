@@ -37,8 +37,9 @@ static const char ExitStatusHelp[] =
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions({&LLMSysCat});
-  for (cl::SubCommand *Sub : {&EvalCmd, &CheckCmd, &ListCmd, &ValidateCmd,
-                              &SweepCmd, &RequireCmd, &DiffCmd, &SchemaCmd})
+  for (cl::SubCommand *Sub :
+       {&EvalCmd, &CheckCmd, &ListCmd, &ValidateCmd, &SweepCmd, &RequireCmd,
+        &DiffCmd, &SchemaCmd, &InitLitCmd})
     cl::HideUnrelatedOptions({&LLMSysCat}, *Sub);
   cl::SetVersionPrinter(
       [](raw_ostream &OS) { OS << "llmsys " << LLMSYS_VERSION << '\n'; });
@@ -52,7 +53,8 @@ int main(int argc, char **argv) {
       "  llmsys diff A B        two scenarios side by side\n"
       "  llmsys list [FILE...]  entities available after imports\n"
       "  llmsys validate DIR... predictions against measured cases\n"
-      "  llmsys schema          entity kinds and fields (Markdown)\n\n"
+      "  llmsys schema          entity kinds and fields (Markdown)\n"
+      "  llmsys init-lit [DIR]  make a folder of specs a lit suite\n\n"
       "Entity kinds (fields: llmsys schema):\n";
   for (const StructSpec *K : Schema::get().entities())
     Overview += "  " + K->Name +
@@ -128,6 +130,8 @@ int main(int argc, char **argv) {
   }
   if (ValidateCmd)
     return withOutput([&] { return runValidate(argv[0]); });
+  if (InitLitCmd)
+    return runInitLit();
   if (DiffCmd)
     return withOutput([&] { return runDiff(argv[0]); });
   if (!EvalCmd && !CheckCmd && !ListCmd && !SweepCmd && !RequireCmd) {
