@@ -50,6 +50,13 @@ void printRequireText(const ir::Program &P, const cost::RequireReport &R,
                       llvm::raw_ostream &OS);
 llvm::json::Value requireJson(const ir::Program &P,
                               const cost::RequireReport &R);
+/// The same as Markdown: a heading, the SLOs and the resources.
+void printRequireMarkdown(const ir::Program &P, const cost::RequireReport &R,
+                          llvm::raw_ostream &OS);
+/// As CSV: one row per resource of each scenario, base SI units.
+void printRequireCsvHeader(llvm::raw_ostream &OS);
+void printRequireCsv(const ir::Program &P, const cost::RequireReport &R,
+                     llvm::raw_ostream &OS);
 
 /// `llmsys validate`: a line per case, then per group, kind and in all
 /// (docs/validation.md); the same as Markdown tables; as CSV; as JSON.

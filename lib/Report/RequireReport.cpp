@@ -81,6 +81,59 @@ void printRequireText(const ir::Program &P, const cost::RequireReport &R,
          << " x): other terms bind\n";
 }
 
+static std::string sloValue(const cost::SloCheck &C, double V) {
+  return C.Name == "throughput" ? si(V, "tokens/s") : duration(V);
+}
+
+void printRequireMarkdown(const ir::Program &P, const cost::RequireReport &R,
+                          llvm::raw_ostream &OS) {
+  const ir::ScenarioConfig &S = P.Scenario;
+  OS << "## require `" << S.Name << "`\n\n"
+     << "Model " << markdownCell(S.Model.Name) << " on "
+     << markdownCell(describePlacement(S)) << ", mapping "
+     << markdownCell(describeMapping(S.Mapping)) << ": the SLOs are "
+     << (R.MetNow ? "met" : "**missed**") << " on this system.\n\n";
+  OS << "| slo | limit | predicted | verdict | binds |\n"
+     << "| --- | ---: | ---: | --- | --- |\n";
+  for (const cost::SloCheck &C : R.AsIs.Slo)
+    OS << "| " << C.Name << " | " << (C.Lower ? ">= " : "<= ")
+       << sloValue(C, C.Limit) << " | " << sloValue(C, C.Value) << " | "
+       << (C.Met ? "met" : "**MISSED**") << " | " << C.Binding << " |\n";
+  OS << "\n| resource per device | needed | has | ratio |\n"
+     << "| --- | ---: | ---: | ---: |\n";
+  for (const Requirement &Q : R.Rows)
+    OS << "| " << markdownCell(label(Q, P)) << " | "
+       << (Q.K == Requirement::Kind::Needed ? si(Q.Need, Q.Unit, 4)
+                                            : std::string(kindName(Q.K)))
+       << " | " << si(Q.Have, Q.Unit, 4) << " | "
+       << (Q.K == Requirement::Kind::Needed ? fmt::format("{:.3g}x", Q.ratio())
+                                            : std::string("-"))
+       << " |\n";
+  OS << "\nBinding: "
+     << (R.Binding >= 0 ? R.Rows[R.Binding].Resource
+                        : std::string("no single resource meets the SLOs"))
+     << ".\n";
+}
+
+void printRequireCsvHeader(llvm::raw_ostream &OS) {
+  OS << "scenario,met_now,binding,resource,unit,kind,have_per_device,"
+        "need_per_device,ratio\n";
+}
+
+void printRequireCsv(const ir::Program &P, const cost::RequireReport &R,
+                     llvm::raw_ostream &OS) {
+  std::string Binding =
+      R.Binding >= 0 ? R.Rows[R.Binding].Resource : std::string();
+  for (const Requirement &Q : R.Rows) {
+    bool Needed = Q.K == Requirement::Kind::Needed;
+    OS << P.Scenario.Name << ',' << (R.MetNow ? "true" : "false") << ','
+       << Binding << ',' << Q.Resource << ',' << Q.Unit << ','
+       << kindName(Q.K) << ',' << spec::formatNumber(Q.Have) << ','
+       << (Needed ? spec::formatNumber(Q.Need) : "") << ','
+       << (Needed ? spec::formatNumber(Q.ratio()) : "") << '\n';
+  }
+}
+
 llvm::json::Value requireJson(const ir::Program &P,
                               const cost::RequireReport &R) {
   llvm::json::Array Rows;

@@ -21,11 +21,10 @@ namespace llmsys {
 namespace driver {
 
 int runRequire(Units &Us) {
-  if (OutputFormat == Format::Md || OutputFormat == Format::Csv) {
-    WithColor::error(errs(), "llmsys") << "require prints text or json\n";
-    return ExitBadInput;
-  }
   bool Json = OutputFormat == Format::Json;
+  bool Md = OutputFormat == Format::Md, Csv = OutputFormat == Format::Csv;
+  if (Csv)
+    report::printRequireCsvHeader(out());
   int Status = ExitOk;
   unsigned Shown = 0;
   json::Array Out;
@@ -61,6 +60,12 @@ int runRequire(Units &Us) {
           cost::require(*P, Config.Traffic.Enabled ? &AtBatch : nullptr);
       if (Json) {
         Out.push_back(report::requireJson(*P, R));
+      } else if (Csv) {
+        report::printRequireCsv(*P, R, out());
+      } else if (Md) {
+        if (Shown)
+          out() << '\n';
+        report::printRequireMarkdown(*P, R, out());
       } else {
         if (Shown)
           out() << '\n';
