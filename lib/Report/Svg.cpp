@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <map>
 
 using namespace llvm;
 
@@ -98,28 +99,62 @@ public:
                         "stroke-width=\"{}\"/>\n",
                         P, Stroke.str(), Width);
   }
+  /// The panel right of the plot: coloured keys, then notes, each label
+  /// wrapped to the panel's width (test/Driver/check-svg.py checks that no
+  /// text is clipped or overlaps).
   void legend(ArrayRef<std::pair<std::string, std::string>> Items) {
-    double Y = Top + 10;
     for (const auto &[Label, Colour] : Items) {
-      rect(W - Right + 20, Y - 10, 12, 12, Colour);
-      text(W - Right + 38, Y, Label, "start", 11);
-      Y += 18;
+      rect(W - Right + 20, PanelY - 10, 12, 12, Colour);
+      wrapped(W - Right + 38, Label, 11);
     }
   }
+  void note(StringRef Text, double Size = 10) {
+    wrapped(W - Right + 20, Text, Size);
+  }
+  void gap() { PanelY += 8; }
   std::string str() const {
     return fmt::format(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" "
         "height=\"{1}\" viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\">\n"
         "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n"
-        "<text x=\"{2}\" y=\"28\" font-size=\"15\" font-weight=\"bold\">{3}"
+        "<text x=\"{2}\" y=\"28\" font-size=\"{5}\" font-weight=\"bold\">{3}"
         "</text>\n{4}</svg>\n",
-        W, H, Left, esc(Title), Body);
+        W, H, Left, esc(Title), Body,
+        // A long title gets a smaller font rather than being cut off.
+        num(std::max(9.0, std::min(15.0, (W - Left - 10) /
+                                              (0.66 * Title.size())))));
   }
 
 private:
+  /// Lines of at most what fits from X to the canvas' right edge.
+  void wrapped(double X, StringRef Text, double Size) {
+    size_t Max = size_t((W - 6 - X) / (0.58 * Size));
+    std::string Line;
+    auto Flush = [&] {
+      text(X, PanelY, Line, "start", Size);
+      PanelY += Size + 5;
+      Line.clear();
+    };
+    SmallVector<StringRef, 8> Words;
+    Text.split(Words, ' ', -1, /*KeepEmpty=*/false);
+    // Characters, not bytes (a no-break space is two).
+    auto Chars = [](StringRef T) {
+      return size_t(count_if(T, [](char C) { return (C & 0xC0) != 0x80; }));
+    };
+    for (StringRef Wd : Words) {
+      if (!Line.empty() && Chars(Line) + 1 + Chars(Wd) > Max)
+        Flush();
+      Line += (Line.empty() ? "" : " ") + Wd.str();
+    }
+    if (!Line.empty())
+      Flush();
+    PanelY += 3;
+  }
+
   std::string Title;
   std::string Body;
+  double PanelY = Top + 10;
 };
 
 /// A logarithmic axis over whole decades covering [Lo, Hi].
@@ -249,15 +284,9 @@ std::string plotRoofline(const ir::Program &P, const json::Value &Report) {
     RoofLine.push_back({Xa.at(Ridge), Ya.at(Peak)});
     RoofLine.push_back({Xa.at(X1), Ya.at(Peak)});
     C.polyline(RoofLine, "#222", 2);
-    C.text(Xa.at(X1) - 4, Ya.at(Peak) - 6,
-           "peak " + si(Peak, "FLOP/s", 3) + " (" +
-               computeFormat(P.Scenario.System.Device,
-                             P.Scenario.Mapping.Activations) +
-               ")",
-           "end", 11);
-    C.text(Xa.at(Ridge) + 6, Ya.at(Peak) + 16,
-           "ridge " + si(Ridge, "FLOP/B", 3) + ", HBM " + si(Bw, "B/s", 3),
-           "start", 11);
+    // The ridge point, marked; its figures are in the panel.
+    C.line(Xa.at(Ridge), Ya.at(Peak) - 5, Xa.at(Ridge), Ya.at(Peak) + 5,
+           "#222", 2);
   }
   // The operators, largest time first so small ones stay visible on top.
   std::vector<const Pt *> Order;
@@ -271,75 +300,164 @@ std::string plotRoofline(const ir::Program &P, const json::Value &Report) {
              X->Memory ? Palette[1] : Palette[0],
              X->Name + " (" + X->Phase + "): " + si(X->I, "FLOP/B", 3) + ", " +
                  si(X->Rate, "FLOP/s", 3) + ", " + duration(X->Time));
-  // The five longest are named; a label that would overlap one already
-  // placed moves down a line.
-  // Positions are whole pixels, so a moved label is exactly a line below.
+  // The longest operators are numbered by their dots and named in the
+  // panel: six in training; in serving the four longest of each phase, so
+  // decode's are named beside prefill's. A number that would cover one
+  // already placed moves down a line.
+  std::vector<const Pt *> Named;
+  std::map<std::string, int> PerPhase;
+  bool Serving = S.getString("kind").value_or("") == "serve";
+  for (const Pt *X : Order)
+    if (Named.size() < 8 && (Serving ? PerPhase[X->Phase]++ < 4
+                                     : Named.size() < 6))
+      Named.push_back(X);
   std::vector<std::pair<double, double>> Placed;
-  for (size_t I = 0; I < Order.size() && I < 5; ++I) {
-    double X = std::round(Xa.at(Order[I]->I) + 10);
-    double Y = std::round(Ya.at(Order[I]->Rate) - 6);
+  for (size_t I = 0; I < Named.size(); ++I) {
+    double X = std::round(Xa.at(Named[I]->I) + 8);
+    double Y = std::round(Ya.at(Named[I]->Rate) - 6);
     for (bool Moved = true; Moved;) {
       Moved = false;
       for (const auto &[PX, PY] : Placed)
-        if (std::fabs(PX - X) < 120 && std::fabs(PY - Y) < 12) {
-          Y = PY + 12;
+        if (std::fabs(PX - X) < 14 && std::fabs(PY - Y) < 11) {
+          Y = PY + 11;
           Moved = true;
         }
     }
     Placed.push_back({X, Y});
-    C.text(X, Y, Order[I]->Name + " (" + Order[I]->Phase + ")", "start", 10);
+    C.text(X, Y, std::to_string(I + 1), "start", 9, "font-weight=\"bold\"");
   }
   C.legend({{"compute-bound op", Palette[0]}, {"memory-bound op", Palette[1]}});
-  C.text(W - Right + 20, Top + 60, "area: time per step", "start", 10);
+  C.note("area: time per step");
+  if (Roof) {
+    // The format kept on one line: "(fp16 for fp8)".
+    std::string Format = computeFormat(P.Scenario.System.Device,
+                                       P.Scenario.Mapping.Activations);
+    for (size_t At; (At = Format.find(' ')) != std::string::npos;)
+      Format.replace(At, 1, "\u00a0");
+    C.note("peak " + si(Peak, "FLOP/s", 3) + " (" + Format + ")");
+    C.note("ridge " + si(Ridge, "FLOP/B", 3));
+    C.note("HBM " + si(Bw, "B/s", 3));
+  }
+  C.gap();
+  // A value and its unit are not split across lines (a no-break space).
+  for (size_t I = 0; I < Named.size(); ++I) {
+    std::string Time = duration(Named[I]->Time);
+    size_t Space = Time.find(' ');
+    if (Space != std::string::npos)
+      Time.replace(Space, 1, "\u00a0");
+    C.note(std::to_string(I + 1) + " " + Named[I]->Name + " (" +
+               Named[I]->Phase + ") " + Time,
+           9);
+  }
   if (Skipped)
-    C.text(W - Right + 20, Top + 76,
-           fmt::format("{} ops without FLOPs", Skipped), "start", 10);
+    C.note(fmt::format("{} ops without FLOPs", Skipped));
   return C.str();
 }
 
-/// A horizontal stacked bar of named parts, with a legend.
-static std::string stackedBar(StringRef Title, StringRef Axis,
-                              ArrayRef<std::pair<std::string, double>> Parts,
-                              StringRef Unit, double Limit,
-                              StringRef LimitLabel) {
+/// One horizontal bar of named parts.
+struct Bar {
+  std::string Label; ///< left of the bar ("" for a single bar)
+  std::vector<std::pair<std::string, double>> Parts;
+};
+
+/// Horizontal stacked bars of named parts on one axis, a part's colour the
+/// same in every bar, with a legend (a single bar's legend gives each
+/// part's value).
+static std::string stackedBars(StringRef Title, StringRef Axis,
+                               ArrayRef<Bar> Bars, StringRef Unit,
+                               double Limit, StringRef LimitLabel) {
   Canvas C(Title);
-  double Total = 0;
-  for (const auto &Part : Parts)
-    Total += Part.second;
-  LinAxis Xa(std::max(Total, Limit), Left, W - Right);
+  auto Show = [&](double V) {
+    return Unit == "s" ? duration(V) : si(V, Unit, 3);
+  };
+  double Longest = Limit;
+  for (const Bar &B : Bars) {
+    double Total = 0;
+    for (const auto &Part : B.Parts)
+      Total += std::max(0.0, Part.second);
+    Longest = std::max(Longest, Total);
+  }
+  LinAxis Xa(Longest, Left, W - Right);
   frame(C);
   for (double V = 0; V <= Xa.Max + Xa.Step / 2; V += Xa.Step) {
     double X = Xa.at(V);
     C.line(X, Top, X, H - Bottom, "#ddd", 0.5);
-    C.text(X, H - Bottom + 16,
-           Unit == "s" ? duration(V) : si(V, Unit, 3), "middle", 10);
+    C.text(X, H - Bottom + 16, Show(V), "middle", 10);
   }
   C.text((Left + W - Right) / 2, H - 18, Axis, "middle", 12);
-  double Y = Top + 60, Ht = 120, X = Left;
+  std::vector<std::string> Names; // parts in order of first appearance
+  for (const Bar &B : Bars)
+    for (const auto &Part : B.Parts)
+      if (Part.second > 0 && !is_contained(Names, Part.first))
+        Names.push_back(Part.first);
+  auto Colour = [&](const std::string &Name) {
+    return std::string(
+        Palette[(find(Names, Name) - Names.begin()) % std::size(Palette)]);
+  };
+  double Slot = (H - Bottom - Top - 40) / std::max<size_t>(1, Bars.size());
+  double Ht = std::min(120.0, Slot - 40);
   std::vector<std::pair<std::string, std::string>> Legend;
-  size_t K = 0;
-  for (const auto &[Name, V] : Parts) {
-    if (V <= 0)
-      continue;
-    std::string Colour = Palette[K++ % std::size(Palette)];
-    std::string Value = Unit == "s" ? duration(V) : si(V, Unit, 3);
-    double Wd = Xa.at(V) - Left;
-    C.rect(X, Y, Wd, Ht, Colour, Name + ": " + Value);
-    if (Wd > 50)
-      C.text(X + Wd / 2, Y + Ht / 2 + 4, Value, "middle", 10);
-    Legend.push_back({Name + " " + Value, Colour});
-    X += Wd;
+  for (size_t I = 0; I < Bars.size(); ++I) {
+    const Bar &B = Bars[I];
+    double Y = Top + 40 + I * Slot, X = Left, Total = 0;
+    for (const auto &[Name, V] : B.Parts) {
+      if (V <= 0)
+        continue;
+      double Wd = Xa.at(V) - Left;
+      C.rect(X, Y, Wd, Ht, Colour(Name),
+             (B.Label.empty() ? "" : B.Label + ", ") + Name + ": " + Show(V));
+      if (Wd > 50)
+        C.text(X + Wd / 2, Y + Ht / 2 + 4, Show(V), "middle", 10);
+      if (Bars.size() == 1)
+        Legend.push_back({Name + " " + Show(V), Colour(Name)});
+      X += Wd;
+      Total += V;
+    }
+    C.text(Left, Y - 8,
+           (B.Label.empty() ? "total " : B.Label + ": ") + Show(Total),
+           "start", 12);
   }
-  C.text(Left, Y - 10,
-         "total " + (Unit == "s" ? duration(Total) : si(Total, Unit, 3)),
-         "start", 12);
+  if (Bars.size() != 1)
+    for (const std::string &Name : Names)
+      Legend.push_back({Name, Colour(Name)});
   if (Limit > 0) {
     double LX = Xa.at(Limit);
-    C.line(LX, Y - 30, LX, Y + Ht + 30, "#c00", 2, "6,4");
-    C.text(LX, Y + Ht + 46, LimitLabel, "middle", 11, "fill=\"#c00\"");
+    C.line(LX, Top + 20, LX, H - Bottom, "#c00", 2, "6,4");
+    // Beside the line, on the side with room (the panel is to the right).
+    bool RightHalf = LX > (Left + W - Right) / 2;
+    C.text(RightHalf ? LX - 4 : LX + 4, Top + 14, LimitLabel,
+           RightHalf ? "end" : "start", 11, "fill=\"#c00\"");
   }
   C.legend(Legend);
   return C.str();
+}
+
+/// A serving phase's time by what bounds each operator (the collectives
+/// as interconnect), from the report's tables, scaled to the phase's time.
+static std::vector<std::pair<std::string, double>>
+phaseParts(const json::Object &S, StringRef Phase, double Time) {
+  double Compute = 0, Memory = 0, Comm = 0;
+  if (const json::Array *Ops = S.getArray("operators"))
+    for (const json::Value &V : *Ops) {
+      const json::Object &O = *V.getAsObject();
+      if (O.getString("phase").value_or("") != Phase)
+        continue;
+      double T = O.getNumber("time_s").value_or(0);
+      (O.getString("bound").value_or("") == "memory" ? Memory : Compute) += T;
+    }
+  if (const json::Array *Cs = S.getArray("collectives"))
+    for (const json::Value &V : *Cs) {
+      const json::Object &O = *V.getAsObject();
+      if (O.getString("phase").value_or("") == Phase)
+        Comm += O.getNumber("time_s").value_or(0);
+    }
+  double Sum = Compute + Memory + Comm;
+  if (Sum <= 0)
+    return {{"other", Time}};
+  double K = Time / Sum;
+  return {{"compute-bound ops", Compute * K},
+          {"memory-bound ops", Memory * K},
+          {"communication", Comm * K}};
 }
 
 std::string plotTime(const json::Value &Report) {
@@ -359,16 +477,17 @@ std::string plotTime(const json::Value &Report) {
         {"optimizer_s", "optimizer"}};
     for (const auto &[K, Name] : Keys)
       Parts.push_back({Name, B->getNumber(K).value_or(0)});
-    return stackedBar("Step time: " + label(S), "time per step", Parts, "s", 0,
-                      "");
+    return stackedBars("Step time: " + label(S), "time per step",
+                       {Bar{"", Parts}}, "s", 0, "");
   }
-  // Serving: the request, prefill then decode.
+  // Serving: a request's prefill (the time to first token) and decode
+  // (the other tokens), each by what bounds its operators.
   double Ttft = S.getNumber("ttft_s").value_or(0);
   double E2E = S.getNumber("e2e_s").value_or(0);
-  Parts = {{"prefill (time to first token)", Ttft},
-           {"decode (the other tokens)", E2E - Ttft}};
-  return stackedBar("Request latency: " + label(S), "end-to-end latency",
-                    Parts, "s", 0, "");
+  return stackedBars("Request latency: " + label(S), "time per request",
+                     {Bar{"prefill", phaseParts(S, "prefill", Ttft)},
+                      Bar{"decode", phaseParts(S, "decode", E2E - Ttft)}},
+                     "s", 0, "");
 }
 
 std::string plotMemory(const json::Value &Report) {
@@ -383,8 +502,8 @@ std::string plotMemory(const json::Value &Report) {
     if (M && M->get(K))
       Parts.push_back({Name, M->getNumber(K).value_or(0)});
   double Cap = M ? M->getNumber("capacity_bytes").value_or(0) : 0;
-  return stackedBar("Memory per device: " + label(S), "bytes per device",
-                    Parts, "B", Cap, "capacity " + si(Cap, "B", 3));
+  return stackedBars("Memory per device: " + label(S), "bytes per device",
+                     {Bar{"", Parts}}, "B", Cap, "capacity " + si(Cap, "B", 3));
 }
 
 std::string plotPareto(const spec::Sweep &Sw, const sweep::Result &R) {
@@ -455,6 +574,82 @@ std::string plotPareto(const spec::Sweep &Sw, const sweep::Result &R) {
   }
   C.legend({{fmt::format("front: {} of {} points", R.Kept.size(), R.Total),
              Palette[0]}});
+  return C.str();
+}
+
+std::string plotSweep(const spec::Sweep &Sw, const sweep::Result &R,
+                      ArrayRef<sweep::Point> Points) {
+  const std::string &FY =
+      Sw.Objectives.empty() ? R.Columns.front() : Sw.Objectives[0].first;
+  bool Higher = sweep::higherIsBetter(FY);
+  size_t IY = find(R.Columns, FY) - R.Columns.begin();
+  const FigureSpec *SY = Sw.Scenario->Type->findFigure(FY);
+  const spec::SweepAxis &Axis = Sw.Axes.front();
+  Canvas C("Sweep " + Sw.Decl->Name + ": " + FY + " by " + Axis.Path);
+  frame(C);
+  double YMax = 0;
+  size_t Plotted = 0;
+  for (const sweep::Point &P : Points)
+    if (IY < P.Figures.size() && std::isfinite(P.Figures[IY])) {
+      YMax = std::max(YMax, P.Figures[IY]);
+      ++Plotted;
+    }
+  if (!Plotted) {
+    C.text((Left + W - Right) / 2, H / 2, "no point to plot", "middle", 14);
+    return C.str();
+  }
+  LinAxis Ya(YMax, H - Bottom, Top + 10);
+  auto ShowY = [&](double V) { return showFigure(V, SY->Type); };
+  for (double V = 0; V <= Ya.Max + Ya.Step / 2; V += Ya.Step) {
+    double Y = Ya.at(V);
+    C.line(Left, Y, W - Right, Y, "#ddd", 0.5);
+    C.text(Left - 6, Y + 4, ShowY(V), "end", 10);
+  }
+  // The axis's values in the sweep's order, evenly spaced.
+  size_t N = Axis.Values.size();
+  double Slot = (W - Right - Left) / double(N);
+  auto XAt = [&](size_t K) { return Left + Slot * (K + 0.5); };
+  // Every k-th value labelled, so that the longest fits its room.
+  size_t Longest = 1;
+  for (const spec::Value &V : Axis.Values)
+    Longest = std::max(Longest, spec::formatValue(V).size());
+  size_t Every = size_t(std::ceil(N * (Longest * 5.8 + 8) / (W - Right - Left)));
+  for (size_t K = 0; K < N; K += std::max<size_t>(1, Every))
+    C.text(XAt(K), H - Bottom + 16, spec::formatValue(Axis.Values[K]),
+           "middle", 10);
+  C.text((Left + W - Right) / 2, H - 18, Axis.Path, "middle", 12);
+  C.text(22, (Top + H - Bottom) / 2,
+         FY + (Higher ? " (higher is better)" : " (lower is better)"),
+         "middle", 12,
+         fmt::format("transform=\"rotate(-90 22 {})\"",
+                     num((Top + H - Bottom) / 2)));
+  std::vector<std::optional<double>> Best(N);
+  for (const sweep::Point &P : Points) {
+    if (IY >= P.Figures.size() || !std::isfinite(P.Figures[IY]))
+      continue;
+    double V = P.Figures[IY];
+    size_t K = P.Choice.front();
+    if (!Best[K] || (Higher ? V > *Best[K] : V < *Best[K]))
+      Best[K] = V;
+    std::string Tip;
+    for (size_t A = 0; A < Sw.Axes.size(); ++A)
+      Tip += (Tip.empty() ? "" : ", ") + Sw.Axes[A].Path + " = " +
+             spec::formatValue(Sw.Axes[A].Values[P.Choice[A]]);
+    C.circle(XAt(K), Ya.at(V), 3.5, Palette[0], Tip + ": " + FY + " " +
+                                                    ShowY(V));
+  }
+  std::vector<std::pair<double, double>> Line;
+  for (size_t K = 0; K < N; ++K)
+    if (Best[K])
+      Line.push_back({XAt(K), Ya.at(*Best[K])});
+  if (Line.size() > 1)
+    C.polyline(Line, Palette[1], 1.5);
+  C.legend({{std::string("a point"), std::string(Palette[0])},
+            {"the best at each " + Axis.Path, std::string(Palette[1])}});
+  C.note(fmt::format("{} point(s) shown of {} accepted ({} in the grid)",
+                     Plotted, R.Accepted, R.Total));
+  if (Sw.Axes.size() > 1)
+    C.note("the other axes vary within each value");
   return C.str();
 }
 

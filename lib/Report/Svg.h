@@ -28,6 +28,11 @@ std::string plotTime(const llvm::json::Value &Report);
 std::string plotMemory(const llvm::json::Value &Report);
 /// A `pareto` sweep's front, on log axes of its two figures.
 std::string plotPareto(const spec::Sweep &W, const sweep::Result &R);
+/// Any other sweep: its objective (or, without one, its first figure)
+/// against its first axis, a dot per point (Points: the kept or every
+/// accepted point) and a line through the best at each value of the axis.
+std::string plotSweep(const spec::Sweep &W, const sweep::Result &R,
+                      llvm::ArrayRef<sweep::Point> Points);
 
 } // namespace report
 } // namespace llmsys

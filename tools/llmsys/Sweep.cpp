@@ -60,7 +60,14 @@ static int runSweepUnit(Compilation &C, bool &Any,
                     : Progress == cl::BOU_UNSET
                         ? sys::Process::StandardErrIsDisplayed()
                         : Progress == cl::BOU_TRUE;
-    Opts.Stream = [&](const sweep::Point &P) { Printer.row(P); };
+    // Without an objective the points are streamed, not kept: a figure
+    // needs them kept too.
+    std::vector<sweep::Point> Streamed;
+    Opts.Stream = [&](const sweep::Point &P) {
+      Printer.row(P);
+      if (!PlotDir.empty())
+        Streamed.push_back(P);
+    };
     sweep::Result R = sweep::run(W, Opts);
     for (size_t I = 0; I < R.Kept.size(); ++I)
       Printer.row(R.Kept[I], I + 1);
@@ -76,8 +83,14 @@ static int runSweepUnit(Compilation &C, bool &Any,
                        W.Scenario->Type->findFigure(Figure)
                            ->Info->missingReason());
     }
-    if (!PlotDir.empty() && W.Pareto &&
-        !writePlot(W.Decl->Name + ".pareto.svg", report::plotPareto(W, R)))
+    if (!PlotDir.empty() &&
+        !(W.Pareto
+              ? writePlot(W.Decl->Name + ".pareto.svg",
+                          report::plotPareto(W, R))
+              : writePlot(W.Decl->Name + ".sweep.svg",
+                          report::plotSweep(W, R,
+                                            R.Kept.empty() ? Streamed
+                                                           : R.Kept))))
       Failed = true;
   }
   return finish(C, Failed ? ExitBadInput : ExitOk);
