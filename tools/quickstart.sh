@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's quick start. On a fresh machine this installs the Debian
 # packages, configures and builds, then:
-#   tools/quickstart.sh run   evaluates the default example from stdlib/
+#   tools/quickstart.sh run   runs study 1 (GPT-3 175B on A100, H100, B200)
 #   tools/quickstart.sh test  runs the whole lit suite and prints
 #                             "N passed, N failed" as its last line
 set -euo pipefail
