@@ -70,31 +70,5 @@ void printDiffCsv(ArrayRef<DiffResult> Diffs, raw_ostream &OS) {
     }
 }
 
-void printDiffMarkdown(const DiffResult &D, raw_ostream &OS) {
-  OS << "## `" << D.NameA << "` -> `" << D.NameB << "`\n\n";
-  if (D.Inputs.empty()) {
-    OS << "The inputs are the same.\n";
-  } else {
-    OS << "| input | " << D.NameA << " | " << D.NameB << " |\n| --- | ---: | ---: |\n";
-    auto Cell = [](const std::string &S) {
-      return S.empty() ? std::string("-") : markdownCell(S);
-    };
-    for (const InputChange &I : D.Inputs)
-      OS << "| " << I.Path << " | " << Cell(I.A) << " | " << Cell(I.B)
-         << " |\n";
-  }
-  OS << "\n| figure | " << D.NameA << " | " << D.NameB
-     << " | ratio |\n| --- | ---: | ---: | ---: |\n";
-  for (const FigureChange &C : D.Figures) {
-    auto Show = [&](const std::optional<double> &V) {
-      return V ? showFigure(*V, C.Figure->Type) : std::string("-");
-    };
-    std::optional<double> R = C.ratio();
-    OS << "| " << C.Figure->Name << " | " << Show(C.A) << " | " << Show(C.B)
-       << " | " << (R ? fmt::format("{:.3f}x", *R) : std::string("-"))
-       << " |\n";
-  }
-}
-
 } // namespace report
 } // namespace llmsys

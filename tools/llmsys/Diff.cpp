@@ -12,6 +12,8 @@
 #include "Cost/Evaluate.h"
 #include "Driver.h"
 #include "Report/Csv.h"
+#include "Report/Html.h"
+#include "Report/Svg.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -141,6 +143,7 @@ int runDiff(const char *Argv0) {
   json::Array Out;
   std::vector<report::DiffResult> Results;
   std::vector<std::string> Crossed;
+  std::vector<report::HtmlSection> Page;
   bool Failed = false;
   for (size_t I = 0; I < Pairs.size(); ++I) {
     const spec::Object &A = *Pairs[I].first, &B = *Pairs[I].second;
@@ -169,7 +172,17 @@ int runDiff(const char *Argv0) {
       Out.push_back(report::diffJson(D));
     else if (OutputFormat == Format::Csv)
       ; // one table, written after the loop
-    else {
+    else if (OutputFormat == Format::Html) {
+      // Side by side: the tables, and each side's time and memory figures.
+      auto Report = [](const cost::Evaluation &E) {
+        return E.Training ? report::trainingJson(E.Program, E.Train)
+                          : report::servingJson(E.Program, E.Serve);
+      };
+      json::Value JA = Report(*EA), JB = Report(*EB);
+      Page.push_back({report::diffSection(D),
+                      {report::plotTime(JA), report::plotTime(JB),
+                       report::plotMemory(JA), report::plotMemory(JB)}});
+    } else {
       if (I)
         out() << '\n';
       if (OutputFormat == Format::Md)
@@ -194,6 +207,8 @@ int runDiff(const char *Argv0) {
           << '\n';
   if (OutputFormat == Format::Csv)
     report::printDiffCsv(Results, out());
+  if (OutputFormat == Format::Html)
+    report::printHtml("llmsys diff", Page, out());
   out().flush();
   int Status = std::max(Sides[0].C->finish(errs()), Sides[1].C->finish(errs()));
   for (const std::string &M : Crossed)

@@ -22,7 +22,7 @@ namespace driver {
 
 namespace cl = llvm::cl;
 
-enum class Format { Text, Md, Csv, Json };
+enum class Format { Text, Md, Csv, Json, Html };
 
 extern cl::OptionCategory LLMSysCat;
 extern cl::SubCommand EvalCmd, CheckCmd, ListCmd, ValidateCmd, SweepCmd,

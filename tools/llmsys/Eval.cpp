@@ -11,6 +11,7 @@
 #include "Driver.h"
 #include "Report/Csv.h"
 #include "Report/Diff.h"
+#include "Report/Html.h"
 #include "Report/Format.h"
 #include "Report/Report.h"
 #include "Report/Svg.h"
@@ -55,6 +56,8 @@ int runEval(Units &Us) {
   bool Json = OutputFormat == Format::Json;
   bool Md = OutputFormat == Format::Md;
   bool Csv = OutputFormat == Format::Csv;
+  bool Html = OutputFormat == Format::Html;
+  std::vector<report::HtmlSection> Page;
   unsigned Rows = TopOps ? unsigned(TopOps) : ~0u;
   if (Csv)
     report::printScenarioCsvHeader(out());
@@ -76,7 +79,7 @@ int runEval(Units &Us) {
       if (!C.Spec.isTopLevel(*S) ||
           (!ScenarioFilter.empty() && S->Name != ScenarioFilter))
         continue;
-      if (Shown++ && !Json && !Csv)
+      if (Shown++ && !Json && !Csv && !Html)
         out() << '\n';
       std::optional<cost::Evaluation> &E = Done[S] =
           cost::evaluate(ir::scenarioFromSpec(*S), Ctx);
@@ -88,7 +91,7 @@ int runEval(Units &Us) {
         checkStrict(*S, *E, C.Diags);
       // The JSON report feeds the figures and the Markdown tables.
       std::optional<json::Value> J;
-      if (!PlotDir.empty() || Md)
+      if (!PlotDir.empty() || Md || Html)
         J = E->Training ? report::trainingJson(E->Program, E->Train)
                         : report::servingJson(E->Program, E->Serve);
       if (!PlotDir.empty() &&
@@ -101,7 +104,7 @@ int runEval(Units &Us) {
         report::printScenarioCsvRow(*S, *E, out());
         continue;
       }
-      if (Md) {
+      if (Md || Html) {
         if (json::Object *O = J->getAsObject()) {
           // The tables hold the first --ops rows, as the text report does.
           for (const char *T : {"operators", "collectives"})
@@ -109,7 +112,12 @@ int runEval(Units &Us) {
               while (A->size() > Rows)
                 A->pop_back();
         }
-        report::printMarkdown(*J, out());
+        if (Html)
+          Page.push_back({report::scenarioSection(*J),
+                          {report::plotRoofline(E->Program, *J),
+                           report::plotTime(*J), report::plotMemory(*J)}});
+        else
+          report::printMarkdown(*J, out());
         continue;
       }
       if (E->Training) {
@@ -134,6 +142,8 @@ int runEval(Units &Us) {
                                   {"schema_version", report::JsonSchemaVersion},
                                   {"scenarios", std::move(Scenarios)}}))
           << '\n';
+  if (Html)
+    report::printHtml("llmsys eval", Page, out());
   if (!ScenarioFilter.empty() && Shown == 0 && Status != ExitBadInput) {
     WithColor::error(errs(), "llmsys")
         << "no scenario named '" << ScenarioFilter << "'"

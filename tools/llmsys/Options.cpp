@@ -102,7 +102,10 @@ cl::opt<Format> OutputFormat(
                           "scenario; diff: a row per figure)"),
                clEnumValN(Format::Json, "json",
                           "one JSON document, base SI units "
-                          "(docs/report-format.md)")),
+                          "(docs/report-format.md)"),
+               clEnumValN(Format::Html, "html",
+                          "one self-contained page: tables and figures "
+                          "inline (eval, diff)")),
     cl::sub(EvalCmd), cl::sub(RequireCmd), cl::sub(DiffCmd),
     cl::sub(ValidateCmd), cl::cat(LLMSysCat));
 cl::opt<std::string>

@@ -21,6 +21,12 @@ namespace llmsys {
 namespace driver {
 
 int runRequire(Units &Us) {
+  if (OutputFormat == Format::Html) {
+    WithColor::error(errs(), "llmsys")
+        << "--format=html is for eval and diff; require prints text, md, "
+           "csv or json\n";
+    return ExitBadInput;
+  }
   bool Json = OutputFormat == Format::Json;
   bool Md = OutputFormat == Format::Md, Csv = OutputFormat == Format::Csv;
   if (Csv)

@@ -59,6 +59,12 @@ static int checkBudgets(const cost::ValidationResult &R,
 }
 
 int runValidate(const char *Argv0) {
+  if (OutputFormat == Format::Html) {
+    WithColor::error(errs(), "llmsys")
+        << "--format=html is for eval and diff; validate prints text, md, "
+           "csv or json\n";
+    return ExitBadInput;
+  }
   // Every .llmsys file under the folders, checked together.
   std::vector<std::string> Files;
   for (const std::string &Dir : ValidateDirs) {
