@@ -28,3 +28,11 @@ config.substitutions.append(("%{llmsys_tools}", config.llmsys_tools_dir))
 # `%status N CMD...` passes when CMD exits with status N.
 config.substitutions.append(("%status", "python3 " + os.path.join(
     config.llmsys_src_root, "test", "Inputs", "status.py")))
+# Headless Chromium (optional: `tools/install-deps.sh --optional`) renders
+# figures and pages in the tests that REQUIRE it.
+import shutil
+for name in ("chromium", "chromium-browser", "google-chrome"):
+    if shutil.which(name):
+        config.available_features.add("chromium")
+        config.substitutions.append(("%chromium", shutil.which(name)))
+        break

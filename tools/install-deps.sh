@@ -11,6 +11,12 @@ packages=(
   libfmt-dev libbenchmark-dev libgtest-dev
 )
 
+# --optional: also what some tests and scripts use when present: headless
+# Chromium renders figures and HTML reports (test/Driver/browser.test).
+if [ "${1:-}" = "--optional" ]; then
+  packages+=(chromium)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
