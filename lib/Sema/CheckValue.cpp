@@ -30,6 +30,18 @@ static bool typeMatches(const TypeSpec &T, const Value &V) {
   return false;
 }
 
+/// V a whole number (rounded in place, within 2^53); else a diagnostic.
+bool Resolver::wholeNumber(Value &V, SMRange R, const std::string &Name) {
+  double Rounded = std::round(V.Num);
+  if (std::fabs(V.Num - Rounded) > 1e-9 * std::max(1.0, std::fabs(V.Num)) ||
+      std::fabs(Rounded) > 9007199254740992.0) {
+    Diags.report<DiagID::err_not_integer>(R, Name, spec::formatValue(V));
+    return false;
+  }
+  V.Num = Rounded;
+  return true;
+}
+
 bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
                           const std::string &Name) {
   const TypeSpec &T = F.Type;
@@ -40,8 +52,13 @@ bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
   }
   switch (T.Kind) {
   case TypeKind::Quantity:
-    if (V.Dim == T.Dim || T.AnyDimension)
+    if (V.Dim == T.Dim || T.AnyDimension) {
+      // Tokens are counted: a prompt of 0.5 tokens is not a workload.
+      if (!T.AnyDimension && T.Dim == dims::tokens() &&
+          !wholeNumber(V, R, Name))
+        return false;
       break;
+    }
     if (V.Dim.isDimensionless()) {
       std::string Example = exampleFor(T.Dim).str();
       if (Example.empty())
@@ -59,15 +76,8 @@ bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
                    V.Dim.describe());
       return false;
     }
-    if (T.Kind == TypeKind::Integer) {
-      double Rounded = std::round(V.Num);
-      if (std::fabs(V.Num - Rounded) > 1e-9 * std::max(1.0, std::fabs(V.Num)) ||
-          std::fabs(Rounded) > 9007199254740992.0) {
-        Diags.report<DiagID::err_not_integer>(R, Name, spec::formatNumber(V.Num));
-        return false;
-      }
-      V.Num = Rounded;
-    }
+    if (T.Kind == TypeKind::Integer && !wholeNumber(V, R, Name))
+      return false;
     break;
   case TypeKind::Enum:
     if (!T.Enum->contains(V.Str)) {

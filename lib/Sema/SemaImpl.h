@@ -154,6 +154,8 @@ public:
   std::unordered_map<const Object *, NodeScaling> NodeScales;
 
   // CheckValue.cpp
+  /// V a whole number (rounded in place); else err_not_integer.
+  bool wholeNumber(Value &V, llvm::SMRange R, const std::string &Name);
   bool checkValue(const FieldSpec &F, Value &V, llvm::SMRange R,
                   const std::string &Name);
 
