@@ -31,6 +31,20 @@ Dimension Dimension::operator/(const Dimension &O) const {
   return R;
 }
 
+bool Dimension::canMultiply(const Dimension &O) const {
+  for (unsigned I = 0; I < NumBaseDims; ++I)
+    if (std::abs(int(Exp[I]) + int(O.Exp[I])) > MaxExponent)
+      return false;
+  return true;
+}
+
+bool Dimension::canDivide(const Dimension &O) const {
+  for (unsigned I = 0; I < NumBaseDims; ++I)
+    if (std::abs(int(Exp[I]) - int(O.Exp[I])) > MaxExponent)
+      return false;
+  return true;
+}
+
 Dimension Dimension::pow(int Power) const {
   Dimension R;
   for (unsigned I = 0; I < NumBaseDims; ++I)
@@ -318,6 +332,11 @@ UnitParse parseUnit(StringRef Text) {
       Scale = S;
       Dim = D;
     } else {
+      if (!Dim.canDivide(D)) {
+        R.ExponentOverflow = true;
+        R.BadAtom = Atom.str();
+        return R;
+      }
       Scale /= S;
       Dim = Dim / D;
     }

@@ -37,6 +37,13 @@ public:
   Dimension operator*(const Dimension &O) const;
   Dimension operator/(const Dimension &O) const;
   Dimension pow(int Power) const;
+  /// No quantity has a base unit to a power beyond this; the arithmetic
+  /// above would wrap an 8-bit exponent past 127.
+  static constexpr int MaxExponent = 32;
+  /// Whether this * O, this / O or this ^ Power keeps every exponent within
+  /// -MaxExponent .. MaxExponent (then the operators are exact).
+  bool canMultiply(const Dimension &O) const;
+  bool canDivide(const Dimension &O) const;
   bool operator==(const Dimension &O) const { return Exp == O.Exp; }
   bool operator!=(const Dimension &O) const { return Exp != O.Exp; }
 
@@ -85,6 +92,8 @@ struct UnitParse {
   std::string Suggestion;    ///< A close unit name, or empty.
   bool BinaryPrefixMisuse = false; ///< e.g. "GiFLOP"
   std::string Prefix;        ///< The misused prefix.
+  /// A base unit's exponent would leave -32 .. 32 ("s^4/s^-4/s^-4/...").
+  bool ExponentOverflow = false;
 };
 
 /// Reads a unit: atoms separated by '/', each with an optional integer power

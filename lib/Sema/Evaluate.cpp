@@ -74,7 +74,11 @@ std::optional<Value> Resolver::evalNumber(const ast::NumberExpr &E,
                      didYouMean(E.wholeText(), Expected->Enum->Words));
         return std::nullopt;
       }
-      if (U.BinaryPrefixMisuse)
+      if (U.ExponentOverflow)
+        Diags.report<DiagID::err_dimension_exponent>(
+            at(E.UnitRange), "unit", Dimension::MaxExponent, E.Unit,
+            U.BadAtom);
+      else if (U.BinaryPrefixMisuse)
         Diags.report<DiagID::err_binary_prefix>(at(E.UnitRange), U.Prefix,
                      U.BadAtom.substr(U.Prefix.size()));
       else
@@ -537,12 +541,24 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
     D = L->Dim;
     break;
   case BinaryOp::Mul:
+    if (!L->Dim.canMultiply(R->Dim)) {
+      Diags.report<DiagID::err_dimension_exponent>(
+          at(E.getRange()), "product", Dimension::MaxExponent,
+          L->Dim.describe(), R->Dim.describe());
+      return std::nullopt;
+    }
     V = L->Num * R->Num;
     D = L->Dim * R->Dim;
     break;
   case BinaryOp::Div:
     if (R->Num == 0) {
       Diags.report<DiagID::err_division_by_zero>(at(E.OpRange));
+      return std::nullopt;
+    }
+    if (!L->Dim.canDivide(R->Dim)) {
+      Diags.report<DiagID::err_dimension_exponent>(
+          at(E.getRange()), "quotient", Dimension::MaxExponent,
+          L->Dim.describe(), R->Dim.describe());
       return std::nullopt;
     }
     V = L->Num / R->Num;

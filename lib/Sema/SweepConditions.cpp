@@ -386,6 +386,13 @@ int Lowering::lowerBinary(const ast::BinaryExpr &E, CondType &T) {
                      LT.describe(), RT.describe());
       return -1;
     }
+    if (!Additive && !(E.Op == BinaryOp::Mul ? LT.Dim.canMultiply(RT.Dim)
+                                             : LT.Dim.canDivide(RT.Dim))) {
+      R.Diags.report<DiagID::err_dimension_exponent>(
+          E.getRange(), E.Op == BinaryOp::Mul ? "product" : "quotient",
+          Dimension::MaxExponent, LT.describe(), RT.describe());
+      return -1;
+    }
     T.K = CondType::Number;
     T.Dim = Additive                  ? LT.Dim
             : E.Op == BinaryOp::Mul ? LT.Dim * RT.Dim

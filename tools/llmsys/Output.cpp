@@ -48,25 +48,73 @@ bool writePlot(StringRef Name, const std::string &Svg) {
 static raw_ostream *ReportStream = nullptr;
 raw_ostream &out() { return ReportStream ? *ReportStream : outs(); }
 
+/// Where -o writes: through a symbolic link to its target (the link
+/// stays), and straight into a file that is not a regular one (a device
+/// such as /dev/stdout, a FIFO), which cannot be replaced by a rename.
+struct OutputTarget {
+  std::string Path;
+  bool Direct = false;
+};
+
+static OutputTarget outputTarget(StringRef File) {
+  sys::fs::file_status St;
+  if (File == "-" || sys::fs::status(File, St))
+    return {File.str(), false}; // stdout, or a new file
+  if (St.type() != sys::fs::file_type::regular_file)
+    return {File.str(), true};
+  SmallString<256> Real;
+  if (sys::fs::is_symlink_file(File) && !sys::fs::real_path(File, Real))
+    return {std::string(Real.str()), false};
+  return {File.str(), false};
+}
+
 int withOutput(const std::function<int()> &Run) {
   if (OutputFile.empty())
     return Run();
+  OutputTarget T = outputTarget(OutputFile);
   int Status = 0;
-  Error E = writeToOutput(OutputFile, [&](raw_ostream &OS) -> Error {
-    ReportStream = &OS;
-    Status = Run();
-    ReportStream = nullptr;
-    // A finding's report is whole: CI keeps the report of a failed check.
-    if (Status != ExitOk && Status != ExitFinding)
-      return createStringError(inconvertibleErrorCode(), "not written");
-    return Error::success();
-  });
-  if (Status != ExitOk && Status != ExitFinding) {
-    consumeError(std::move(E));
+  auto Whole = [&] { return Status == ExitOk || Status == ExitFinding; };
+  auto NotWritten = [&] {
     if (!Quiet)
       WithColor::note(errs(), "llmsys")
           << "'" << OutputFile << "' not written: the command failed\n";
     return Status;
+  };
+  if (T.Direct) {
+    // The report in memory, written whole when the command succeeds.
+    std::string Report;
+    raw_string_ostream Buffer(Report);
+    ReportStream = &Buffer;
+    Status = Run();
+    ReportStream = nullptr;
+    if (!Whole())
+      return NotWritten();
+    std::error_code EC;
+    raw_fd_ostream OS(T.Path, EC, sys::fs::OF_Append);
+    if (!EC) {
+      OS << Buffer.str();
+      OS.close();
+      EC = OS.error();
+    }
+    if (EC) {
+      WithColor::error(errs(), "llmsys")
+          << "cannot write '" << OutputFile << "': " << EC.message() << '\n';
+      return ExitBadInput;
+    }
+    return Status;
+  }
+  Error E = writeToOutput(T.Path, [&](raw_ostream &OS) -> Error {
+    ReportStream = &OS;
+    Status = Run();
+    ReportStream = nullptr;
+    // A finding's report is whole: CI keeps the report of a failed check.
+    if (!Whole())
+      return createStringError(inconvertibleErrorCode(), "not written");
+    return Error::success();
+  });
+  if (!Whole()) {
+    consumeError(std::move(E));
+    return NotWritten();
   }
   if (E) {
     WithColor::error(errs(), "llmsys")
@@ -74,8 +122,8 @@ int withOutput(const std::function<int()> &Run) {
         << '\n';
     return ExitBadInput;
   }
-  if (OutputFile != "-")
-    setFileMode(OutputFile);
+  if (T.Path != "-")
+    setFileMode(T.Path);
   return Status;
 }
 
