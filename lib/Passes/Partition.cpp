@@ -97,6 +97,16 @@ private:
           std::tuple{Map.ExpertTp, "expert_tp", L.ExpertTp}})
       if (Value > Most)
         error<DiagID::err_mapping_value_too_large>(Loc,  Name, Value, Most);
+    // The tokens of a micro-batch (a serving batch's prompts and outputs)
+    // multiply the model's sizes in the operators' 64-bit shapes.
+    double Tokens = S.Training ? double(Map.MicroBatch) * double(S.SeqLen)
+                               : double(S.Batch) *
+                                     (double(S.SeqLen) + double(S.OutputLen));
+    if (Ok && Tokens > double(Most))
+      error<DiagID::err_workload_too_large>(
+          S.Decl,
+          S.Training ? "micro_batch x seq_len" : "batch x (prompt + output)",
+          fmt::format("{:.0f}", Tokens), Most);
     double Spans = double(Map.Dp) * double(Map.Tp) * double(Map.Pp) *
                    double(Map.Cp);
     if (Spans > double(Most))
