@@ -12,12 +12,12 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/Allocator.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/StringSaver.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstring>
 #include <vector>
 
 namespace llmsys {
@@ -309,11 +309,21 @@ public:
     std::uninitialized_copy(Items.begin(), Items.end(), Mem);
     return llvm::ArrayRef<T>(Mem, Items.size());
   }
-  llvm::StringRef save(llvm::StringRef S) { return Saver.save(S); }
+  /// Copies S (with a terminating NUL) into the context. Written here rather
+  /// than with llvm::StringSaver: StringSaver::save is compiled into the
+  /// uninstrumented libLLVM, whose allocations never unpoison a slab that
+  /// this (AddressSanitizer-instrumented) header poisoned -- a false
+  /// use-after-poison in a sanitizer build (docs/building.md).
+  llvm::StringRef save(llvm::StringRef S) {
+    char *Mem = Alloc.Allocate<char>(S.size() + 1);
+    if (!S.empty())
+      std::memcpy(Mem, S.data(), S.size());
+    Mem[S.size()] = '\0';
+    return llvm::StringRef(Mem, S.size());
+  }
 
 private:
   llvm::BumpPtrAllocator Alloc;
-  llvm::StringSaver Saver{Alloc};
 };
 
 /// Prints the tree with line:col locations (llmsys-opt --emit=ast).

@@ -42,17 +42,21 @@ static double tiledEfficiency(const Op &O, const AcceleratorConfig &A,
   double Wave = 1;
   double KLoop = double(K);
   if (A.ComputeUnits > 0) {
-    int64_t Units = A.ComputeUnits;
-    int64_t Tiles = TilesM * TilesN * std::max<int64_t>(1, O.Batch);
+    // Tiles in a double: rows x columns x batch can pass 2^63 (an
+    // attention product of 2^31 tokens, 2^26 heads), and is exact to 2^53.
+    double Units = double(A.ComputeUnits);
+    double Tiles = double(TilesM) * double(TilesN) *
+                   double(std::max<int64_t>(1, O.Batch));
     // Too few tiles to fill the device: the K loop is split over more
     // thread blocks (split-K), each keeping at least four K tiles.
     if (Tiles < Units) {
-      int64_t Split = std::max<int64_t>(
-          1, std::min(Units / Tiles, std::max<int64_t>(1, K / (4 * Tk))));
+      double Split = std::max(
+          1.0, std::min(std::floor(Units / Tiles),
+                        double(std::max<int64_t>(1, K / (4 * Tk)))));
       Tiles *= Split;
-      KLoop /= double(Split);
+      KLoop /= Split;
     }
-    Wave = double(Tiles) / double(ceilDiv(Tiles, Units) * Units);
+    Wave = Tiles / (std::ceil(Tiles / Units) * Units);
   }
   // Each tile pays a fixed cost (loading its first K slices, the epilogue)
   // that a short K loop does not amortise. The cost is a time, k elements

@@ -13,6 +13,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace llvm;
 
 namespace llmsys {
@@ -75,6 +78,18 @@ std::string TypeSpec::describe() const {
     return article(Struct->Name) + " block";
   }
   llvm_unreachable("unknown type kind");
+}
+
+double FieldSpec::mostValue() const {
+  const TypeSpec &T = Type.Kind == TypeKind::List ? *Type.Elem : Type;
+  bool Counted = T.Kind == TypeKind::Integer ||
+                 (T.Kind == TypeKind::Quantity && !T.AnyDimension &&
+                  T.Dim == dims::tokens());
+  if (!Counted)
+    return std::numeric_limits<double>::infinity();
+  if (Check == Constraint::Range)
+    return Max;
+  return Most > 0 ? Most : MaxCount;
 }
 
 /// A small language for declaring the schema below.
@@ -196,6 +211,12 @@ static FieldSpec &positive(FieldSpec &F) {
 /// A field no figure of a scenario reads, and why it is accepted.
 static FieldSpec &docOnly(FieldSpec &F, StringRef Why) {
   F.DocOnly = Why.str();
+  return F;
+}
+/// A whole-number field (or a count of tokens) with a limit other than
+/// MaxCount.
+static FieldSpec &atMost(FieldSpec &F, double Most) {
+  F.Most = Most;
   return F;
 }
 static FieldSpec &within(FieldSpec &F, double Lo, double Hi) {
@@ -500,40 +521,40 @@ Schema::Schema() {
 
   // model
   StructSpec *Moe = B.block("moe", "mixture-of-experts layers");
-  B.required(Moe, "experts", B.integer(), "routed experts per MoE layer");
-  B.required(Moe, "top_k", B.integer(), "experts each token is routed to");
-  nonNegative(B.withDefault(Moe, "shared_experts", B.integer(), "0",
-                            "experts every token goes through"));
-  B.withDefault(Moe, "expert_ffn", B.integer(), "ffn",
-                "hidden size of one expert's MLP");
-  nonNegative(B.withDefault(Moe, "dense_layers", B.integer(), "0",
-                            "dense layers before the first MoE layer"));
+  atMost(B.required(Moe, "experts", B.integer(), "routed experts per MoE layer"), MaxLayers);
+  atMost(B.required(Moe, "top_k", B.integer(), "experts each token is routed to"), MaxLayers);
+  atMost(nonNegative(B.withDefault(Moe, "shared_experts", B.integer(), "0",
+                            "experts every token goes through")), MaxLayers);
+  atMost(B.withDefault(Moe, "expert_ffn", B.integer(), "ffn",
+                "hidden size of one expert's MLP"), MaxModelDim);
+  atMost(nonNegative(B.withDefault(Moe, "dense_layers", B.integer(), "0",
+                            "dense layers before the first MoE layer")), MaxLayers);
   positive(B.withDefault(Moe, "capacity_factor", B.number(), "1",
                          "expert capacity relative to an even split"));
   StructSpec *Mla = B.block("mla", "multi-head latent attention (DeepSeek-V2/V3)");
-  nonNegative(B.withDefault(Mla, "q_lora_rank", B.integer(), "0",
-                            "query compression rank (0: none)"));
-  B.required(Mla, "kv_lora_rank", B.integer(), "latent KV rank (what is cached)");
-  B.required(Mla, "qk_nope_head_dim", B.integer(), "per-head non-rotary QK dim");
-  B.required(Mla, "qk_rope_head_dim", B.integer(), "per-head rotary QK dim");
-  B.required(Mla, "v_head_dim", B.integer(), "per-head value dim");
+  atMost(nonNegative(B.withDefault(Mla, "q_lora_rank", B.integer(), "0",
+                            "query compression rank (0: none)")), MaxModelDim);
+  atMost(B.required(Mla, "kv_lora_rank", B.integer(), "latent KV rank (what is cached)"), MaxModelDim);
+  atMost(B.required(Mla, "qk_nope_head_dim", B.integer(), "per-head non-rotary QK dim"), MaxModelDim);
+  atMost(B.required(Mla, "qk_rope_head_dim", B.integer(), "per-head rotary QK dim"), MaxModelDim);
+  atMost(B.required(Mla, "v_head_dim", B.integer(), "per-head value dim"), MaxModelDim);
 
   B.withDefault(Model, "kind", B.enumOf(ModelKind), "decoder",
                 "decoder-only or encoder-only");
-  B.required(Model, "layers", B.integer(), "transformer blocks");
-  B.required(Model, "hidden", B.integer(), "model width h");
-  B.required(Model, "heads", B.integer(), "attention (query) heads");
-  B.withDefault(Model, "kv_heads", B.integer(), "heads",
-                "key/value heads: = heads for MHA, 1 for MQA, else GQA");
-  B.withDefault(Model, "head_dim", B.integer(), "hidden / heads",
-                "dimension of one head");
-  B.withDefault(Model, "ffn", B.integer(), "4 * hidden", "MLP hidden size");
+  atMost(B.required(Model, "layers", B.integer(), "transformer blocks"), MaxLayers);
+  atMost(B.required(Model, "hidden", B.integer(), "model width h"), MaxModelDim);
+  atMost(B.required(Model, "heads", B.integer(), "attention (query) heads"), MaxModelDim);
+  atMost(B.withDefault(Model, "kv_heads", B.integer(), "heads",
+                "key/value heads: = heads for MHA, 1 for MQA, else GQA"), MaxModelDim);
+  atMost(B.withDefault(Model, "head_dim", B.integer(), "hidden / heads",
+                "dimension of one head"), MaxModelDim);
+  atMost(B.withDefault(Model, "ffn", B.integer(), "4 * hidden", "MLP hidden size"), MaxModelDim);
   B.withDefault(Model, "activation", B.enumOf(Activation), "gelu",
                 "MLP activation");
   B.withDefault(Model, "norm", B.enumOf(Norm), "layernorm", "normalisation");
   B.withDefault(Model, "positional", B.enumOf(Positional), "learned",
                 "position encoding");
-  B.required(Model, "vocab", B.integer(), "vocabulary size (padded)");
+  atMost(B.required(Model, "vocab", B.integer(), "vocabulary size (padded)"), MaxModelDim);
   B.required(Model, "max_seq", B.integer(), "longest sequence (context)");
   B.withDefault(Model, "tied_embeddings", B.boolean(), "false",
                 "input and output embeddings shared");
@@ -554,14 +575,15 @@ Schema::Schema() {
              "window (GPT-OSS: 2, Gemma 3: 6; Hugging Face layer_types, "
              "Megatron-LM window_attn_skip_freq); unset: every layer is "
              "windowed");
-  nonNegative(B.withDefault(
+  within(B.withDefault(
       Model, "mtp_layers", B.integer(), "0",
       "multi-token-prediction modules (DeepSeek-V3 §2.2; Hugging Face "
       "num_nextn_predict_layers, Megatron-LM --mtp-num-layers): in training "
       "each adds, on the last pipeline stage, norms of the hidden state and of "
       "the next token's embedding, a projection of the two (2h to h), one "
       "layer like the model's last, and a second pass of the shared LM head "
-      "and loss; serving runs none (their parameters are counted apart)"));
+      "and loss; serving runs none (their parameters are counted apart)"),
+      0, 16);
   B.optional(Model, "moe", B.nested(Moe), "mixture of experts");
   B.optional(Model, "mla", B.nested(Mla), "multi-head latent attention");
   docOnly(positive(B.optional(Model, "reference_params", B.number(),
@@ -773,7 +795,9 @@ Schema::Schema() {
   B.required(Train, "model", B.ref(Model), "the model");
   B.required(Train, "system", B.ref(System), "the system");
   B.required(Train, "mapping", B.ref(Mapping), "the parallel mapping");
-  B.optional(Train, "tokens", B.qty(tokens()), "tokens to train on");
+  // Up to 2^53 tokens: a double counts them exactly.
+  atMost(B.optional(Train, "tokens", B.qty(tokens()), "tokens to train on"),
+         9007199254740992.0);
   B.withDefault(Train, "seq_len", B.integer(), "model.max_seq",
                 "training sequence length");
   // A part of the system (train and serve alike).
@@ -1051,6 +1075,8 @@ static void printFields(raw_ostream &OS, const StructSpec &St) {
     case Constraint::None:
       break;
     }
+    if (F.Check != Constraint::Range && std::isfinite(F.mostValue()))
+      OS << ", <= " << spec::formatNumber(F.mostValue());
     OS << " | ";
     switch (F.Pres) {
     case Presence::Required:

@@ -51,6 +51,18 @@ struct TypeSpec {
 enum class Presence { Required, Optional, Default };
 enum class Constraint { None, Positive, NonNegative, Range };
 
+/// The largest count llmsys models (docs/language.md, "Limits"): every
+/// whole-number field and every count of tokens, unless its field says
+/// less (FieldSpec::Most). The cost model multiplies counts in doubles, and
+/// in 64-bit integers only where the factors' limits keep the product
+/// below 2^63 (a shape's rows, columns and batch).
+constexpr double MaxCount = 2147483647.0; // 2^31 - 1
+/// The largest model dimension (hidden, ffn, heads, vocab, ...): 2^26,
+/// 2,000 times the widest published model's.
+constexpr double MaxModelDim = 67108864.0;
+/// The largest number of layers (and of experts): 2^20.
+constexpr double MaxLayers = 1048576.0;
+
 struct FieldSpec {
   std::string Name;
   TypeSpec Type;
@@ -59,6 +71,11 @@ struct FieldSpec {
   std::string Doc;
   Constraint Check = Constraint::None;
   double Min = 0, Max = 0; ///< Constraint::Range, inclusive.
+  /// The largest value of a whole-number field or a count of tokens (0:
+  /// MaxCount). mostValue() says what applies.
+  double Most = 0;
+  /// The largest value accepted (infinity where none applies).
+  double mostValue() const;
   /// In a block of limits (slo): "<=" or ">=", the only comparison allowed.
   std::string BoundOp;
   /// Why a field that no figure of a scenario reads is accepted (a name,

@@ -87,16 +87,9 @@ private:
 
   bool validate() {
     const MappingLocs &L = Map.Locs;
-    // Groups and device counts are 32-bit in the operators, and the checks
-    // below multiply the sizes: far beyond any system, but checked first.
+    // Groups and device counts are 32-bit in the operators. Each size is
+    // at most MaxCount (Sema); their products are checked here.
     constexpr int64_t Most = std::numeric_limits<int32_t>::max();
-    for (auto [Value, Name, Loc] :
-         {std::tuple{Map.MicroBatch, "micro_batch", L.MicroBatch},
-          std::tuple{Map.VirtualStages, "virtual_stages", L.VirtualStages},
-          std::tuple{Map.Ep, "ep", L.Ep},
-          std::tuple{Map.ExpertTp, "expert_tp", L.ExpertTp}})
-      if (Value > Most)
-        error<DiagID::err_mapping_value_too_large>(Loc,  Name, Value, Most);
     // The tokens of a micro-batch (a serving batch's prompts and outputs)
     // multiply the model's sizes in the operators' 64-bit shapes.
     double Tokens = S.Training ? double(Map.MicroBatch) * double(S.SeqLen)

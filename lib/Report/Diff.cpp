@@ -34,7 +34,7 @@ struct Shown {
 };
 
 static Shown show(const spec::Value &V) {
-  Shown S{spec::formatValue(V), ""};
+  Shown S{spec::formatValue(V), "", ""};
   if (V.Kind != spec::ValueKind::Number || V.Dim.isDimensionless()) {
     S.Text = S.Exact;
     return S;

@@ -30,11 +30,24 @@ static bool typeMatches(const TypeSpec &T, const Value &V) {
   return false;
 }
 
-/// V a whole number (rounded in place, within 2^53); else a diagnostic.
-bool Resolver::wholeNumber(Value &V, SMRange R, const std::string &Name) {
+/// The largest whole number wholeNumber accepts for F: a range is checked
+/// after, in its own words; 2^53 is where a double stops counting.
+static double wholeLimit(const FieldSpec &F) {
+  return F.Check == Constraint::Range ? 9007199254740992.0 : F.mostValue();
+}
+
+/// V a whole number (rounded in place) no larger than Most; else a
+/// diagnostic. (A field with a range says so in its own words, after.)
+bool Resolver::wholeNumber(Value &V, SMRange R, const std::string &Name,
+                           double Most) {
+  // (A negative value is left to the field's constraint.)
+  if (V.Num > Most) {
+    Diags.report<DiagID::err_field_too_large>(R, Name, spec::formatValue(V),
+                 spec::formatNumber(Most));
+    return false;
+  }
   double Rounded = std::round(V.Num);
-  if (std::fabs(V.Num - Rounded) > 1e-9 * std::max(1.0, std::fabs(V.Num)) ||
-      std::fabs(Rounded) > 9007199254740992.0) {
+  if (std::fabs(V.Num - Rounded) > 1e-9 * std::max(1.0, std::fabs(V.Num))) {
     Diags.report<DiagID::err_not_integer>(R, Name, spec::formatValue(V));
     return false;
   }
@@ -55,7 +68,7 @@ bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
     if (V.Dim == T.Dim || T.AnyDimension) {
       // Tokens are counted: a prompt of 0.5 tokens is not a workload.
       if (!T.AnyDimension && T.Dim == dims::tokens() &&
-          !wholeNumber(V, R, Name))
+          !wholeNumber(V, R, Name, wholeLimit(F)))
         return false;
       break;
     }
@@ -76,7 +89,7 @@ bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
                    V.Dim.describe());
       return false;
     }
-    if (T.Kind == TypeKind::Integer && !wholeNumber(V, R, Name))
+    if (T.Kind == TypeKind::Integer && !wholeNumber(V, R, Name, wholeLimit(F)))
       return false;
     break;
   case TypeKind::Enum:

@@ -155,7 +155,8 @@ public:
 
   // CheckValue.cpp
   /// V a whole number (rounded in place); else err_not_integer.
-  bool wholeNumber(Value &V, llvm::SMRange R, const std::string &Name);
+  bool wholeNumber(Value &V, llvm::SMRange R, const std::string &Name,
+                   double Most);
   bool checkValue(const FieldSpec &F, Value &V, llvm::SMRange R,
                   const std::string &Name);
 
