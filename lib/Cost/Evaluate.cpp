@@ -3,6 +3,7 @@
 #include "Cost/Evaluate.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <map>
 
@@ -55,8 +56,37 @@ std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
   return E;
 }
 
+/// The last check before any figure is shown: each is finite and not
+/// negative. One that is not comes from an input the model does not cover
+/// (or a bug): an error, never a report.
+bool checkFigures(const ir::ScenarioConfig &S, const Evaluation &E,
+                  passes::PassContext &Ctx) {
+  for (const ir::FigureInfo &F : ir::figures()) {
+    if (F.Training != S.Training)
+      continue;
+    std::optional<double> V = E.figure(F.Id);
+    if (!V || (std::isfinite(*V) && *V >= 0))
+      continue;
+    if (Ctx.Diags)
+      Ctx.Diags->report<DiagID::err_figure_out_of_model>(
+          S.Decl, S.Name, F.Name, fmt::format("{}", *V));
+    return false;
+  }
+  return true;
+}
+
+static bool costScenario(const ir::ScenarioConfig &S,
+                         passes::PassContext &Ctx, Evaluation &E,
+                         bool Detail);
+
 bool evaluateInto(const ir::ScenarioConfig &S, passes::PassContext &Ctx,
                   Evaluation &E, bool Detail) {
+  return costScenario(S, Ctx, E, Detail) && checkFigures(S, E, Ctx);
+}
+
+static bool costScenario(const ir::ScenarioConfig &S,
+                         passes::PassContext &Ctx, Evaluation &E,
+                         bool Detail) {
   if (!passes::buildProgram(S, Ctx, E.Program))
     return false;
   E.Training = S.Training;

@@ -61,8 +61,14 @@ std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
 /// The same into E, which may hold an earlier evaluation (a sweep thread
 /// evaluates point after point into one, reusing its storage); false
 /// after a diagnosed failure (E then holds no valid result).
+/// Every figure is then checked to be finite and not negative
+/// (err_figure_out_of_model otherwise).
 bool evaluateInto(const ir::ScenarioConfig &S, passes::PassContext &Ctx,
                   Evaluation &E, bool Detail = true);
+/// That check: false, with the error through Ctx, when a figure of E is
+/// not finite or is negative.
+bool checkFigures(const ir::ScenarioConfig &S, const Evaluation &E,
+                  passes::PassContext &Ctx);
 
 } // namespace cost
 } // namespace llmsys

@@ -38,8 +38,8 @@ class PrefixCache;
 /// spec's locations (the mapping field at fault, for instance).
 struct PassContext {
   DiagnosticEngine *Diags = nullptr; ///< null: fail without reporting
-  /// Verify the program after each pass. Sweeps turn it off for speed
-  /// once the scenario's own evaluation has verified the same pipeline.
+  /// Verify the program after each pass (every sweep point is verified
+  /// too; benchmarks of the cost alone turn it off).
   bool Verify = true;
   /// Where buildProgram may find (and keeps) the program as the passes
   /// before `partition` leave it, under PrefixKey: callers that know those

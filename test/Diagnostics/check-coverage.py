@@ -13,6 +13,10 @@ INTERNAL = {
     # Raised only if the ANTLR runtime throws past the parser's own error
     # recovery: a bug, not an input the user can write.
     "err_parser_internal",
+    # The last check on figures (finite, not negative): no input known
+    # reaches it, each one found became a limit on a field;
+    # unittests/FigureCheckTest.cpp tests it.
+    "err_figure_out_of_model",
 }
 
 root = sys.argv[1]

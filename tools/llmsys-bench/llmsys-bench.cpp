@@ -132,8 +132,9 @@ static void trainingEval(benchmark::State &State, bool Tables,
   // The step time goes in the label (benchmark's DoNotOptimize on a double
   // is unreliable with GCC; the report object is kept alive instead).
   cost::TrainingReport R;
-  // In a sweep loop the verifier runs once (on the first point of each
-  // chunk), not per evaluation; the build above verified this program.
+  // The passes and the cost alone: the verifier is left out (the build
+  // above verified this program). A sweep verifies every point; its cost
+  // is in BM_SweepGpt3Mapping.
   Ctx.Verify = false;
   passes::PrefixCache Prefix;
   if (ReusePrefix)
