@@ -148,11 +148,13 @@ STRING   : '"' (~["\\\r\n] | '\\' ~[\r\n])* '"'? ;
 fragment DIGITS   : [0-9]+ ;
 fragment EXPONENT : [eE] [+-]? [0-9]+ ;
 
-LINE_COMMENT  : '//' ~[\r\n]* -> channel(HIDDEN) ;
+// Whitespace and line comments make no token (the token stream keeps every
+// token of a file; docs/building.md, "Memory").
+LINE_COMMENT  : '//' ~[\r\n]* -> skip ;
 // Matches an unterminated comment up to the end of the file too; the parser
 // library reports that case.
 BLOCK_COMMENT : '/*' .*? ('*/' | EOF) -> channel(HIDDEN) ;
-WS            : [ \t\r\n\f]+ -> channel(HIDDEN) ;
+WS            : [ \t\r\n\f]+ -> skip ;
 // Anything else (stray or non-ASCII characters) becomes one token that the
 // parser library reports and drops.
 BAD_CHAR      : . -> channel(HIDDEN) ;

@@ -189,6 +189,22 @@ public:
 
   llvm::SourceMgr &getSourceMgr() const { return SM; }
 
+  /// What has been reported so far; rollback forgets what came after (a
+  /// parse that is redone another way).
+  struct Checkpoint {
+    size_t Count;
+    unsigned Errors, Findings;
+  };
+  Checkpoint checkpoint() const {
+    return {Diags.size(), NumErrors, NumFindings};
+  }
+  void rollback(const Checkpoint &C) {
+    if (C.Count < Diags.size())
+      Diags.resize(C.Count);
+    NumErrors = C.Errors;
+    NumFindings = C.Findings;
+  }
+
 private:
   static llvm::StringRef fmtString(DiagID ID) { return getDiagInfo(ID).Format; }
 

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Parse/Parser.h"
+#include "Parse/SourceStream.h"
 
 #include "LLMSysLexer.h"
 #include "LLMSysParser.h"
@@ -346,45 +347,50 @@ public:
   bool failed() const { return Failed; }
 
   ast::File *file(LLMSysParser::FileContext *F, unsigned BufferID) {
-    std::vector<ast::Import> Imports;
-    std::vector<ast::EntityDecl *> Entities;
-    std::vector<ast::ExpectDecl *> Expects;
-    bool SeenDecl = false;
-    for (auto *Top : F->topDecl()) {
-      if (auto *I = Top->importDecl()) {
-        SMRange R = View.range(I);
-        if (SeenDecl) {
-          Diags.report<DiagID::err_import_after_decl>(R);
-          Failed = true;
-          continue;
-        }
-        ast::Import Imp;
-        Imp.Range = R;
-        if (auto *S = I->STRING()) {
-          Imp.IsStd = false;
-          Imp.Spec = unescape(S->getSymbol());
-        } else {
-          ast::DottedName N = dotted(I->dottedName());
-          if (N.Parts.size() < 2 || N.Parts[0].Name != "std") {
-            Diags.report<DiagID::err_import_form>(N.range(), N.str());
-            Failed = true;
-            continue;
-          }
-          Imp.IsStd = true;
-          Imp.Spec = View.text(SMRange(N.Parts[1].Range.Start, N.range().End));
-        }
-        Imports.push_back(Imp);
-      } else if (auto *E = Top->entityDecl()) {
-        SeenDecl = true;
-        Entities.push_back(entity(E));
-      } else if (auto *X = Top->expectDecl()) {
-        SeenDecl = true;
-        auto *D = Ctx.create<ast::ExpectDecl>();
-        D->Range = View.range(X);
-        D->Condition = expr(X->expr(), 0);
-        Expects.push_back(D);
+    for (auto *Top : F->topDecl())
+      topDecl(Top);
+    return finish(BufferID);
+  }
+
+  /// One declaration of a file, kept until finish().
+  void topDecl(LLMSysParser::TopDeclContext *Top) {
+    if (auto *I = Top->importDecl()) {
+      SMRange R = View.range(I);
+      if (SeenDecl) {
+        Diags.report<DiagID::err_import_after_decl>(R);
+        Failed = true;
+        return;
       }
+      ast::Import Imp;
+      Imp.Range = R;
+      if (auto *S = I->STRING()) {
+        Imp.IsStd = false;
+        Imp.Spec = unescape(S->getSymbol());
+      } else {
+        ast::DottedName N = dotted(I->dottedName());
+        if (N.Parts.size() < 2 || N.Parts[0].Name != "std") {
+          Diags.report<DiagID::err_import_form>(N.range(), N.str());
+          Failed = true;
+          return;
+        }
+        Imp.IsStd = true;
+        Imp.Spec = View.text(SMRange(N.Parts[1].Range.Start, N.range().End));
+      }
+      Imports.push_back(Imp);
+    } else if (auto *E = Top->entityDecl()) {
+      SeenDecl = true;
+      Entities.push_back(entity(E));
+    } else if (auto *X = Top->expectDecl()) {
+      SeenDecl = true;
+      auto *D = Ctx.create<ast::ExpectDecl>();
+      D->Range = View.range(X);
+      D->Condition = expr(X->expr(), 0);
+      Expects.push_back(D);
     }
+  }
+
+  /// The file of the declarations seen.
+  ast::File *finish(unsigned BufferID) {
     auto *Out = Ctx.create<ast::File>();
     Out->BufferID = BufferID;
     Out->Imports = Ctx.copy(ArrayRef<ast::Import>(Imports));
@@ -672,6 +678,11 @@ private:
   DiagnosticEngine &Diags;
   const ParseLimits &Limits;
   bool Failed = false;
+  // The file's declarations so far (topDecl).
+  std::vector<ast::Import> Imports;
+  std::vector<ast::EntityDecl *> Entities;
+  std::vector<ast::ExpectDecl *> Expects;
+  bool SeenDecl = false;
 };
 
 /// Runs the stages on one buffer; Entry picks the start rule and builds.
@@ -679,13 +690,13 @@ template <typename EntryFn>
 auto runParser(unsigned BufferID, SourceMgr &SM, DiagnosticEngine &Diags,
                const ParseLimits &Limits, EntryFn Entry)
     -> decltype(Entry(std::declval<LLMSysParser &>(),
-                      std::declval<const SourceView &>())) {
+                      std::declval<const SourceView &>(), false)) {
   const MemoryBuffer &Buf = *SM.getMemoryBuffer(BufferID);
   SourceView View(Buf);
   if (!checkBytes(Buf, View, Diags))
     return nullptr;
   try {
-    antlr4::ANTLRInputStream Input(Buf.getBufferStart(), Buf.getBufferSize());
+    SourceStream Input(Buf.getBuffer());
     LLMSysLexer Lexer(&Input);
     Lexer.removeErrorListeners();
     antlr4::CommonTokenStream Tokens(&Lexer);
@@ -700,10 +711,16 @@ auto runParser(unsigned BufferID, SourceMgr &SM, DiagnosticEngine &Diags,
     Parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
         antlr4::atn::PredictionMode::SLL);
     Parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+    // The fast pass may stream: build each declaration and free its parse
+    // tree. If it fails, what it reported is forgotten and the slow pass
+    // parses the whole file again.
+    DiagnosticEngine::Checkpoint Before = Diags.checkpoint();
     try {
-      return Entry(Parser, View);
+      return Entry(Parser, View, /*Streaming=*/true);
     } catch (antlr4::ParseCancellationException &) {
     }
+    Diags.rollback(Before);
+    Parser.getTreeTracker().reset();
     Tokens.seek(0);
     Parser.reset();
     SyntaxErrorListener Listener(View, Diags);
@@ -711,7 +728,7 @@ auto runParser(unsigned BufferID, SourceMgr &SM, DiagnosticEngine &Diags,
     Parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
     Parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
         antlr4::atn::PredictionMode::LL);
-    auto Result = Entry(Parser, View);
+    auto Result = Entry(Parser, View, /*Streaming=*/false);
     if (Listener.Count)
       return nullptr;
     return Result;
@@ -733,11 +750,22 @@ ast::File *parseFile(unsigned BufferID, SourceMgr &SM, ast::ASTContext &Ctx,
                      DiagnosticEngine &Diags, const ParseLimits &Limits) {
   return runParser(
       BufferID, SM, Diags, Limits,
-      [&](LLMSysParser &P, const SourceView &View) -> ast::File * {
+      [&](LLMSysParser &P, const SourceView &View,
+          bool Streaming) -> ast::File * {
+        Builder B(Ctx, View, Diags, Limits);
+        if (Streaming) {
+          // One declaration at a time (file : topDecl* EOF), its parse tree
+          // freed once built: a file's parse trees are never all held.
+          while (P.getTokenStream()->LA(1) != antlr4::Token::EOF) {
+            B.topDecl(P.topDecl());
+            P.getTreeTracker().reset();
+          }
+          ast::File *F = B.finish(BufferID);
+          return B.failed() ? nullptr : F;
+        }
         LLMSysParser::FileContext *Tree = P.file();
         if (P.getNumberOfSyntaxErrors())
           return nullptr;
-        Builder B(Ctx, View, Diags, Limits);
         ast::File *F = B.file(Tree, BufferID);
         return B.failed() ? nullptr : F;
       });
@@ -747,7 +775,8 @@ ast::Expr *parseExpression(unsigned BufferID, SourceMgr &SM,
                            ast::ASTContext &Ctx, DiagnosticEngine &Diags) {
   ParseLimits Limits;
   return runParser(BufferID, SM, Diags, Limits,
-                   [&](LLMSysParser &P, const SourceView &View) -> ast::Expr * {
+                   [&](LLMSysParser &P, const SourceView &View,
+                       bool /*Streaming*/) -> ast::Expr * {
                      LLMSysParser::ExprOnlyContext *Tree = P.exprOnly();
                      if (P.getNumberOfSyntaxErrors())
                        return nullptr;
