@@ -13,9 +13,14 @@ packages=(
 
 # --optional: also what some tests and scripts use when present: headless
 # Chromium renders figures and HTML reports (test/Driver/browser.test).
-if [ "${1:-}" = "--optional" ]; then
-  packages+=(chromium)
-fi
+# --fuzz: clang and its sanitizer and libFuzzer runtimes, for
+# tools/sanitize.sh and tools/fuzz.sh (docs/building.md).
+for arg in "$@"; do
+  case "$arg" in
+    --optional) packages+=(chromium) ;;
+    --fuzz) packages+=(clang-16 libclang-rt-16-dev) ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

@@ -80,6 +80,17 @@ StringRef Object::word(StringRef DottedPath) const {
   return F->V.Str;
 }
 
+std::string Sweep::pointsText() const {
+  size_t N = points();
+  if (N != SIZE_MAX)
+    return std::to_string(N);
+  // Too many to count in 64 bits: the product in a double, said as such.
+  double D = 1;
+  for (const SweepAxis &A : Axes)
+    D *= double(A.Values.size());
+  return fmt::format("about {:.2g}", D);
+}
+
 size_t Sweep::points() const {
   // Saturates: a grid too large to count is refused by --max-points.
   size_t N = 1;
@@ -262,7 +273,7 @@ void printSpec(const Spec &S, const SourceMgr &SM, raw_ostream &OS,
   }
   for (const Sweep &W : S.Sweeps) {
     OS << "sweep " << W.Decl->Name << " over " << W.Scenario->Name << ": "
-       << W.points() << " points\n";
+       << W.pointsText() << " points\n";
     for (const SweepAxis &A : W.Axes) {
       OS << "  " << A.Path << " in [";
       for (size_t I = 0; I < A.Values.size(); ++I)

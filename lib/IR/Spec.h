@@ -203,7 +203,10 @@ struct Sweep {
   std::vector<std::pair<std::string, bool>> Objectives; ///< figure, maximize
   bool Pareto = false;
   std::optional<unsigned> Keep;
+  /// The grid's size (SIZE_MAX when it is that or more: too many to count).
   size_t points() const;
+  /// The same for messages: exact, or "about 1e+24" past 64 bits.
+  std::string pointsText() const;
 };
 
 /// Everything a compilation resolved.

@@ -36,7 +36,7 @@ static int runSweepUnit(Compilation &C, bool &Any,
       continue;
     if (W.points() > MaxPoints) {
       C.Diags.report<DiagID::err_sweep_too_large>(W.Decl->DeclRange,
-                     W.Decl->Name, W.points(), uint64_t(MaxPoints));
+                     W.Decl->Name, W.pointsText(), uint64_t(MaxPoints));
       Failed = true;
       continue;
     }

@@ -1,0 +1,56 @@
+//===- PipelineFuzzer.cpp - libFuzzer target: the whole pipeline ----------===//
+//
+// A spec that resolves is costed as `llmsys eval` and `llmsys sweep` would:
+// every scenario through the passes and the cost (with the verifier and
+// the last check on figures), and each sweep of at most 64 points. Every
+// figure that comes out is finite and not negative, or the run is a
+// finding.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzInput.h"
+
+#include "Cost/Evaluate.h"
+#include "IR/Figures.h"
+#include "Sweep/Sweep.h"
+
+#include <cmath>
+#include <cstdlib>
+
+using namespace llmsys;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  std::unique_ptr<Compilation> C = compileFuzzInput(Data, Size);
+  if (!C->run()) {
+    C->finish(llvm::nulls());
+    return 0;
+  }
+  for (const spec::Object *S : C->Spec.Scenarios) {
+    passes::PassContext Ctx;
+    Ctx.Diags = &C->Diags;
+    ir::ScenarioConfig Config = ir::scenarioFromSpec(*S);
+    std::optional<cost::Evaluation> E = cost::evaluate(Config, Ctx);
+    if (!E)
+      continue;
+    // evaluate() checked them; a figure that slips past is a finding.
+    for (const ir::FigureInfo &F : ir::figures())
+      if (F.Training == Config.Training)
+        if (std::optional<double> V = E->figure(F.Id))
+          if (!std::isfinite(*V) || *V < 0)
+            std::abort();
+  }
+  for (const spec::Sweep &W : C->Spec.Sweeps) {
+    if (W.points() > 64)
+      continue;
+    sweep::Options O;
+    O.Threads = 1;
+    sweep::Result R = sweep::run(W, O);
+    for (const sweep::Point &P : R.Kept)
+      for (double V : P.Figures)
+        // (NaN stands for a figure the point lacks.)
+        if (!std::isnan(V) && (std::isinf(V) || V < 0))
+          std::abort();
+  }
+  C->finish(llvm::nulls());
+  return 0;
+}
