@@ -19,16 +19,8 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(FrontEndFuzzer PipelineFuzzer)
 
-if ! command -v clang++-16 >/dev/null; then
-  echo "fuzz.sh: needs clang++-16 and libclang-rt-16-dev (tools/install-deps.sh --fuzz)" >&2
-  exit 2
-fi
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang-16 -DCMAKE_CXX_COMPILER=clang++-16 \
-    -DLLMSYS_SANITIZE=address,undefined -DLLMSYS_FUZZ=ON >/dev/null
-fi
-cmake --build "$build" --target llmsys $(printf 'llmsys-fuzz-%s ' "${targets[@]}") >&2
+"$root/tools/sanitized-build.sh" "$build" -DLLMSYS_FUZZ=ON -- llmsys \
+  $(printf 'llmsys-fuzz-%s ' "${targets[@]}")
 
 work=$build/fuzz
 mkdir -p "$work/seeds"
