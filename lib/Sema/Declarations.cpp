@@ -254,7 +254,7 @@ bool Resolver::applyInitializer(Object *O, const EntityInfo &EI) {
         Fld.InheritedFrom = nullptr;
         Slot &Sl = Slots[Obj][Idx];
         Sl = Slot();
-        Sl.Constant = std::move(F.V);
+        Sl.Constant = std::make_shared<const spec::Value>(std::move(F.V));
         break;
       }
       Obj = nested(Obj, static_cast<unsigned>(Idx), Where);

@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringMap.h"
 #include <map>
 #include <optional>
+#include <memory>
 #include <unordered_map>
 
 namespace llmsys {
@@ -39,8 +40,9 @@ struct Slot {
   const ast::Block *Refine = nullptr;        ///< `= X { ... }` or `f { ... }`
   const ast::DottedName *RefineParent = nullptr; ///< `f extends X { ... }`
   /// A value read from a file rather than written (hf_config); checked
-  /// against the field like an evaluated expression.
-  std::optional<spec::Value> Constant;
+  /// against the field like an evaluated expression. (A pointer: every
+  /// field of every object has a slot, and few have a constant.)
+  std::shared_ptr<const spec::Value> Constant;
   /// A value derived rather than evaluated from E (Derive.cpp). Node*: the
   /// parent's value times a process-node factor; Copy: the parent's derived
   /// value as it is; Stacks: stacks x the memory technology's figure.
