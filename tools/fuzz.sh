@@ -65,7 +65,7 @@ for t in "${targets[@]}"; do
     cd "$work/findings/$t"
     "$build/bin/llmsys-fuzz-$t" "$work/corpus/$t" "$work/seeds" \
       -dict="$work/llmsys.dict" -max_total_time="$seconds" -max_len=8192 \
-      -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
+      -timeout=60 -rss_limit_mb=4096 -print_final_stats=1 \
       >"$work/$t.log" 2>&1
   ) &
   pids+=($!)
