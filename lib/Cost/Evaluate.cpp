@@ -2,6 +2,8 @@
 
 #include "Cost/Evaluate.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -16,8 +18,25 @@ namespace cost {
 /// (AcceleratorConfig::runsAs): said once per scenario evaluated in full,
 /// at the field that chose it.
 static void warnFormatFallbacks(const ir::ScenarioConfig &S,
+                                const ir::Program &P,
                                 DiagnosticEngine &Diags) {
   const ir::AcceleratorConfig &A = S.System.Device;
+  // The program's own FP32 arithmetic (the loss, the optimizer's update):
+  // a part without an FP32 rate runs it at the next wider format's, FP64,
+  // which on some parts is a sliver of the FP32 units' rate. (A part with
+  // neither, a sketch with only its tensor peaks, charges that work its
+  // memory traffic alone, without a word.)
+  ir::DType Fp32 = ir::DType::FP32;
+  if (A.runsAs(Fp32) != Fp32 && S.System.Decl.Start.isValid())
+    for (const ir::Block &B : P.Blocks)
+      if (llvm::any_of(B.Ops, [&](const ir::Op &O) {
+            return O.Type == Fp32 && O.Flops > 0;
+          })) {
+        Diags.report<DiagID::warn_fp32_fallback>(
+            S.System.Decl, A.Name, ir::dtypeName(A.runsAs(Fp32)),
+            fmt::format("{:.4g} TFLOP/s", A.peak(Fp32) / 1e12));
+        break;
+      }
   auto Warn = [&](const std::string &Which, ir::DType T, llvm::SMRange At) {
     ir::DType R = A.runsAs(T);
     if (R == T)
@@ -52,7 +71,7 @@ std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
   if (!evaluateInto(S, Ctx, *E, Detail))
     E.reset();
   else if (Detail && Ctx.Diags)
-    warnFormatFallbacks(S, *Ctx.Diags);
+    warnFormatFallbacks(S, E->Program, *Ctx.Diags);
   return E;
 }
 
