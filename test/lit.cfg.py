@@ -28,6 +28,10 @@ config.substitutions.append(("%{llmsys_tools}", config.llmsys_tools_dir))
 # `%status N CMD...` passes when CMD exits with status N.
 config.substitutions.append(("%status", "python3 " + os.path.join(
     config.llmsys_src_root, "test", "Inputs", "status.py")))
+# A sanitizer build (tools/sanitize.sh): its memory is not the tool's.
+if getattr(config, "llmsys_sanitize", ""):
+    config.available_features.add("sanitizer")
+
 # Headless Chromium (optional: `tools/install-deps.sh --optional`) renders
 # figures and pages in the tests that REQUIRE it.
 import shutil

@@ -8,6 +8,9 @@ and prints the peak RSS above an empty file's, per input byte. Name the
 previous main's build too, to compare in one run on a noisy machine:
 
   python3 tools/bench-memory.py build/bin/llmsys /tmp/main-build/bin/llmsys
+
+--max NAME=BYTES (entities, comments, whitespace) makes it a check: it
+exits 1 when a spec takes more bytes a byte than that (test/Driver/memory.test).
 """
 import argparse
 import os
@@ -36,11 +39,11 @@ def write_specs(folder, size):
             f.write(f"network n{i} {{ bandwidth = {i + 1} GB/s; "
                     "latency = 1 us }\n")
             i += 1
-    specs["many small entities"] = path
+    specs["entities"] = path
     path = os.path.join(folder, "comments.llmsys")
     with open(path, "w") as f:
         f.write(("// " + "x" * 96 + "\n") * (size // 100))
-    specs["comment lines"] = path
+    specs["comments"] = path
     path = os.path.join(folder, "whitespace.llmsys")
     with open(path, "w") as f:
         f.write((" " * 99 + "\n") * (size // 100))
@@ -55,7 +58,12 @@ def main():
     ap.add_argument("binaries", nargs="+", help="llmsys binaries to compare")
     ap.add_argument("--size", type=float, default=4,
                     help="megabytes of each generated spec (default 4)")
+    ap.add_argument("--max", action="append", default=[],
+                    metavar="NAME=BYTES",
+                    help="fail when spec NAME takes more bytes a byte")
     args = ap.parse_args()
+    limits = {k: float(v) for k, v in (m.split("=") for m in args.max)}
+    over = []
     with tempfile.TemporaryDirectory() as folder:
         specs, empty = write_specs(folder, int(args.size * 1e6))
         print(f"{'spec':<22}" + "".join(f"{b:>32}" for b in args.binaries))
@@ -64,9 +72,15 @@ def main():
             size = os.path.getsize(path)
             cells = []
             for b in args.binaries:
-                extra = max(0, peak_rss(b, path) - base[b])
-                cells.append(f"{extra / size:>22.1f} bytes/byte")
+                per_byte = max(0, peak_rss(b, path) - base[b]) / size
+                cells.append(f"{per_byte:>22.1f} bytes/byte")
+                if name in limits and per_byte > limits[name]:
+                    over.append(f"{b}: {name} {per_byte:.1f} bytes a byte, "
+                                f"more than {limits[name]:g}")
             print(f"{name:<22}" + "".join(f"{c:>32}" for c in cells))
+    for line in over:
+        print("bench-memory: " + line, file=sys.stderr)
+    sys.exit(1 if over else 0)
 
 
 if __name__ == "__main__":
