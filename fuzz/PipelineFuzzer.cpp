@@ -2,7 +2,8 @@
 //
 // A spec that resolves is costed as `llmsys eval` and `llmsys sweep` would:
 // every scenario through the passes and the cost (with the verifier and
-// the last check on figures), and each sweep of at most 64 points. Every
+// the last check on figures) and into every report (text, JSON, Markdown,
+// the three figures), and each sweep of at most 64 points. Every
 // figure that comes out is finite and not negative, or the run is a
 // finding. Traffic is simulated for at most 256 requests (and a sweep over
 // traffic not at all): a study's 2,000 requests at a few dozen rates take
@@ -14,6 +15,8 @@
 
 #include "Cost/Evaluate.h"
 #include "IR/Figures.h"
+#include "Report/Report.h"
+#include "Report/Svg.h"
 #include "Sweep/Sweep.h"
 
 #include <cmath>
@@ -45,6 +48,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
         if (std::optional<double> V = E->figure(F.Id))
           if (!std::isfinite(*V) || *V < 0)
             std::abort();
+    llvm::json::Value J = E->Training
+                              ? report::trainingJson(E->Program, E->Train)
+                              : report::servingJson(E->Program, E->Serve);
+    if (E->Training)
+      report::printTrainingText(E->Program, E->Train, llvm::nulls(), 5);
+    else
+      report::printServingText(E->Program, E->Serve, llvm::nulls(), 5);
+    report::printMarkdown(J, llvm::nulls());
+    (void)report::plotRoofline(E->Program, J);
+    (void)report::plotTime(J);
+    (void)report::plotMemory(J);
   }
   for (const spec::Sweep &W : C->Spec.Sweeps) {
     if (W.points() > 64 || Slow(ir::scenarioFromSpec(*W.Scenario), 0))
