@@ -87,8 +87,6 @@ double FieldSpec::mostValue() const {
                   T.Dim == dims::tokens());
   if (!Counted)
     return std::numeric_limits<double>::infinity();
-  if (Check == Constraint::Range)
-    return Max;
   return Most > 0 ? Most : MaxCount;
 }
 
@@ -797,7 +795,7 @@ Schema::Schema() {
   B.required(Train, "mapping", B.ref(Mapping), "the parallel mapping");
   // Up to 2^53 tokens: a double counts them exactly.
   atMost(B.optional(Train, "tokens", B.qty(tokens()), "tokens to train on"),
-         9007199254740992.0);
+         MaxExact);
   B.withDefault(Train, "seq_len", B.integer(), "model.max_seq",
                 "training sequence length");
   // A part of the system (train and serve alike).

@@ -60,6 +60,8 @@ constexpr double MaxCount = 2147483647.0; // 2^31 - 1
 /// The largest model dimension (hidden, ffn, heads, vocab, ...): 2^26,
 /// 2,000 times the widest published model's.
 constexpr double MaxModelDim = 67108864.0;
+/// The largest whole number a double holds exactly: 2^53.
+constexpr double MaxExact = 9007199254740992.0;
 /// The largest number of layers (and of experts): 2^20.
 constexpr double MaxLayers = 1048576.0;
 
@@ -74,7 +76,8 @@ struct FieldSpec {
   /// The largest value of a whole-number field or a count of tokens (0:
   /// MaxCount). mostValue() says what applies.
   double Most = 0;
-  /// The largest value accepted (infinity where none applies).
+  /// The largest value accepted (infinity where none applies; a field
+  /// with a range says its own maximum, Max).
   double mostValue() const;
   /// In a block of limits (slo): "<=" or ">=", the only comparison allowed.
   std::string BoundOp;

@@ -23,6 +23,20 @@ std::string markdownCell(llvm::StringRef S) {
   return Out;
 }
 
+std::string markupText(llvm::StringRef S) {
+  std::string Out;
+  for (char C : S) {
+    switch (C) {
+    case '<': Out += "&lt;"; break;
+    case '>': Out += "&gt;"; break;
+    case '&': Out += "&amp;"; break;
+    case '"': Out += "&quot;"; break;
+    default: Out += C;
+    }
+  }
+  return Out;
+}
+
 std::string si(double Value, llvm::StringRef Unit, int Digits) {
   static const char *const Prefixes[] = {"p", "n", "u", "m", "", "k",
                                          "M", "G", "T", "P", "E"};

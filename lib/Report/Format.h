@@ -27,10 +27,13 @@ std::string money(double Amount, llvm::StringRef Currency = "USD",
 /// Times: "812 us", "1.42 s", "2.31 h", "13.6 days".
 std::string duration(double Seconds, int Digits = 3);
 
-/// "41.5%".
 /// Text for a Markdown table cell: `|` escaped.
 std::string markdownCell(llvm::StringRef S);
 
+/// Text for SVG and HTML: `<`, `>`, `&` and `"` as entities.
+std::string markupText(llvm::StringRef S);
+
+/// "41.5%".
 std::string percent(double Fraction, int Decimals = 1);
 
 /// "+3.2%" / "-0.8%".

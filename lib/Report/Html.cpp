@@ -8,26 +8,13 @@
 
 #include "Report/Html.h"
 
+#include "Report/Format.h"
 #include "llvm/ADT/StringRef.h"
 
 using namespace llvm;
 
 namespace llmsys {
 namespace report {
-
-static std::string esc(StringRef S) {
-  std::string Out;
-  for (char C : S) {
-    switch (C) {
-    case '<': Out += "&lt;"; break;
-    case '>': Out += "&gt;"; break;
-    case '&': Out += "&amp;"; break;
-    case '"': Out += "&quot;"; break;
-    default: Out += C;
-    }
-  }
-  return Out;
-}
 
 /// `code` spans of a heading ("train `t`") as <code>.
 static std::string inlineCode(StringRef S) {
@@ -39,7 +26,7 @@ static std::string inlineCode(StringRef S) {
       In = !In;
       continue;
     }
-    Out += esc(StringRef(&C, 1));
+    Out += markupText(StringRef(&C, 1));
   }
   if (In)
     Out += "</code>";
@@ -49,7 +36,7 @@ static std::string inlineCode(StringRef S) {
 void printHtml(StringRef Title, ArrayRef<HtmlSection> Sections,
                raw_ostream &OS) {
   OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-     << "<title>" << esc(Title) << "</title>\n"
+     << "<title>" << markupText(Title) << "</title>\n"
      << "<style>\n"
         "body { font-family: sans-serif; margin: 2em; color: #222; }\n"
         "table { border-collapse: collapse; margin: 0.5em 0 1.5em; }\n"
@@ -58,12 +45,12 @@ void printHtml(StringRef Title, ArrayRef<HtmlSection> Sections,
         "td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
         "figure { display: inline-block; margin: 0 1em 1em 0; }\n"
         "section { border-top: 2px solid #ddd; margin-top: 2em; }\n"
-        "</style>\n</head>\n<body>\n<h1>" << esc(Title) << "</h1>\n";
+        "</style>\n</head>\n<body>\n<h1>" << markupText(Title) << "</h1>\n";
   for (const HtmlSection &H : Sections) {
     const Section &S = H.Tables;
     OS << "<section>\n<h2>" << inlineCode(S.Heading) << "</h2>\n";
     if (!S.Text.empty())
-      OS << "<p>" << esc(S.Text) << "</p>\n";
+      OS << "<p>" << markupText(S.Text) << "</p>\n";
     for (const std::string &Svg : H.Figures) {
       // Inline: the XML declaration of a standalone file goes.
       StringRef Body = Svg;
@@ -73,10 +60,10 @@ void printHtml(StringRef Title, ArrayRef<HtmlSection> Sections,
     }
     for (const Table &T : S.Tables) {
       if (!T.Title.empty())
-        OS << "<h3>" << esc(T.Title) << "</h3>\n";
+        OS << "<h3>" << markupText(T.Title) << "</h3>\n";
       OS << "<table>\n<tr>";
       for (const std::string &C : T.Columns)
-        OS << "<th>" << esc(C) << "</th>";
+        OS << "<th>" << markupText(C) << "</th>";
       OS << "</tr>\n";
       for (const std::vector<std::string> &Row : T.Rows) {
         OS << "<tr>";
@@ -84,7 +71,7 @@ void printHtml(StringRef Title, ArrayRef<HtmlSection> Sections,
           OS << (I < T.RightAligned.size() && T.RightAligned[I]
                      ? "<td class=\"num\">"
                      : "<td>")
-             << esc(Row[I]) << "</td>";
+             << markupText(Row[I]) << "</td>";
         OS << "</tr>\n";
       }
       OS << "</table>\n";

@@ -34,20 +34,6 @@ const char *const Palette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
                                "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
                                "#9c755f", "#bab0ac"};
 
-std::string esc(StringRef S) {
-  std::string Out;
-  for (char C : S) {
-    switch (C) {
-    case '<': Out += "&lt;"; break;
-    case '>': Out += "&gt;"; break;
-    case '&': Out += "&amp;"; break;
-    case '"': Out += "&quot;"; break;
-    default: Out += C;
-    }
-  }
-  return Out;
-}
-
 std::string num(double X) { return fmt::format("{:.1f}", X); }
 
 /// A tick of a logarithmic axis: "1", "10", "100 m", "1 k".
@@ -74,13 +60,13 @@ public:
                         "fill=\"{}\">{}</rect>\n",
                         num(X), num(Y), num(std::max(0.0, Wd)),
                         num(std::max(0.0, Ht)), Fill.str(),
-                        Tip.empty() ? "" : "<title>" + esc(Tip) + "</title>");
+                        Tip.empty() ? "" : "<title>" + markupText(Tip) + "</title>");
   }
   void circle(double X, double Y, double R, StringRef Fill, StringRef Tip) {
     Body += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" "
                         "fill-opacity=\"0.85\" stroke=\"#333\" "
                         "stroke-width=\"0.5\"><title>{}</title></circle>\n",
-                        num(X), num(Y), num(R), Fill.str(), esc(Tip));
+                        num(X), num(Y), num(R), Fill.str(), markupText(Tip));
   }
   void text(double X, double Y, StringRef S, StringRef Anchor = "start",
             double Size = 12, StringRef Extra = "") {
@@ -88,7 +74,7 @@ public:
                         "text-anchor=\"{}\"{}>{}</text>\n",
                         num(X), num(Y), Size, Anchor.str(),
                         Extra.empty() ? std::string() : " " + Extra.str(),
-                        esc(S));
+                        markupText(S));
   }
   void polyline(ArrayRef<std::pair<double, double>> Pts, StringRef Stroke,
                 double Width) {
@@ -120,7 +106,7 @@ public:
         "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n"
         "<text x=\"{2}\" y=\"28\" font-size=\"{5}\" font-weight=\"bold\">{3}"
         "</text>\n{4}</svg>\n",
-        W, H, Left, esc(Title), Body,
+        W, H, Left, markupText(Title), Body,
         // A long title gets a smaller font rather than being cut off.
         num(std::max(9.0, std::min(15.0, (W - Left - 10) /
                                               (0.66 * Title.size())))));

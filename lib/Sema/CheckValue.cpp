@@ -33,7 +33,7 @@ static bool typeMatches(const TypeSpec &T, const Value &V) {
 /// The largest whole number wholeNumber accepts for F: a range is checked
 /// after, in its own words; 2^53 is where a double stops counting.
 static double wholeLimit(const FieldSpec &F) {
-  return F.Check == Constraint::Range ? 9007199254740992.0 : F.mostValue();
+  return F.Check == Constraint::Range ? MaxExact : F.mostValue();
 }
 
 /// V a whole number (rounded in place) no larger than Most; else a
