@@ -465,7 +465,7 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
       T.Requests = integer(S, "traffic.requests", 0);
       T.Arrival = checkedEnum<ArrivalKind>(S.word("traffic.arrival.kind"));
       if (const spec::Field *F = S.path("traffic.trace"))
-        T.Trace = F->Trace;
+        T.Trace = F->trace();
       if (T.Trace && !T.Trace->empty()) {
         // The scenario's prompt and output are the trace's means.
         double Prompts = 0, Outputs = 0;

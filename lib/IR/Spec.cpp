@@ -14,6 +14,11 @@ using namespace llvm;
 namespace llmsys {
 namespace spec {
 
+const std::shared_ptr<const std::vector<TraceRequest>> &Field::trace() const {
+  static const std::shared_ptr<const std::vector<TraceRequest>> None;
+  return Note ? Note->Trace : None;
+}
+
 std::string Value::describe() const {
   switch (Kind) {
   case ValueKind::None:
@@ -189,8 +194,8 @@ private:
     case Origin::Derived:
       if (F.InheritedFrom)
         return "derived: extends " + F.InheritedFrom->Name + " (" +
-               where(F.Loc.Start) + "), " + F.Derivation;
-      return "derived: " + F.Derivation + " (" + where(F.Loc.Start) + ")";
+               where(F.Loc.Start) + "), " + F.derivation().str();
+      return "derived: " + F.derivation().str() + " (" + where(F.Loc.Start) + ")";
     case Origin::Unset:
       break;
     }

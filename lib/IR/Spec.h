@@ -87,7 +87,7 @@ struct Value {
 /// values rather than written (an inherited figure carried to another
 /// process node, a memory level's stacks x per-stack figure); see
 /// docs/technology.md.
-enum class Origin { Unset, File, Default, Inherited, Derived };
+enum class Origin : uint8_t { Unset, File, Default, Inherited, Derived };
 
 /// A recorded request of a serving trace (serve's `traffic.trace`).
 struct TraceRequest {
@@ -95,9 +95,19 @@ struct TraceRequest {
   double Arrival = -1;            ///< seconds from the start; -1: none
 };
 
+/// What a few fields carry beyond their value (a derivation, a trace read
+/// from a file). Owned by the Spec; fields point to it, so a field stays
+/// small (every field of every object exists, set or not).
+struct FieldNote {
+  /// Derived: how, e.g. "technology N4 -> N2, x2.09 (logic_density x clock)".
+  std::string Derivation;
+  /// A field naming a data file (traffic.trace): what Sema read from it,
+  /// in file order.
+  std::shared_ptr<const std::vector<TraceRequest>> Trace;
+};
+
 struct Field {
   const FieldSpec *Spec = nullptr;
-  Origin From = Origin::Unset;
   Value V;
   /// Where the value was written (File/Inherited); Derived: where the value
   /// it was derived from was written, or what it was derived from.
@@ -105,12 +115,14 @@ struct Field {
   /// Inherited: the entity that wrote it. Derived: the parent whose value
   /// was re-derived, or null when derived from fields of its own entity.
   const Object *InheritedFrom = nullptr;
-  /// Derived: how, e.g. "technology N4 -> N2, x2.09 (logic_density x clock)".
-  std::string Derivation;
-  /// A field naming a data file (traffic.trace): what Sema read from it,
-  /// in file order.
-  std::shared_ptr<const std::vector<TraceRequest>> Trace;
+  /// Null for most fields (Spec::note).
+  const FieldNote *Note = nullptr;
+  Origin From = Origin::Unset;
   bool isSet() const { return From != Origin::Unset; }
+  llvm::StringRef derivation() const {
+    return Note ? llvm::StringRef(Note->Derivation) : llvm::StringRef();
+  }
+  const std::shared_ptr<const std::vector<TraceRequest>> &trace() const;
 };
 
 struct Object {
@@ -216,6 +228,11 @@ public:
     Storage.emplace_back();
     return &Storage.back();
   }
+  /// Keeps N for as long as the Spec lives (Field::Note).
+  const FieldNote *note(FieldNote N) {
+    Notes.push_back(std::move(N));
+    return &Notes.back();
+  }
   std::vector<Object *> Entities; ///< Declared entities, in load order.
   llvm::StringMap<Object *> ByName;
   std::vector<Object *> Scenarios; ///< train and serve entities, in order.
@@ -232,6 +249,7 @@ public:
 
 private:
   std::deque<Object> Storage;
+  std::deque<FieldNote> Notes;
 };
 
 /// Formats a number as the spec printer does: shortest round-trip form.

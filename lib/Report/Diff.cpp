@@ -71,9 +71,9 @@ static void flatten(const spec::Object &O, const std::string &Prefix,
     }
     Out[Path] = show(F.V);
     if (F.From == spec::Origin::Derived)
-      Out[Path].Why = F.Derivation.empty() && F.InheritedFrom
+      Out[Path].Why = F.derivation().empty() && F.InheritedFrom
                           ? "re-derived from " + F.InheritedFrom->Name
-                          : F.Derivation;
+                          : F.derivation().str();
   }
 }
 

@@ -53,8 +53,18 @@ Object *Resolver::newObject(const StructSpec *Type, std::string Name,
   O->Fields.resize(Type->Fields.size());
   for (size_t I = 0; I < Type->Fields.size(); ++I)
     O->Fields[I].Spec = &Type->Fields[I];
-  Slots[O].resize(Type->Fields.size());
+  SlotBase[O] = SlotStore.size();
+  SlotStore.resize(SlotStore.size() + Type->Fields.size());
   return O;
+}
+
+SlotExtra &Resolver::extraFor(Slot &Sl) {
+  if (!Sl.Extra) {
+    SlotExtras.emplace_back();
+    assert(SlotExtras.size() < UINT32_MAX && "more slot extras than fit");
+    Sl.Extra = static_cast<uint32_t>(SlotExtras.size());
+  }
+  return SlotExtras[Sl.Extra - 1];
 }
 
 static const Object *rootEntity(const Object *O) {
@@ -64,7 +74,6 @@ static const Object *rootEntity(const Object *O) {
 }
 
 void Resolver::cloneInto(Object *Dst, const Object *Src) {
-  const std::vector<Slot> &SrcSlots = Slots[Src];
   for (size_t I = 0; I < Src->Fields.size(); ++I) {
     const spec::Field &From = Src->Fields[I];
     if (!From.isSet())
@@ -84,9 +93,14 @@ void Resolver::cloneInto(Object *Dst, const Object *Src) {
       cloneInto(N, From.V.Obj);
       To.V = Value::object(N);
     }
-    Slot &ToSlot = Slots[Dst][I];
-    ToSlot = SrcSlots[I];
+    Slot &ToSlot = slot(Dst, I);
+    ToSlot = slot(Src, I);
     ToSlot.St = Slot::State::Idle;
+    if (ToSlot.Extra) {
+      ToSlot.Extra = 0;
+      SlotExtra Copy = *extraOf(slot(Src, I));
+      extraFor(ToSlot) = std::move(Copy);
+    }
   }
 }
 
@@ -252,9 +266,9 @@ bool Resolver::applyInitializer(Object *O, const EntityInfo &EI) {
         Fld.From = spec::Origin::File;
         Fld.Loc = Where;
         Fld.InheritedFrom = nullptr;
-        Slot &Sl = Slots[Obj][Idx];
+        Slot &Sl = slot(Obj, Idx);
         Sl = Slot();
-        Sl.Constant = std::make_shared<const spec::Value>(std::move(F.V));
+        extraFor(Sl).Constant = std::move(F.V);
         break;
       }
       Obj = nested(Obj, static_cast<unsigned>(Idx), Where);
@@ -337,11 +351,14 @@ void Resolver::applyBlock(Object *O, const ast::Block &B, EntityInfo *Sweep) {
     F.Loc = R;
     F.InheritedFrom = nullptr;
     F.V = Value();
-    Slot &Sl = Slots[Obj][Field];
+    Slot &Sl = slot(Obj, Field);
     Sl = Slot();
     Sl.E = E;
-    Sl.Refine = Refine;
-    Sl.RefineParent = RefineParent;
+    if (Refine || RefineParent) {
+      SlotExtra &X = extraFor(Sl);
+      X.Refine = Refine;
+      X.RefineParent = RefineParent;
+    }
   };
 
   for (const ast::Member *M : B.Members) {
@@ -477,7 +494,7 @@ void Resolver::applyDefaults(Object *O) {
         if (FS.Type.Struct->TagField >= 0) {
           spec::Field &Tag = N->Fields[FS.Type.Struct->TagField];
           Tag.From = spec::Origin::Default;
-          Slots[N][FS.Type.Struct->TagField].E = defaultExpr(FS);
+          slot(N, FS.Type.Struct->TagField).E = defaultExpr(FS);
         }
       }
       if (F.isSet())
@@ -487,7 +504,7 @@ void Resolver::applyDefaults(Object *O) {
     if (F.isSet() || FS.Pres != Presence::Default)
       continue;
     F.From = spec::Origin::Default;
-    Slot &Sl = Slots[O][I];
+    Slot &Sl = slot(O, I);
     Sl = Slot();
     Sl.E = defaultExpr(FS);
   }

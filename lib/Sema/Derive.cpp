@@ -107,18 +107,18 @@ void Resolver::markNodeScaling(Object *O, Object *Parent) {
         continue;
       if (F.From == spec::Origin::Derived && !NewNode) {
         // Derived in the parent, same node here: the parent's value as is.
-        Slot &Sl = Slots[Mine][I];
+        Slot &Sl = slot(Mine, I);
         Sl.Derive = DeriveKind::Copy;
-        Sl.DeriveFrom = Theirs;
+        extraFor(Sl).DeriveFrom = Theirs;
         continue;
       }
       if (!NewNode || (F.From != spec::Origin::Inherited &&
                        F.From != spec::Origin::Derived))
         continue;
       F.From = spec::Origin::Derived;
-      Slot &Sl = Slots[Mine][I];
+      Slot &Sl = slot(Mine, I);
       Sl.Derive = R.Kind;
-      Sl.DeriveFrom = Theirs;
+      extraFor(Sl).DeriveFrom = Theirs;
     }
   }
 }
@@ -141,7 +141,7 @@ void Resolver::markMemoryLevel(Object *Level) {
     F.Loc = TechWritten ? Tech.Loc : Stacks.Loc;
     F.InheritedFrom = nullptr;
     F.V = Value();
-    Slot &Sl = Slots[Level][Idx];
+    Slot &Sl = slot(Level, Idx);
     Sl = Slot();
     Sl.Derive = DeriveKind::Stacks;
   }
@@ -228,25 +228,27 @@ const NodeScaling &Resolver::nodeScaling(Object *Root, Object *ParentRoot) {
 
 bool Resolver::derive(Object *O, unsigned Field, std::optional<Value> &V) {
   spec::Field &F = O->Fields[Field];
-  Slot &Sl = Slots[O][Field];
+  Slot &Sl = slot(O, Field);
   if (Sl.Derive == DeriveKind::Stacks)
     return deriveFromStacks(O, Field, V);
+  assert(extraOf(Sl) && "a derived slot without the object it derives from");
+  Object *DeriveFrom = extraOf(Sl)->DeriveFrom;
 
-  std::optional<Value> From = fieldValue(Sl.DeriveFrom, Field, F.Loc);
+  std::optional<Value> From = fieldValue(DeriveFrom, Field, F.Loc);
   if (!From)
     return true;
-  const spec::Field &Theirs = Sl.DeriveFrom->Fields[Field];
+  const spec::Field &Theirs = DeriveFrom->Fields[Field];
   if (Sl.Derive == DeriveKind::Copy) {
     F.From = Theirs.From;
     F.Loc = Theirs.Loc;
     F.InheritedFrom = Theirs.InheritedFrom;
-    F.Derivation = Theirs.Derivation;
+    F.Note = Theirs.Note;
     V = From;
     return true;
   }
 
   Object *Root = rootOf(O);
-  Object *ParentRoot = rootOf(Sl.DeriveFrom);
+  Object *ParentRoot = rootOf(DeriveFrom);
   const NodeScaling &NS = nodeScaling(Root, ParentRoot);
   if (!NS.Ok)
     return true;
@@ -297,8 +299,9 @@ bool Resolver::derive(Object *O, unsigned Field, std::optional<Value> &V) {
   F.From = spec::Origin::Derived;
   F.Loc = Theirs.Loc;
   F.InheritedFrom = ParentRoot;
-  F.Derivation = "technology " + NS.OldNode + " -> " + NS.NewNode + ", " +
-                 factor(X) + " (" + Why + ")";
+  F.Note = S.note({"technology " + NS.OldNode + " -> " + NS.NewNode + ", " +
+                        factor(X) + " (" + Why + ")",
+                    nullptr});
   return true;
 }
 
@@ -334,8 +337,10 @@ bool Resolver::deriveFromStacks(Object *Level, unsigned Field,
   if (!PerStack)
     return true;
   V = Value::number(Stacks->Num * PerStack->Num, PerStack->Dim);
-  F.Derivation = spec::formatNumber(Stacks->Num) + " stacks x " +
-                 Memory->Name + "." + Name + " " + spec::formatValue(*PerStack);
+  F.Note = S.note({spec::formatNumber(Stacks->Num) + " stacks x " +
+                        Memory->Name + "." + Name + " " +
+                        spec::formatValue(*PerStack),
+                    nullptr});
   return true;
 }
 

@@ -101,7 +101,7 @@ std::optional<Value> Resolver::evalNumber(const ast::NumberExpr &E,
 
 bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
   spec::Field &F = O->Fields[Field];
-  Slot &Sl = Slots[O][Field];
+  Slot &Sl = slot(O, Field);
   switch (Sl.St) {
   case Slot::State::Done:
     return true;
@@ -126,7 +126,7 @@ bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
            fieldPath(EvalStack.back().Obj, EvalStack.back().Field),
            fieldPath(O, Field));
     for (auto It = Start; It != EvalStack.end(); ++It)
-      Slots[It->Obj][It->Field].St = Slot::State::Failed;
+      slot(It->Obj, It->Field).St = Slot::State::Failed;
     return false;
   }
   case Slot::State::Idle:
@@ -147,11 +147,12 @@ bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
   }
 
   std::optional<Value> V;
+  const SlotExtra *X = extraOf(Sl);
   if (Sl.Derive != Slot::DeriveKind::None && derive(O, Field, V)) {
     // Derive.cpp computed V (or reported why it could not).
-  } else if (Sl.Constant) {
-    V = *Sl.Constant;
-  } else if (FS.Type.Kind == TypeKind::Ref && (Sl.Refine || !Sl.E)) {
+  } else if (X && X->Constant) {
+    V = *X->Constant;
+  } else if (FS.Type.Kind == TypeKind::Ref && ((X && X->Refine) || !Sl.E)) {
     if (Object *Inline = makeInline(O, Field, Sl))
       V = Value::object(Inline);
   } else if (Sl.E) {
@@ -188,6 +189,7 @@ Object *Resolver::makeInline(Object *Owner, unsigned Field, const Slot &Sl) {
   const FieldSpec &FS = Owner->Type->Fields[Field];
   const StructSpec *Kind = FS.Type.Struct;
   Object *Base = nullptr;
+  const SlotExtra *X = extraOf(Sl);
   if (Sl.E) {
     std::optional<Value> B = eval(*Sl.E, Owner, &FS.Type);
     if (!B)
@@ -201,17 +203,17 @@ Object *Resolver::makeInline(Object *Owner, unsigned Field, const Slot &Sl) {
       return nullptr;
     }
     Base = B->Obj;
-  } else if (Sl.RefineParent) {
+  } else if (X && X->RefineParent) {
     unsigned Consumed = 0;
-    EntityInfo *P = findEntity(*Sl.RefineParent, Consumed);
-    if (!P || Consumed != Sl.RefineParent->Parts.size() || !build(*P)) {
+    EntityInfo *P = findEntity(*X->RefineParent, Consumed);
+    if (!P || Consumed != X->RefineParent->Parts.size() || !build(*P)) {
       if (!P)
-        Diags.report<DiagID::err_undefined_name>(Sl.RefineParent->range(),
-                     Sl.RefineParent->str(), "");
+        Diags.report<DiagID::err_undefined_name>(X->RefineParent->range(),
+                     X->RefineParent->str(), "");
       return nullptr;
     }
     if (P->Type != Kind) {
-      Diags.report<DiagID::err_wrong_entity_kind>(Sl.RefineParent->range(),
+      Diags.report<DiagID::err_wrong_entity_kind>(X->RefineParent->range(),
                    P->Obj->Name,
                    TypeSpec{TypeKind::Ref, Dimension(), nullptr, nullptr,
                             P->Type}
@@ -231,7 +233,7 @@ Object *Resolver::makeInline(Object *Owner, unsigned Field, const Slot &Sl) {
   const Object *Root = Owner;
   while (Root->Enclosing)
     Root = Root->Enclosing;
-  SMRange Decl = Sl.Refine ? Sl.Refine->Range : Owner->Fields[Field].Loc;
+  SMRange Decl = X && X->Refine ? X->Refine->Range : Owner->Fields[Field].Loc;
   Object *O = newObject(Kind, fieldPath(Owner, Field), Decl, Owner->BufferID);
   O->IsEntity = true;
   O->IsAnonymous = true;
@@ -240,8 +242,8 @@ Object *Resolver::makeInline(Object *Owner, unsigned Field, const Slot &Sl) {
     O->Parent = Base;
     cloneInto(O, Base);
   }
-  if (Sl.Refine)
-    applyBlock(O, *Sl.Refine, nullptr);
+  if (X && X->Refine)
+    applyBlock(O, *X->Refine, nullptr);
   markDerivations(O, Base);
   applyDefaults(O);
   if (!checkComplete(O, Decl))

@@ -138,19 +138,20 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
     }
     const Object *Model = EI->Obj->object("model");
     int64_t MaxSeq = Model ? int64_t(Model->number("max_seq").value_or(0)) : 0;
-    TraceField.Trace = readTrace(
+    auto Trace = readTrace(
         Sources, Diags, TraceField.V.Str,
         Diags.getSourceMgr().FindBufferContainingLoc(TraceField.Loc.Start),
         TraceField.Loc, MaxSeq, Model ? StringRef(Model->Name) : StringRef());
-    if (!TraceField.Trace)
+    if (!Trace)
       continue;
+    TraceField.Note = S.note({"", Trace});
     if (Requests && Requests->From == spec::Origin::File &&
-        Requests->V.Num > double(TraceField.Trace->size()))
+        Requests->V.Num > double(Trace->size()))
       Diags.report<DiagID::err_traffic_trace_requests>(
           Requests->Loc, spec::formatNumber(Requests->V.Num), TraceField.V.Str,
-          TraceField.Trace->size());
+          Trace->size());
     if (Traffic->word("arrival.kind") == "trace" &&
-        TraceField.Trace->front().Arrival < 0)
+        Trace->front().Arrival < 0)
       Diags.report<DiagID::err_traffic_arrival_trace>(
           EI->Obj->path("traffic.arrival")->Loc);
   }

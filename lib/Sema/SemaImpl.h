@@ -21,6 +21,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include <deque>
 #include <map>
 #include <optional>
 #include <memory>
@@ -35,23 +36,30 @@ using spec::Value;
 /// How a field of an object gets its value: an expression (and/or a block
 /// refining it), evaluated on demand in the context of the object.
 struct Slot {
-  enum class State { Idle, Evaluating, Done, Failed };
-  const ast::Expr *E = nullptr;
-  const ast::Block *Refine = nullptr;        ///< `= X { ... }` or `f { ... }`
-  const ast::DottedName *RefineParent = nullptr; ///< `f extends X { ... }`
-  /// A value read from a file rather than written (hf_config); checked
-  /// against the field like an evaluated expression. (A pointer: every
-  /// field of every object has a slot, and few have a constant.)
-  std::shared_ptr<const spec::Value> Constant;
+  enum class State : uint8_t { Idle, Evaluating, Done, Failed };
   /// A value derived rather than evaluated from E (Derive.cpp). Node*: the
   /// parent's value times a process-node factor; Copy: the parent's derived
   /// value as it is; Stacks: stacks x the memory technology's figure.
-  enum class DeriveKind { None, NodeUnits, NodeClock, NodeCompute, NodeSram,
-                          Copy, Stacks };
+  enum class DeriveKind : uint8_t { None, NodeUnits, NodeClock, NodeCompute,
+                                    NodeSram, Copy, Stacks };
+  const ast::Expr *E = nullptr;
+  /// What few slots have (SlotExtra), as an index into the resolver's
+  /// store plus one; 0: none. Every field of every object has a slot, so
+  /// the common part stays at 16 bytes (issue 21's memory target).
+  uint32_t Extra = 0;
   DeriveKind Derive = DeriveKind::None;
-  /// Node* and Copy: the parent's object holding the same field.
-  Object *DeriveFrom = nullptr;
   State St = State::Idle;
+};
+
+/// The rarer parts of a slot.
+struct SlotExtra {
+  const ast::Block *Refine = nullptr;        ///< `= X { ... }` or `f { ... }`
+  const ast::DottedName *RefineParent = nullptr; ///< `f extends X { ... }`
+  /// A value read from a file rather than written (hf_config); checked
+  /// against the field like an evaluated expression.
+  std::optional<spec::Value> Constant;
+  /// Derive Node* and Copy: the parent's object holding the same field.
+  Object *DeriveFrom = nullptr;
 };
 
 /// How an accelerator's inherited figures scale when it moves its parent to
@@ -182,7 +190,22 @@ public:
   llvm::StringMap<EntityInfo> Entities;
   std::vector<EntityInfo *> DeclOrder;
   std::vector<const ast::ExpectDecl *> Expects;
-  std::unordered_map<const Object *, std::vector<Slot>> Slots;
+  /// Each object's slots, parallel to its fields: SlotStore from
+  /// SlotBase[O] on (a deque: a reference to a slot stays valid while
+  /// evaluating it creates objects).
+  std::deque<Slot> SlotStore;
+  llvm::DenseMap<const Object *, size_t> SlotBase;
+  std::deque<SlotExtra> SlotExtras;
+  Slot &slot(const Object *O, unsigned Field) {
+    return SlotStore[SlotBase.find(O)->second + Field];
+  }
+  /// The slot's rarer parts; null when it has none.
+  const SlotExtra *extraOf(const Slot &Sl) const {
+    return Sl.Extra ? &SlotExtras[Sl.Extra - 1] : nullptr;
+  }
+  /// The same, made when missing (a slot's extra is its own: a copied slot
+  /// gets a copy, see cloneInto).
+  SlotExtra &extraFor(Slot &Sl);
   std::unordered_map<const Object *, EntityInfo *> InfoOf;
   std::vector<EvalFrame> EvalStack;
   /// The sweep axis whose values are being evaluated (no frame holds it).
