@@ -69,7 +69,7 @@ SMRange locOf(const spec::Object &O, const spec::Field *F) {
 }
 
 StringRef wordOf(const spec::Field *F) {
-  return F && F->V.Kind == spec::ValueKind::Enum ? StringRef(F->V.Str)
+  return F && F->V.Kind == spec::ValueKind::Enum ? StringRef(F->V.str())
                                                  : StringRef();
 }
 } // namespace
@@ -153,7 +153,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Schedule = checkedEnum<ScheduleKind>(wordOf(Kind));
   C.VirtualStages = integerOf(Virtual, 1);
   if (StageLayers)
-    for (const spec::Value &N : StageLayers->V.Elems)
+    for (const spec::Value &N : StageLayers->V.elems())
       C.StageLayers.push_back(int64_t(N.Num));
   C.FirstStageLayers = integerOf(FirstStage, -1);
   C.LastStageLayers = integerOf(LastStage, -1);
@@ -164,8 +164,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.KVCache = dtypeFromWord(wordOf(LLMSYS_FIELD(M, "kv_cache")));
   C.Gradients = dtypeFromWord(wordOf(Gradients));
   if (const spec::Field *F = LLMSYS_FIELD(M, "fusion"))
-    for (const spec::Value &W : F->V.Elems) {
-      StringRef Word = W.Str;
+    for (const spec::Value &W : F->V.elems()) {
+      StringRef Word = W.str();
       C.Fusion.FlashAttention |= Word == "flash_attention";
       C.Fusion.BiasGelu |= Word == "bias_gelu";
       C.Fusion.BiasDropoutAdd |= Word == "bias_dropout_add";
@@ -427,8 +427,8 @@ ScenarioConfig scenarioFromSpec(const spec::Object &S) {
       if (const spec::Field *T = S.path("finetune.targets")) {
         for (bool &On : Ft.Targets)
           On = false;
-        for (const spec::Value &W : T->V.Elems)
-          Ft.Targets[static_cast<int>(checkedEnum<LoraTarget>(W.Str))] = true;
+        for (const spec::Value &W : T->V.elems())
+          Ft.Targets[static_cast<int>(checkedEnum<LoraTarget>(W.str()))] = true;
       }
     }
   } else {

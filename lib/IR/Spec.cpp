@@ -19,6 +19,26 @@ const std::shared_ptr<const std::vector<TraceRequest>> &Field::trace() const {
   return Note ? Note->Trace : None;
 }
 
+const std::string &Value::str() const {
+  static const std::string Empty;
+  return P && (Kind == ValueKind::String || Kind == ValueKind::Enum) ? P->Str
+                                                                     : Empty;
+}
+
+ArrayRef<Value> Value::elems() const {
+  return P && Kind == ValueKind::List ? ArrayRef<Value>(P->Elems)
+                                      : ArrayRef<Value>();
+}
+
+std::vector<Value> &Value::elemsToChange() {
+  assert(Kind == ValueKind::List && "elements of a value that is no list");
+  if (!P)
+    P = new Payload;
+  else if (P->Refs.load(std::memory_order_acquire) > 1)
+    P = new Payload{{}, P->Elems};
+  return P->Elems;
+}
+
 std::string Value::describe() const {
   switch (Kind) {
   case ValueKind::None:
@@ -32,7 +52,7 @@ std::string Value::describe() const {
   case ValueKind::String:
     return "a string";
   case ValueKind::Enum:
-    return "the word '" + Str + "'";
+    return "the word '" + str() + "'";
   case ValueKind::List:
     return "a list";
   case ValueKind::Object:
@@ -82,7 +102,7 @@ StringRef Object::word(StringRef DottedPath) const {
   const Field *F = path(DottedPath);
   if (!F || F->V.Kind != ValueKind::Enum)
     return "";
-  return F->V.Str;
+  return F->V.str();
 }
 
 std::string Sweep::pointsText() const {
@@ -139,16 +159,16 @@ std::string formatValue(const Value &V) {
     std::string S;
     raw_string_ostream OS(S);
     OS << '"';
-    OS.write_escaped(V.Str);
+    OS.write_escaped(V.str());
     OS << '"';
     return OS.str();
   }
   case ValueKind::Enum:
-    return V.Str;
+    return V.str();
   case ValueKind::List: {
     std::string S = "[";
-    for (size_t I = 0; I < V.Elems.size(); ++I)
-      S += (I ? ", " : "") + formatValue(V.Elems[I]);
+    for (size_t I = 0; I < V.elems().size(); ++I)
+      S += (I ? ", " : "") + formatValue(V.elems()[I]);
     return S + "]";
   }
   case ValueKind::Object:

@@ -13,8 +13,11 @@
 
 #include "IR/Schema.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/SMLoc.h"
+#include <atomic>
 #include <deque>
 #include <optional>
 #include <memory>
@@ -31,16 +34,22 @@ namespace spec {
 
 struct Object;
 
-enum class ValueKind { None, Number, Bool, String, Enum, List, Object };
+enum class ValueKind : uint8_t { None, Number, Bool, String, Enum, List, Object };
 
 struct Value {
-  ValueKind Kind = ValueKind::None;
-  double Num = 0;       ///< Number, in base units
-  Dimension Dim;        ///< Number
-  bool Bool = false;
-  std::string Str;      ///< String, or Enum word
-  std::vector<Value> Elems;
+  double Num = 0;        ///< Number, in base units
   Object *Obj = nullptr; ///< Object: an entity or a nested block
+  Dimension Dim;         ///< Number
+  ValueKind Kind = ValueKind::None;
+  bool Bool = false;
+
+  /// String: the text; Enum: the word; empty for other kinds.
+  const std::string &str() const;
+  /// List: the elements; empty for other kinds.
+  llvm::ArrayRef<Value> elems() const;
+  /// List: the elements to change in place (copied first when another
+  /// value shares them).
+  std::vector<Value> &elemsToChange();
 
   static Value number(double N, Dimension D = Dimension()) {
     Value V;
@@ -58,13 +67,13 @@ struct Value {
   static Value string(std::string S) {
     Value V;
     V.Kind = ValueKind::String;
-    V.Str = std::move(S);
+    V.P = new Payload{std::move(S), {}};
     return V;
   }
   static Value enumWord(std::string W) {
     Value V;
     V.Kind = ValueKind::Enum;
-    V.Str = std::move(W);
+    V.P = new Payload{std::move(W), {}};
     return V;
   }
   static Value object(Object *O) {
@@ -76,11 +85,27 @@ struct Value {
   static Value list(std::vector<Value> E) {
     Value V;
     V.Kind = ValueKind::List;
-    V.Elems = std::move(E);
+    V.P = new Payload{{}, std::move(E)};
     return V;
   }
   /// "a number of bandwidth (B/s)", "a string", "the model 'gpt3'" ...
   std::string describe() const;
+
+private:
+  /// Text and elements are held aside, shared between copies: most values
+  /// are numbers, and every field of every object holds a value, set or
+  /// not (40 bytes a value; issue 21's memory target).
+  struct Payload {
+    std::string Str;
+    std::vector<Value> Elems;
+    mutable std::atomic<unsigned> Refs{0};
+    void Retain() const { Refs.fetch_add(1, std::memory_order_relaxed); }
+    void Release() const {
+      if (Refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+        delete this;
+    }
+  };
+  llvm::IntrusiveRefCntPtr<Payload> P;
 };
 
 /// Where a field's value comes from. Derived: computed by Sema from other

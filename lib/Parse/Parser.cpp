@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Parse/Parser.h"
+#include "Parse/CompactToken.h"
 #include "Parse/SourceStream.h"
 
 #include "LLMSysLexer.h"
@@ -697,7 +698,7 @@ auto runParser(unsigned BufferID, SourceMgr &SM, DiagnosticEngine &Diags,
     return nullptr;
   try {
     SourceStream Input(Buf.getBuffer());
-    LLMSysLexer Lexer(&Input);
+    CompactLexer Lexer(&Input);
     Lexer.removeErrorListeners();
     antlr4::CommonTokenStream Tokens(&Lexer);
     Tokens.fill();

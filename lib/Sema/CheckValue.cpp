@@ -93,7 +93,7 @@ bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
       return false;
     break;
   case TypeKind::Enum:
-    if (!T.Enum->contains(V.Str)) {
+    if (!T.Enum->contains(V.str())) {
       Diags.report<DiagID::err_type_mismatch>(R, Name, T.describe(),
                    V.describe());
       return false;
@@ -104,7 +104,7 @@ bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
     ElemField.Type = *T.Elem;
     // Each element meets the field's constraint (a list of layer counts,
     // none negative).
-    for (Value &E : V.Elems)
+    for (Value &E : V.elemsToChange())
       if (!checkValue(ElemField, E, R, Name))
         return false;
     return true;

@@ -442,7 +442,7 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
                    "a list or a range", R->describe());
       return std::nullopt;
     }
-    for (const Value &X : R->Elems)
+    for (const Value &X : R->elems())
       if (X.Kind == L->Kind && formatValue(X) == formatValue(*L))
         return Value::boolean(true);
     return Value::boolean(false);

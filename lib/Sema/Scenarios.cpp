@@ -272,7 +272,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
       Axis.Range = M->getRange();
       Axis.Path = Path;
       Axis.Field = FS;
-      for (Value &E : V->Elems) {
+      for (Value &E : V->elemsToChange()) {
         if (!checkValue(*FS, E, A.Values->getRange(), Axis.Path)) {
           Ok = false;
           break;
@@ -353,11 +353,11 @@ void Resolver::resolveMeasurement(EntityInfo &EI) {
   if (!Scenario || !Figure || Figure->V.Kind != spec::ValueKind::Enum ||
       !Value || Value->V.Kind != spec::ValueKind::Number)
     return; // already diagnosed
-  const FigureSpec *Fig = Scenario->Type->findFigure(Figure->V.Str);
+  const FigureSpec *Fig = Scenario->Type->findFigure(Figure->V.str());
   if (!Fig) {
     Diags.report<DiagID::err_unknown_figure>(Figure->Loc,
-                 describeEntity(*Scenario->Type, Scenario->Name), Figure->V.Str,
-                 didYouMean(Figure->V.Str, figureNames(*Scenario->Type)));
+                 describeEntity(*Scenario->Type, Scenario->Name), Figure->V.str(),
+                 didYouMean(Figure->V.str(), figureNames(*Scenario->Type)));
     return;
   }
   FieldSpec AsField;
@@ -374,9 +374,9 @@ void Resolver::resolveMeasurement(EntityInfo &EI) {
   X.Figure = Fig;
   X.Measured = Measured;
   if (const spec::Field *F = M->path("source"))
-    X.Source = F->V.Str;
+    X.Source = F->V.str();
   if (const spec::Field *F = M->path("case"))
-    X.Case = F->V.Str;
+    X.Case = F->V.str();
   // A case left out of the fits says why; only training runs are fitted on.
   if (const spec::Field *F = M->field("calibrates");
       F && F->isSet() && !F->V.Bool) {

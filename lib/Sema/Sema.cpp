@@ -139,7 +139,7 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
     const Object *Model = EI->Obj->object("model");
     int64_t MaxSeq = Model ? int64_t(Model->number("max_seq").value_or(0)) : 0;
     auto Trace = readTrace(
-        Sources, Diags, TraceField.V.Str,
+        Sources, Diags, TraceField.V.str(),
         Diags.getSourceMgr().FindBufferContainingLoc(TraceField.Loc.Start),
         TraceField.Loc, MaxSeq, Model ? StringRef(Model->Name) : StringRef());
     if (!Trace)
@@ -148,7 +148,7 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
     if (Requests && Requests->From == spec::Origin::File &&
         Requests->V.Num > double(Trace->size()))
       Diags.report<DiagID::err_traffic_trace_requests>(
-          Requests->Loc, spec::formatNumber(Requests->V.Num), TraceField.V.Str,
+          Requests->Loc, spec::formatNumber(Requests->V.Num), TraceField.V.str(),
           Trace->size());
     if (Traffic->word("arrival.kind") == "trace" &&
         Trace->front().Arrival < 0)

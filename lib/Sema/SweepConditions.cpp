@@ -277,20 +277,20 @@ int Lowering::lowerIn(const ast::BinaryExpr &E, CondType &T) {
           W ? std::optional<Value>(Value::enumWord(*W)) : R.eval(*X, nullptr, nullptr);
       if (!V)
         return -1;
-      List->Elems.push_back(*V);
+      List->elemsToChange().push_back(*V);
     }
   } else {
     List = R.eval(*E.RHS, nullptr, nullptr);
   }
   if (!List)
     return -1;
-  if (List->Kind != spec::ValueKind::List || List->Elems.empty()) {
+  if (List->Kind != spec::ValueKind::List || List->elems().empty()) {
     R.Diags.report<DiagID::err_operand_type>(E.RHS->getRange(), "in",
                    "a list or a range of values", List->describe());
     return -1;
   }
   int Any = -1;
-  for (const Value &V : List->Elems) {
+  for (const Value &V : List->elems()) {
     int Eq = Compare(Cond::Op::Eq, V, E.RHS->getRange());
     if (Eq < 0)
       return -1;

@@ -116,7 +116,7 @@ static Val fromValue(const spec::Value &V) {
     break;
   case spec::ValueKind::Enum:
     X.K = Val::Word;
-    X.W = V.Str;
+    X.W = V.str();
     break;
   default:
     break;
