@@ -8,8 +8,14 @@
 //                     carried to another process node, memory levels from
 //                     stacks x a memory technology (docs/technology.md);
 //   CheckValue.cpp    a value against its field's type and constraints;
-//   Scenarios.cpp     expectations and sweeps;
+//   Scenarios.cpp     expectations, sweeps and measurements;
+//   SweepConditions.cpp  a sweep's `where`, lowered and type-checked;
+//   HFConfig.cpp      `hf_config("...")`: a config.json as model fields;
+//   Trace.cpp         a serving trace file (traffic.trace);
 //   Sema.cpp          the order in which these run.
+// Compilation.cpp drives parse and resolve for a set of files. Every field
+// of every object has a Slot here while it is resolved (16 bytes; the rare
+// parts in SlotExtra), kept apart from spec::Field, which outlives Sema.
 //
 //===----------------------------------------------------------------------===//
 
