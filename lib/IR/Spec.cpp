@@ -167,8 +167,8 @@ std::string formatValue(const Value &V) {
     return V.str();
   case ValueKind::List: {
     std::string S = "[";
-    for (size_t I = 0; I < V.elems().size(); ++I)
-      S += (I ? ", " : "") + formatValue(V.elems()[I]);
+    for (const Value &E : V.elems())
+      S += (&E == V.elems().data() ? "" : ", ") + formatValue(E);
     return S + "]";
   }
   case ValueKind::Object:

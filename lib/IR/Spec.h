@@ -94,7 +94,9 @@ struct Value {
 private:
   /// Text and elements are held aside, shared between copies: most values
   /// are numbers, and every field of every object holds a value, set or
-  /// not (40 bytes a value; issue 21's memory target).
+  /// not (40 bytes a value; issue 21's memory target). The count is kept
+  /// here rather than by LLVM's ThreadSafeRefCountedBase, which does not
+  /// tell it: copy-on-write needs it (elemsToChange).
   struct Payload {
     std::string Str;
     std::vector<Value> Elems;

@@ -97,9 +97,10 @@ void Resolver::cloneInto(Object *Dst, const Object *Src) {
     ToSlot = slot(Src, I);
     ToSlot.St = Slot::State::Idle;
     if (ToSlot.Extra) {
+      // The deque keeps the source's extra in place while one is added.
+      const SlotExtra &Theirs = *extraOf(ToSlot);
       ToSlot.Extra = 0;
-      SlotExtra Copy = *extraOf(slot(Src, I));
-      extraFor(ToSlot) = std::move(Copy);
+      extraFor(ToSlot) = Theirs;
     }
   }
 }

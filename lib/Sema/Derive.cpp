@@ -231,8 +231,9 @@ bool Resolver::derive(Object *O, unsigned Field, std::optional<Value> &V) {
   Slot &Sl = slot(O, Field);
   if (Sl.Derive == DeriveKind::Stacks)
     return deriveFromStacks(O, Field, V);
-  assert(extraOf(Sl) && "a derived slot without the object it derives from");
-  Object *DeriveFrom = extraOf(Sl)->DeriveFrom;
+  const SlotExtra *Extra = extraOf(Sl);
+  assert(Extra && "a derived slot without the object it derives from");
+  Object *DeriveFrom = Extra->DeriveFrom;
 
   std::optional<Value> From = fieldValue(DeriveFrom, Field, F.Loc);
   if (!From)

@@ -203,7 +203,9 @@ public:
   llvm::DenseMap<const Object *, size_t> SlotBase;
   std::deque<SlotExtra> SlotExtras;
   Slot &slot(const Object *O, unsigned Field) {
-    return SlotStore[SlotBase.find(O)->second + Field];
+    auto It = SlotBase.find(O);
+    assert(It != SlotBase.end() && "an object not made by newObject");
+    return SlotStore[It->second + Field];
   }
   /// The slot's rarer parts; null when it has none.
   const SlotExtra *extraOf(const Slot &Sl) const {
