@@ -43,7 +43,7 @@ void DataTraffic::add(const Op &O, double Times, double Context) {
   }
   // An offloaded optimizer's passes are over host memory and the host
   // link, not device memory (their energy is not counted).
-  if (O.Fused || O.Kind == OpKind::OffloadGradToHost ||
+  if (O.fused() || O.Kind == OpKind::OffloadGradToHost ||
       O.Kind == OpKind::OffloadHostUpdate ||
       O.Kind == OpKind::OffloadParamToDevice)
     return;

@@ -135,7 +135,7 @@ double gemmEfficiency(const Op &O, const AcceleratorConfig &A, double KScale) {
 
 OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
   OpTime T;
-  if (O.Fused || O.isCollective())
+  if (O.fused() || O.isCollective())
     return T;
   double Flops = O.Flops + O.FlopsPerContext * Context;
   double Bytes = O.BytesRead + O.BytesWritten + O.BytesPerContext * Context;
@@ -163,6 +163,8 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
     Efficiency *= R.FormatEfficiency; // 8- and 4-bit tensor cores
   T.Efficiency = Efficiency;
   double Peak = Flops > 0 ? R.Peak : 0;
+  if (O.SparseWeight)
+    Peak *= std::max(1.0, A.Sparsity);
   if (Peak > 0 && Efficiency > 0 && A.Sustained > 0)
     T.Compute = Flops * O.Executed / (Peak * Efficiency * A.Sustained);
   // Bandwidth: decode attention reading the KV cache (scattered per

@@ -101,7 +101,7 @@ PhaseRoofline phaseOn(const Program &P, const SystemConfig &Sys,
           Tables->addCollective(Original, C, N).Exposed += N * C.Time;
         continue;
       }
-      if (Original.Fused)
+      if (Original.fused())
         continue;
       // (A copy only for the verification forward's per-sequence reads.)
       const Op *U = &Original;
@@ -380,7 +380,7 @@ ServingReport costServing(const Program &P, bool WithTables) {
   double Largest = 0;
   for (const Block &B : P.Blocks)
     for (const Op &O : B.Ops)
-      if (O.Ph == Phase::Prefill && !O.Fused && !O.isCollective())
+      if (O.Ph == Phase::Prefill && !O.fused() && !O.isCollective())
         Largest = std::max(Largest, O.BytesWritten);
   double ActPerSequence = 2 * Largest / std::max(1.0, Batch);
   // Pipelined, a stage holds one micro-batch (batch / pp of the requests)
@@ -469,7 +469,7 @@ double prefillAttentionTime(const Program &P, const SystemConfig *Sys) {
   for (const Block &B : P.Blocks) {
     double N = executions(B, P, nullptr);
     for (const Op &O : B.Ops)
-      if (O.Ph == Phase::Prefill && !O.Fused && !O.isCollective() &&
+      if (O.Ph == Phase::Prefill && !O.fused() && !O.isCollective() &&
           (isAttentionProduct(O) || O.Kind == OpKind::AttnSoftmax))
         T += N * opTime(O, A, 0).Time;
   }

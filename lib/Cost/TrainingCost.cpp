@@ -418,7 +418,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
           Row.Exposed += N * C.Time;
         continue;
       }
-      if (O.Fused)
+      if (O.fused())
         continue;
       OpTime OT = B.Kind == BlockKind::Optimizer ? OptimizerOpTime(O)
                                                  : opTime(O, A);

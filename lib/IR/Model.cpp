@@ -36,10 +36,6 @@ AttentionKind ModelConfig::attention() const {
   return AttentionKind::GQA;
 }
 
-static int64_t integer(const spec::Object &O, StringRef Path) {
-  return static_cast<int64_t>(O.number(Path).value_or(0));
-}
-
 int64_t ModelConfig::windowedLayers(int64_t First, int64_t Count) const {
   if (!SlidingWindow)
     return 0;
@@ -51,55 +47,62 @@ int64_t ModelConfig::windowedLayers(int64_t First, int64_t Count) const {
 }
 
 ModelConfig modelFromSpec(const spec::Object &M) {
+  using spec::boolOf;
+  using spec::integerOf;
+  using spec::numberOf;
+  using spec::wordOf;
+  using F = ModelField;
+  auto Int = [&](F Field) { return integerOf(M.ifSet(Field), 0); };
   ModelConfig C;
   // An inline refinement (`model = gpt3 { max_seq = 4096 }`) is named after
   // what it refines.
   C.Name = M.IsAnonymous && M.Parent ? M.Parent->Name + " (refined)" : M.Name;
-  C.Encoder = M.word("kind") == "encoder";
-  C.Layers = integer(M, "layers");
-  C.Hidden = integer(M, "hidden");
-  C.Heads = integer(M, "heads");
-  C.KvHeads = integer(M, "kv_heads");
-  C.HeadDim = integer(M, "head_dim");
-  C.Ffn = integer(M, "ffn");
-  C.Vocab = integer(M, "vocab");
-  C.MaxSeq = integer(M, "max_seq");
-  StringRef Act = M.word("activation");
+  C.Encoder = wordOf(M.ifSet(F::Kind)) == "encoder";
+  C.Layers = Int(F::Layers);
+  C.Hidden = Int(F::Hidden);
+  C.Heads = Int(F::Heads);
+  C.KvHeads = Int(F::KvHeads);
+  C.HeadDim = Int(F::HeadDim);
+  C.Ffn = Int(F::Ffn);
+  C.Vocab = Int(F::Vocab);
+  C.MaxSeq = Int(F::MaxSeq);
+  StringRef Act = wordOf(M.ifSet(F::Activation));
   C.GatedMlp = Act == "swiglu" || Act == "geglu";
-  C.RmsNorm = M.word("norm") == "rmsnorm";
-  C.LearnedPositions = M.word("positional") == "learned";
-  if (const spec::Field *F = M.path("tied_embeddings"))
-    C.TiedEmbeddings = F->V.Bool;
-  if (const spec::Field *F = M.path("bias"))
-    C.Bias = F->V.Bool;
-  if (const spec::Field *F = M.path("qkv_bias"))
-    C.QkvBias = F->V.Bool;
-  C.SlidingWindow = integer(M, "sliding_window");
-  C.FullAttentionEvery = integer(M, "full_attention_every");
-  C.MtpLayers = integer(M, "mtp_layers");
-  C.Dropout = M.number("dropout").value_or(0);
-  if (M.object("moe")) {
+  C.RmsNorm = wordOf(M.ifSet(F::Norm)) == "rmsnorm";
+  C.LearnedPositions = wordOf(M.ifSet(F::Positional)) == "learned";
+  C.TiedEmbeddings = boolOf(M.ifSet(F::TiedEmbeddings), C.TiedEmbeddings);
+  C.Bias = boolOf(M.ifSet(F::Bias), C.Bias);
+  C.QkvBias = boolOf(M.ifSet(F::QkvBias), C.QkvBias);
+  C.SlidingWindow = Int(F::SlidingWindow);
+  C.FullAttentionEvery = Int(F::FullAttentionEvery);
+  C.MtpLayers = Int(F::MtpLayers);
+  C.Dropout = numberOf(M.ifSet(F::Dropout), 0);
+  if (spec::objectOf(M.ifSet(F::Moe))) {
+    auto Moe = [&](MoeField Field) { return M.ifSet(F::Moe, Field); };
     MoEConfig E;
-    E.Experts = integer(M, "moe.experts");
-    E.TopK = integer(M, "moe.top_k");
-    E.SharedExperts = integer(M, "moe.shared_experts");
-    E.ExpertFfn = integer(M, "moe.expert_ffn");
-    E.DenseLayers = integer(M, "moe.dense_layers");
-    E.CapacityFactor = M.number("moe.capacity_factor").value_or(1);
+    E.Experts = integerOf(Moe(MoeField::Experts), 0);
+    E.TopK = integerOf(Moe(MoeField::TopK), 0);
+    E.SharedExperts = integerOf(Moe(MoeField::SharedExperts), 0);
+    E.ExpertFfn = integerOf(Moe(MoeField::ExpertFfn), 0);
+    E.DenseLayers = integerOf(Moe(MoeField::DenseLayers), 0);
+    E.CapacityFactor = numberOf(Moe(MoeField::CapacityFactor), 1);
     C.Moe = E;
   }
-  if (M.object("mla")) {
+  if (spec::objectOf(M.ifSet(F::Mla))) {
+    auto Mla = [&](MlaField Field) {
+      return integerOf(M.ifSet(F::Mla, Field), 0);
+    };
     MLAConfig L;
-    L.QLoraRank = integer(M, "mla.q_lora_rank");
-    L.KvLoraRank = integer(M, "mla.kv_lora_rank");
-    L.QkNopeHeadDim = integer(M, "mla.qk_nope_head_dim");
-    L.QkRopeHeadDim = integer(M, "mla.qk_rope_head_dim");
-    L.VHeadDim = integer(M, "mla.v_head_dim");
+    L.QLoraRank = Mla(MlaField::QLoraRank);
+    L.KvLoraRank = Mla(MlaField::KvLoraRank);
+    L.QkNopeHeadDim = Mla(MlaField::QkNopeHeadDim);
+    L.QkRopeHeadDim = Mla(MlaField::QkRopeHeadDim);
+    L.VHeadDim = Mla(MlaField::VHeadDim);
     C.Mla = L;
   }
-  C.ReferenceParams = M.number("reference_params");
-  C.ReferenceActiveParams = M.number("reference_active_params");
-  C.ReferenceTolerance = M.number("reference_tolerance");
+  C.ReferenceParams = numberOf(M.ifSet(F::ReferenceParams));
+  C.ReferenceActiveParams = numberOf(M.ifSet(F::ReferenceActiveParams));
+  C.ReferenceTolerance = numberOf(M.ifSet(F::ReferenceTolerance));
   return C;
 }
 

@@ -157,7 +157,7 @@ ProgramTotals totals(const Program &P, bool OnlyPhase, Phase Which) {
         if (O.ModelWork)
           T.ModelFlops += R * O.Flops;
       }
-      if (!O.Fused)
+      if (!O.fused())
         T.BytesMoved += R * (O.BytesRead + O.BytesWritten);
       T.CommBytes += R * O.MessageBytes;
       T.SavedBytes += R * O.SavedBytes;
@@ -190,6 +190,8 @@ static void printOp(const Op &O, raw_ostream &OS) {
       OS << " in-fused-attention";
     if (O.Executed != 1)
       OS << " executed " << num(O.Executed);
+    if (O.SparseWeight)
+      OS << " sparse-weight";
     OS << ' ';
   }
   if (O.Window)
@@ -203,7 +205,7 @@ static void printOp(const Op &O, raw_ostream &OS) {
        << num(O.BytesPerContext);
   if (O.SavedBytes)
     OS << " saved " << num(O.SavedBytes);
-  if (O.Fused)
+  if (O.fused())
     OS << " fused-into " << opName(O.FusedInto);
   if (!O.ModelWork)
     OS << " not-model";

@@ -129,8 +129,8 @@ struct Op {
   bool SavedInSequenceRegion = false;
   /// Folded into the op before it (a GEMM epilogue, a fused attention
   /// kernel): no launch and no device-memory round trip of its own.
-  bool Fused = false;
   OpKind FusedInto = OpKind::None;
+  bool fused() const { return FusedInto != OpKind::None; }
   /// A product inside a fused attention kernel (FlashAttention): its
   /// tiles run over the sequence, so it is costed at the device's achieved
   /// fraction without GEMM tile, wave or K-loop quantisation.
@@ -138,6 +138,11 @@ struct Op {
   /// Counted in model FLOPs (MFU). False for recomputation and for the
   /// softmax-recompute inside fused attention backward.
   bool ModelWork = true;
+  /// A GEMM over a 2:4 structured-sparse weight (serve's sparse_weights):
+  /// it runs at the device's sparse rate (the accelerator's `sparsity`
+  /// times its dense peak), which the cost applies, so that the operators
+  /// do not depend on the hardware.
+  bool SparseWeight = false;
 
   // Collectives.
   CollectiveKind Collective = CollectiveKind::None;

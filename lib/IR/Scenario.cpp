@@ -52,27 +52,14 @@ StringRef recomputeName(Recompute R) { return enumWord(R); }
 
 StringRef scheduleName(ScheduleKind S) { return enumWord(S); }
 
-namespace {
-/// A field's value read as a number, a whole number or a word; Or (or
-/// nothing) when it is unset or of another kind.
-double numberOf(const spec::Field *F, double Or) {
-  return F && F->V.Kind == spec::ValueKind::Number ? F->V.Num : Or;
-}
-
-int64_t integerOf(const spec::Field *F, int64_t Or) {
-  return F && F->V.Kind == spec::ValueKind::Number ? int64_t(F->V.Num) : Or;
-}
+using spec::integerOf;
+using spec::numberOf;
+using spec::wordOf;
 
 /// Where a field was written, else the object's declaration.
-SMRange locOf(const spec::Object &O, const spec::Field *F) {
+static SMRange locOf(const spec::Object &O, const spec::Field *F) {
   return !F || F->From == spec::Origin::Default ? O.DeclRange : F->Loc;
 }
-
-StringRef wordOf(const spec::Field *F) {
-  return F && F->V.Kind == spec::ValueKind::Enum ? StringRef(F->V.str())
-                                                 : StringRef();
-}
-} // namespace
 
 static int64_t integer(const spec::Object &O, StringRef Path, int64_t Or = 0) {
   return integerOf(O.path(Path), Or);
@@ -82,59 +69,29 @@ static SMRange loc(const spec::Object &O, StringRef Path) {
   return locOf(O, O.path(Path));
 }
 
-namespace {
-/// A field of an object by its index, null when unset.
-const spec::Field *setField(const spec::Object &O, int I) {
-  if (I < 0)
-    return nullptr;
-  const spec::Field &F = O.Fields[size_t(I)];
-  return F.isSet() ? &F : nullptr;
-}
-} // namespace
-
-/// A field of an object by a name written as a literal: the name's index
-/// is found once per call site (its objects share one type, the schema's)
-/// and kept, so that a sweep reading a mapping at every point compares no
-/// names. Another type looks the name up.
-#define LLMSYS_FIELD(O, NAME)                                                  \
-  ([](const spec::Object &Obj) {                                               \
-    static const StructSpec *const Type = Obj.Type;                            \
-    static const int Index = Obj.Type->findField(NAME);                        \
-    return setField(Obj, Obj.Type == Type ? Index                              \
-                                          : Obj.Type->findField(NAME));        \
-  })(O)
-
-/// The same through a nested block: `OUTER.NAME`.
-#define LLMSYS_NESTED_FIELD(O, OUTER, NAME)                                    \
-  ([](const spec::Object &Outer) -> const spec::Field * {                      \
-    const spec::Field *F = LLMSYS_FIELD(Outer, OUTER);                         \
-    if (!F || F->V.Kind != spec::ValueKind::Object || !F->V.Obj)               \
-      return nullptr;                                                          \
-    return LLMSYS_FIELD(*F->V.Obj, NAME);                                      \
-  })(O)
-
-
 MappingConfig mappingFromSpec(const spec::Object &M) {
   MappingConfig C;
+  using MF = MappingField;
   // The fields read for a value and a location, each looked up once.
-  const spec::Field *Dp = LLMSYS_FIELD(M, "dp"), *Tp = LLMSYS_FIELD(M, "tp"),
-                    *Pp = LLMSYS_FIELD(M, "pp"), *Cp = LLMSYS_FIELD(M, "cp"),
-                    *Ep = LLMSYS_FIELD(M, "ep"),
-                    *MicroBatch = LLMSYS_FIELD(M, "micro_batch"),
-                    *GlobalBatch = LLMSYS_FIELD(M, "global_batch"),
-                    *Kind = LLMSYS_NESTED_FIELD(M, "schedule", "kind"),
-                    *Virtual = LLMSYS_NESTED_FIELD(M, "schedule", "virtual_stages"),
-                    *Offload = LLMSYS_FIELD(M, "offload"),
-                    *Gradients = LLMSYS_FIELD(M, "gradients"),
-                    *Activations = LLMSYS_FIELD(M, "activations"),
-                    *Recipe = LLMSYS_FIELD(M, "recipe"),
-                    *TpOverlapBackward = LLMSYS_FIELD(M, "tp_overlap_backward"),
-                    *EpOverlap = LLMSYS_FIELD(M, "ep_overlap"),
-                    *StageLayers = LLMSYS_FIELD(M, "stage_layers"),
-                    *ExpertTp = LLMSYS_FIELD(M, "expert_tp"),
-                    *Sparse = LLMSYS_FIELD(M, "sparse_weights"),
-                    *FirstStage = LLMSYS_FIELD(M, "first_stage_layers"),
-                    *LastStage = LLMSYS_FIELD(M, "last_stage_layers");
+  const spec::Field *Dp = M.ifSet(MF::Dp), *Tp = M.ifSet(MF::Tp),
+                    *Pp = M.ifSet(MF::Pp), *Cp = M.ifSet(MF::Cp),
+                    *Ep = M.ifSet(MF::Ep),
+                    *MicroBatch = M.ifSet(MF::MicroBatch),
+                    *GlobalBatch = M.ifSet(MF::GlobalBatch),
+                    *Kind = M.ifSet(MF::Schedule, ScheduleField::Kind),
+                    *Virtual =
+                        M.ifSet(MF::Schedule, ScheduleField::VirtualStages),
+                    *Offload = M.ifSet(MF::Offload),
+                    *Gradients = M.ifSet(MF::Gradients),
+                    *Activations = M.ifSet(MF::Activations),
+                    *Recipe = M.ifSet(MF::Recipe),
+                    *TpOverlapBackward = M.ifSet(MF::TpOverlapBackward),
+                    *EpOverlap = M.ifSet(MF::EpOverlap),
+                    *StageLayers = M.ifSet(MF::StageLayers),
+                    *ExpertTp = M.ifSet(MF::ExpertTp),
+                    *Sparse = M.ifSet(MF::SparseWeights),
+                    *FirstStage = M.ifSet(MF::FirstStageLayers),
+                    *LastStage = M.ifSet(MF::LastStageLayers);
   C.Dp = integerOf(Dp, 1);
   C.Tp = integerOf(Tp, 1);
   C.Pp = integerOf(Pp, 1);
@@ -143,11 +100,10 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   // Unset, expert_tp follows tp (also where a sweep sets tp).
   C.ExpertTpWritten = ExpertTp != nullptr;
   C.ExpertTp = integerOf(ExpertTp, C.Tp);
-  if (const spec::Field *F = LLMSYS_FIELD(M, "sp"))
-    C.SequenceParallel = F->V.Bool;
-  C.Zero = integerOf(LLMSYS_FIELD(M, "zero"), 0);
-  if (const spec::Field *F = LLMSYS_FIELD(M, "distributed_optimizer"))
-    C.DistributedOptimizer = F->V.Bool;
+  C.SequenceParallel = spec::boolOf(M.ifSet(MF::Sp), C.SequenceParallel);
+  C.Zero = integerOf(M.ifSet(MF::Zero), 0);
+  C.DistributedOptimizer =
+      spec::boolOf(M.ifSet(MF::DistributedOptimizer), C.DistributedOptimizer);
   C.MicroBatch = integerOf(MicroBatch, 1);
   C.GlobalBatch = integerOf(GlobalBatch, 0);
   C.Schedule = checkedEnum<ScheduleKind>(wordOf(Kind));
@@ -157,13 +113,13 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
       C.StageLayers.push_back(int64_t(N.Num));
   C.FirstStageLayers = integerOf(FirstStage, -1);
   C.LastStageLayers = integerOf(LastStage, -1);
-  C.Recomp = checkedEnum<Recompute>(wordOf(LLMSYS_FIELD(M, "recompute")));
-  C.Precision = dtypeFromWord(wordOf(LLMSYS_FIELD(M, "precision")));
-  C.Weights = dtypeFromWord(wordOf(LLMSYS_FIELD(M, "weights")));
+  C.Recomp = checkedEnum<Recompute>(wordOf(M.ifSet(MF::Recompute)));
+  C.Precision = dtypeFromWord(wordOf(M.ifSet(MF::Precision)));
+  C.Weights = dtypeFromWord(wordOf(M.ifSet(MF::Weights)));
   C.Activations = dtypeFromWord(wordOf(Activations));
-  C.KVCache = dtypeFromWord(wordOf(LLMSYS_FIELD(M, "kv_cache")));
+  C.KVCache = dtypeFromWord(wordOf(M.ifSet(MF::KvCache)));
   C.Gradients = dtypeFromWord(wordOf(Gradients));
-  if (const spec::Field *F = LLMSYS_FIELD(M, "fusion"))
+  if (const spec::Field *F = M.ifSet(MF::Fusion))
     for (const spec::Value &W : F->V.elems()) {
       StringRef Word = W.str();
       C.Fusion.FlashAttention |= Word == "flash_attention";
@@ -174,21 +130,19 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
       C.Fusion.SwiGLU |= Word == "swiglu";
       C.Fusion.Rope |= Word == "rope";
     }
-  if (const spec::Field *F = LLMSYS_FIELD(M, "tp_overlap"))
-    C.TpOverlap = F->V.Bool;
+  C.TpOverlap = spec::boolOf(M.ifSet(MF::TpOverlap), C.TpOverlap);
   if (EpOverlap)
     C.EpOverlap = EpOverlap->V.Bool;
   if (TpOverlapBackward) {
     C.TpOverlapBackward = TpOverlapBackward->V.Bool;
-    C.TpOverlapBackwardWritten = TpOverlapBackward->From != spec::Origin::Default;
+    C.TpOverlapBackwardWritten =
+        TpOverlapBackward->From != spec::Origin::Default;
   }
-  if (const spec::Field *F = LLMSYS_FIELD(M, "tp_grad_overlap"))
-    C.TpGradOverlap = F->V.Bool;
-  if (const spec::Field *F = LLMSYS_FIELD(M, "dp_overlap"))
-    C.DpOverlap = F->V.Bool;
-  if (const spec::Field *F = LLMSYS_FIELD(M, "grad_accumulation_fusion"))
-    C.GradAccumulationFusion = F->V.Bool;
-  const spec::Field *EpDispatch = LLMSYS_FIELD(M, "ep_dispatch");
+  C.TpGradOverlap = spec::boolOf(M.ifSet(MF::TpGradOverlap), C.TpGradOverlap);
+  C.DpOverlap = spec::boolOf(M.ifSet(MF::DpOverlap), C.DpOverlap);
+  C.GradAccumulationFusion = spec::boolOf(M.ifSet(MF::GradAccumulationFusion),
+                                          C.GradAccumulationFusion);
+  const spec::Field *EpDispatch = M.ifSet(MF::EpDispatch);
   C.EpHierarchical = wordOf(EpDispatch) == "hierarchical";
   C.Locs.EpDispatch = locOf(M, EpDispatch);
   C.OffloadWeights = wordOf(Offload) == "weights";
@@ -196,30 +150,27 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.OffloadActivations = wordOf(Offload) == "activations";
   if (Activations)
     C.ActivationsWritten = Activations->From != spec::Origin::Default;
-  if (const spec::Object *R = Recipe && Recipe->V.Kind == spec::ValueKind::Object
-                                  ? Recipe->V.Obj
-                                  : nullptr) {
+  if (const spec::Object *R = spec::objectOf(Recipe)) {
+    using RF = RecipeField;
+    auto Format = [&](RF F) { return wordOf(R->ifSet(F)); };
+    auto Flag = [&](RF F, bool Or) { return spec::boolOf(R->ifSet(F), Or); };
     RecipeConfig Rc;
     Rc.Name = R->Name;
-    Rc.Forward = dtypeFromWord(R->word("forward"));
-    Rc.InputGradient = dtypeFromWord(R->word("input_gradient"));
-    Rc.WeightGradient = dtypeFromWord(R->word("weight_gradient"));
-    StringRef Attention = R->word("attention"), Head = R->word("head");
+    Rc.Forward = dtypeFromWord(Format(RF::Forward));
+    Rc.InputGradient = dtypeFromWord(Format(RF::InputGradient));
+    Rc.WeightGradient = dtypeFromWord(Format(RF::WeightGradient));
+    StringRef Attention = Format(RF::Attention), Head = Format(RF::Head);
     Rc.Attention = Attention.empty() ? C.Precision : dtypeFromWord(Attention);
     Rc.Head = Head.empty() ? C.Precision : dtypeFromWord(Head);
-    Rc.Block = integer(*R, "block", 0);
-    Rc.Copies = integer(*R, "copies", 1);
-    auto Flag = [&](StringRef Name, bool Or) {
-      const spec::Field *F = R->path(Name);
-      return F ? F->V.Bool : Or;
-    };
-    Rc.AmaxPass = Flag("amax_pass", false);
-    Rc.CastPerCopy = Flag("cast_per_copy", false);
-    Rc.WeightCache = Flag("weight_cache", true);
-    Rc.SaveNarrow = Flag("save_narrow", true);
-    Rc.FusedInput = Flag("fused_input", false);
-    Rc.NarrowGather = Flag("narrow_gather", true);
-    Rc.RescaleBackward = Flag("rescale_backward", false);
+    Rc.Block = integerOf(R->ifSet(RF::Block), 0);
+    Rc.Copies = integerOf(R->ifSet(RF::Copies), 1);
+    Rc.AmaxPass = Flag(RF::AmaxPass, false);
+    Rc.CastPerCopy = Flag(RF::CastPerCopy, false);
+    Rc.WeightCache = Flag(RF::WeightCache, true);
+    Rc.SaveNarrow = Flag(RF::SaveNarrow, true);
+    Rc.FusedInput = Flag(RF::FusedInput, false);
+    Rc.NarrowGather = Flag(RF::NarrowGather, true);
+    Rc.RescaleBackward = Flag(RF::RescaleBackward, false);
     C.Recipe = std::move(Rc);
   }
   C.Locs.Dp = locOf(M, Dp);
@@ -234,9 +185,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Locs.Offload = locOf(M, Offload);
   C.Locs.Gradients = locOf(M, Gradients);
   // Activations default to the precision: point at what chose them.
-  C.Locs.Activations = C.ActivationsWritten
-                           ? locOf(M, Activations)
-                           : locOf(M, LLMSYS_FIELD(M, "precision"));
+  C.Locs.Activations = C.ActivationsWritten ? locOf(M, Activations)
+                                            : locOf(M, M.ifSet(MF::Precision));
   C.Locs.Recipe = locOf(M, Recipe);
   C.Locs.TpOverlapBackward = locOf(M, TpOverlapBackward);
   C.Locs.EpOverlap = locOf(M, EpOverlap);
@@ -254,7 +204,7 @@ DType AcceleratorConfig::runsAs(DType T) const {
   // A format the device lacks runs at the next wider one of its kind:
   // floating point through the floating formats, integers through the
   // integer ones, both then through the 16-bit and wider formats.
-  static const DType Float[] = {DType::FP4, DType::FP8, DType::FP16,
+  static const DType Float[] = {DType::FP4,  DType::FP8,  DType::FP16,
                                 DType::BF16, DType::TF32, DType::FP32,
                                 DType::FP64};
   static const DType Int[] = {DType::INT4, DType::INT8, DType::FP16,
@@ -276,7 +226,7 @@ double AcceleratorConfig::peak(DType T) const {
 
 AcceleratorConfig::Rate AcceleratorConfig::rate(DType T) const {
   DType R = runsAs(T);
-  double Efficiency = R == DType::FP8 || R == DType::INT8 ? NarrowEfficiency
+  double Efficiency = R == DType::FP8 || R == DType::INT8   ? NarrowEfficiency
                       : R == DType::FP4 || R == DType::INT4 ? Fp4Efficiency
                                                             : 1.0;
   return {Peak[static_cast<int>(R)], Efficiency};
@@ -285,61 +235,52 @@ AcceleratorConfig::Rate AcceleratorConfig::rate(DType T) const {
 static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   AcceleratorConfig C;
   C.Name = A.Name;
-  // The peaks by format, their fields' indices found once.
-  if (const spec::Field *Peak = LLMSYS_FIELD(A, "peak");
-      Peak && Peak->V.Kind == spec::ValueKind::Object && Peak->V.Obj) {
-    const spec::Object &P = *Peak->V.Obj;
-    static const StructSpec *const PeakType = P.Type;
-    static const std::array<int, NumDTypes> Index = [&] {
-      std::array<int, NumDTypes> Out;
-      for (int I = 0; I < NumDTypes; ++I)
-        Out[size_t(I)] = P.Type->findField(dtypeName(static_cast<DType>(I)));
-      return Out;
-    }();
-    for (int I = 0; I < NumDTypes; ++I)
-      C.Peak[I] = numberOf(
-          setField(P, P.Type == PeakType
-                          ? Index[size_t(I)]
-                          : P.Type->findField(dtypeName(static_cast<DType>(I)))),
-          0);
-  }
-  C.HbmCapacity = numberOf(LLMSYS_NESTED_FIELD(A, "hbm", "capacity"), 0);
-  C.HbmBandwidth = numberOf(LLMSYS_NESTED_FIELD(A, "hbm", "bandwidth"), 0);
-  C.L2Capacity = numberOf(LLMSYS_NESTED_FIELD(A, "l2", "capacity"), 0);
-  C.L2Bandwidth = numberOf(LLMSYS_NESTED_FIELD(A, "l2", "bandwidth"), 0);
-  C.HbmLatency = numberOf(LLMSYS_NESTED_FIELD(A, "hbm", "latency"), 0);
-  C.L2Latency = numberOf(LLMSYS_NESTED_FIELD(A, "l2", "latency"), 0);
-  C.Sparsity = numberOf(LLMSYS_FIELD(A, "sparsity"), 1);
-  if (const spec::Field *T = LLMSYS_NESTED_FIELD(A, "hbm", "technology"))
-    if (T->V.Kind == spec::ValueKind::Object && T->V.Obj)
-      C.HbmEnergyPerByte =
-          numberOf(LLMSYS_FIELD(*T->V.Obj, "energy_per_bit"), 0);
-  C.ComputeUnits = static_cast<int64_t>(numberOf(LLMSYS_FIELD(A, "compute_units"), 0));
-  C.Tdp = numberOf(LLMSYS_FIELD(A, "tdp"), 0);
-  if (const spec::Field *Host = LLMSYS_FIELD(A, "host_link");
-      Host && Host->V.Kind == spec::ValueKind::Object && Host->V.Obj)
-    C.HostLinkBandwidth = numberOf(LLMSYS_FIELD(*Host->V.Obj, "bandwidth"), 0) *
-                          numberOf(LLMSYS_FIELD(*Host->V.Obj, "efficiency"), 1);
-  C.Price = numberOf(LLMSYS_FIELD(A, "price"), 0);
-  C.ComputeEfficiency = numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "compute"), 1);
-  C.AttentionEfficiency =
-      numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "attention"), C.ComputeEfficiency);
-  C.MemoryEfficiency = numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "memory"), 1);
-  C.ElementwiseEfficiency =
-      numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "elementwise"), C.MemoryEfficiency);
-  C.KvCacheEfficiency =
-      numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "kv_cache"), C.MemoryEfficiency);
-  C.TileM = static_cast<int64_t>(numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "tile_m"), 128));
-  C.TileN = static_cast<int64_t>(numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "tile_n"), 128));
-  C.TileK = static_cast<int64_t>(numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "tile_k"), 32));
-  C.KOverhead = numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "k_overhead"), 0);
-  C.SmallTile = numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "small_tile"), 0);
-  C.NarrowEfficiency = numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "narrow"), 1);
-  C.Fp4Efficiency =
-      numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "fp4"), C.NarrowEfficiency);
-  C.Sustained = numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "sustained"), 1);
-  C.KernelOverhead = numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "kernel_overhead"), 0);
-  C.ReservedMemory = numberOf(LLMSYS_NESTED_FIELD(A, "efficiency", "reserved_memory"), 0);
+  // The peaks by format: the peak block has a field per DType, in its
+  // order (Schema.def makes them from IR/Enums.def's list).
+  static_assert(static_cast<int>(PeakField::FP4) + 1 == NumDTypes &&
+                    static_cast<int>(PeakField::BF16) ==
+                        static_cast<int>(DType::BF16),
+                "a peak field per number format, in DType's order");
+  for (int I = 0; I < NumDTypes; ++I)
+    C.Peak[I] =
+        numberOf(A.ifSet(AcceleratorField::Peak, static_cast<PeakField>(I)), 0);
+  using AF = AcceleratorField;
+  auto Hbm = [&](MemoryLevelField F) { return A.ifSet(AF::Hbm, F); };
+  auto L2 = [&](OnChipField F) { return A.ifSet(AF::L2, F); };
+  auto Eff = [&](EfficiencyField F, double Or) {
+    return numberOf(A.ifSet(AF::Efficiency, F), Or);
+  };
+  C.HbmCapacity = numberOf(Hbm(MemoryLevelField::Capacity), 0);
+  C.HbmBandwidth = numberOf(Hbm(MemoryLevelField::Bandwidth), 0);
+  C.HbmLatency = numberOf(Hbm(MemoryLevelField::Latency), 0);
+  C.L2Capacity = numberOf(L2(OnChipField::Capacity), 0);
+  C.L2Bandwidth = numberOf(L2(OnChipField::Bandwidth), 0);
+  C.L2Latency = numberOf(L2(OnChipField::Latency), 0);
+  C.Sparsity = numberOf(A.ifSet(AF::Sparsity), 1);
+  if (const spec::Object *T = spec::objectOf(Hbm(MemoryLevelField::Technology)))
+    C.HbmEnergyPerByte = numberOf(T->ifSet(MemoryField::EnergyPerBit), 0);
+  C.ComputeUnits = integerOf(A.ifSet(AF::ComputeUnits), 0);
+  C.Tdp = numberOf(A.ifSet(AF::Tdp), 0);
+  if (const spec::Object *Host = spec::objectOf(A.ifSet(AF::HostLink)))
+    C.HostLinkBandwidth = numberOf(Host->ifSet(NetworkField::Bandwidth), 0) *
+                          numberOf(Host->ifSet(NetworkField::Efficiency), 1);
+  C.Price = numberOf(A.ifSet(AF::Price), 0);
+  using EF = EfficiencyField;
+  C.ComputeEfficiency = Eff(EF::Compute, 1);
+  C.AttentionEfficiency = Eff(EF::Attention, C.ComputeEfficiency);
+  C.MemoryEfficiency = Eff(EF::Memory, 1);
+  C.ElementwiseEfficiency = Eff(EF::Elementwise, C.MemoryEfficiency);
+  C.KvCacheEfficiency = Eff(EF::KvCache, C.MemoryEfficiency);
+  C.TileM = integerOf(A.ifSet(AF::Efficiency, EF::TileM), 128);
+  C.TileN = integerOf(A.ifSet(AF::Efficiency, EF::TileN), 128);
+  C.TileK = integerOf(A.ifSet(AF::Efficiency, EF::TileK), 32);
+  C.KOverhead = Eff(EF::KOverhead, 0);
+  C.SmallTile = Eff(EF::SmallTile, 0);
+  C.NarrowEfficiency = Eff(EF::Narrow, 1);
+  C.Fp4Efficiency = Eff(EF::Fp4, C.NarrowEfficiency);
+  C.Sustained = Eff(EF::Sustained, 1);
+  C.KernelOverhead = Eff(EF::KernelOverhead, 0);
+  C.ReservedMemory = Eff(EF::ReservedMemory, 0);
   return C;
 }
 
@@ -348,41 +289,36 @@ static NetworkConfig networkFromSpec(const spec::Object *N) {
   if (!N)
     return C;
   C.Name = N->Name;
-  C.Bandwidth = numberOf(LLMSYS_FIELD(*N, "bandwidth"), 0);
-  C.Latency = numberOf(LLMSYS_FIELD(*N, "latency"), 0);
-  C.Efficiency = numberOf(LLMSYS_FIELD(*N, "efficiency"), 1);
-  C.EnergyPerByte = numberOf(LLMSYS_FIELD(*N, "energy_per_bit"), 0);
-  C.Topo = enumFromWord<Topology>(wordOf(LLMSYS_FIELD(*N, "topology")))
+  C.Bandwidth = numberOf(N->ifSet(NetworkField::Bandwidth), 0);
+  C.Latency = numberOf(N->ifSet(NetworkField::Latency), 0);
+  C.Efficiency = numberOf(N->ifSet(NetworkField::Efficiency), 1);
+  C.EnergyPerByte = numberOf(N->ifSet(NetworkField::EnergyPerBit), 0);
+  C.Topo = enumFromWord<Topology>(wordOf(N->ifSet(NetworkField::Topology)))
                .value_or(Topology::Switch);
-  C.Dimensions = integerOf(LLMSYS_FIELD(*N, "dimensions"), 2);
-  C.Oversubscription = numberOf(LLMSYS_FIELD(*N, "oversubscription"), 1);
-  C.LeafNodes = integerOf(LLMSYS_FIELD(*N, "leaf_nodes"), 0);
+  C.Dimensions = integerOf(N->ifSet(NetworkField::Dimensions), 2);
+  C.Oversubscription = numberOf(N->ifSet(NetworkField::Oversubscription), 1);
+  C.LeafNodes = integerOf(N->ifSet(NetworkField::LeafNodes), 0);
   return C;
 }
 
 SystemConfig systemFromSpec(const spec::Object &S) {
   SystemConfig C;
   C.Name = S.Name;
-  const spec::Field *Acc = LLMSYS_NESTED_FIELD(S, "node", "accelerator");
-  if (const spec::Object *A =
-          Acc && Acc->V.Kind == spec::ValueKind::Object ? Acc->V.Obj : nullptr) {
+  auto Node = [&](NodeField F) { return S.ifSet(SystemField::Node, F); };
+  if (const spec::Object *A = spec::objectOf(Node(NodeField::Accelerator))) {
     C.Accelerator = A->Name;
     C.Device = acceleratorFromSpec(*A);
   }
-  auto ObjectOf = [](const spec::Field *F) -> const spec::Object * {
-    return F && F->V.Kind == spec::ValueKind::Object ? F->V.Obj : nullptr;
-  };
-  C.ScaleUp = networkFromSpec(ObjectOf(LLMSYS_NESTED_FIELD(S, "node", "fabric")));
-  const spec::Object *ScaleOut = ObjectOf(LLMSYS_FIELD(S, "fabric"));
+  C.ScaleUp = networkFromSpec(spec::objectOf(Node(NodeField::Fabric)));
+  const spec::Object *ScaleOut = spec::objectOf(S.ifSet(SystemField::Fabric));
   C.ScaleOut = networkFromSpec(ScaleOut);
-  C.DevicesPerNode = integerOf(LLMSYS_NESTED_FIELD(S, "node", "devices"), 1);
-  C.Nodes = integerOf(LLMSYS_FIELD(S, "nodes"), 1);
+  C.DevicesPerNode = integerOf(Node(NodeField::Devices), 1);
+  C.Nodes = integerOf(S.ifSet(SystemField::Nodes), 1);
   C.HasScaleOut = ScaleOut != nullptr;
-  C.HostMemoryBandwidth =
-      numberOf(LLMSYS_NESTED_FIELD(S, "node", "host_memory_bandwidth"), 0);
-  C.Pue = numberOf(LLMSYS_FIELD(S, "pue"), 1);
-  C.EnergyPrice = numberOf(LLMSYS_FIELD(S, "energy_price"), 0);
-  C.Lifetime = numberOf(LLMSYS_FIELD(S, "lifetime"), 0);
+  C.HostMemoryBandwidth = numberOf(Node(NodeField::HostMemoryBandwidth), 0);
+  C.Pue = numberOf(S.ifSet(SystemField::Pue), 1);
+  C.EnergyPrice = numberOf(S.ifSet(SystemField::EnergyPrice), 0);
+  C.Lifetime = numberOf(S.ifSet(SystemField::Lifetime), 0);
   C.Decl = S.DeclRange;
   return C;
 }

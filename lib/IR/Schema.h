@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,41 @@
 namespace llmsys {
 
 struct StructSpec;
+
+/// The entity and block kinds of Schema.def.
+enum class StructID : uint8_t {
+#define STRUCT(Id, Kind, Name, Doc) Id,
+#include "IR/Schema.def"
+};
+constexpr size_t NumStructs = 0
+#define STRUCT(Id, Kind, Name, Doc) +1
+#include "IR/Schema.def"
+    ;
+
+/// The enumerations of Schema.def.
+enum class EnumID : uint8_t {
+#define ENUM(Id, Name, Words, Doc) Id,
+#include "IR/Schema.def"
+};
+constexpr size_t NumEnums = 0
+#define ENUM(Id, Name, Words, Doc) +1
+#include "IR/Schema.def"
+    ;
+
+/// The fields of each struct, by their index in it: MappingField::Dp,
+/// PeakField::BF16, ...
+#define STRUCT(Id, Kind, Name, Doc) enum class Id##Field : uint16_t {
+#define FIELD(Struct, Id, Name, Type, Presence, Attrs, Read, Doc) Id,
+#define END_STRUCT(Id) };
+#include "IR/Schema.def"
+
+/// The struct whose fields a field enumeration names.
+template <typename FieldEnum> struct StructOfField;
+#define STRUCT(Id, Kind, Name, Doc)                                            \
+  template <> struct StructOfField<Id##Field> {                                \
+    static constexpr StructID Struct = StructID::Id;                           \
+  };
+#include "IR/Schema.def"
 
 struct EnumSpec {
   std::string Name; ///< "precision"
@@ -49,6 +85,11 @@ struct TypeSpec {
 };
 
 enum class Presence { Required, Optional, Default };
+/// Which passes may read a field (Schema.def's Read column).
+enum class FieldRead : uint8_t {
+  Build,  ///< the passes that build the operators (before partition)
+  Layout, ///< partition and what comes after it only
+};
 enum class Constraint { None, Positive, NonNegative, Range };
 
 /// The largest count llmsys models (docs/language.md, "Limits"): every
@@ -86,6 +127,12 @@ struct FieldSpec {
   /// for the fields the cost model reads (test/Sema/schema-walk.test
   /// checks that perturbing each of those moves a figure).
   std::string DocOnly;
+  /// Which passes may read the field itself.
+  FieldRead Read = FieldRead::Build;
+  /// Whether a pass building the operators may read it, or a field of the
+  /// entity or block it holds, at any depth: a sweep axis over it builds
+  /// the operators again.
+  bool ReachesBuild = true;
 };
 
 /// A result figure of a scenario kind, for `expect` and sweep objectives.
@@ -127,6 +174,9 @@ public:
   static const Schema &get();
 
   const StructSpec *entity(llvm::StringRef Kind) const;
+  /// An entity or block kind of Schema.def.
+  const StructSpec &of(StructID Id) const { return *Structs[size_t(Id)]; }
+  const EnumSpec &of(EnumID Id) const { return *EnumsById[size_t(Id)]; }
   const std::vector<const StructSpec *> &entities() const { return Entities; }
   const std::vector<const StructSpec *> &blocks() const { return Blocks; }
   const std::vector<const EnumSpec *> &enums() const { return Enums; }
@@ -143,6 +193,8 @@ private:
   std::vector<std::unique_ptr<TypeSpec>> TypeStorage;
   std::vector<const StructSpec *> Entities, Blocks;
   std::vector<const EnumSpec *> Enums;
+  const StructSpec *Structs[NumStructs] = {};
+  const EnumSpec *EnumsById[NumEnums] = {};
 };
 
 } // namespace llmsys

@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
@@ -61,6 +62,13 @@ std::string Value::describe() const {
     return "a " + Obj->Type->Name + " block";
   }
   llvm_unreachable("unknown value kind");
+}
+
+void Object::requireType(StructID S) const {
+  const StructSpec &Want = Schema::get().of(S);
+  if (Type != &Want)
+    report_fatal_error(Twine("a reader takes ") + Name + " (a " +
+                       (Type ? Type->Name : "?") + ") for a " + Want.Name);
 }
 
 const Field *Object::path(StringRef DottedPath) const {

@@ -168,6 +168,20 @@ struct Object {
     int I = Type->findField(N);
     return I < 0 ? nullptr : &Fields[I];
   }
+  /// A field by its enumerator of Schema.def (MappingField::Dp): its
+  /// index, no name compared. Null when unset. The object must be of the
+  /// enumerator's struct (checked: a reader naming the wrong struct stops).
+  template <typename FieldEnum> const Field *ifSet(FieldEnum F) const {
+    requireType(StructOfField<FieldEnum>::Struct);
+    const Field &Fd = Fields[static_cast<size_t>(F)];
+    return Fd.isSet() ? &Fd : nullptr;
+  }
+  /// The same through the block or entity a field holds: `hbm.capacity`
+  /// is ifSet(AcceleratorField::Hbm, MemoryLevelField::Capacity).
+  template <typename OuterEnum, typename FieldEnum>
+  const Field *ifSet(OuterEnum Outer, FieldEnum F) const;
+  /// Stops when the object is not of kind S (a reader's bug).
+  void requireType(StructID S) const;
   /// Follows a dotted path through nested blocks and references.
   const Field *path(llvm::StringRef DottedPath) const;
   /// Numeric field value in base units, or nullopt when unset.
@@ -175,6 +189,39 @@ struct Object {
   const Object *object(llvm::StringRef DottedPath) const;
   llvm::StringRef word(llvm::StringRef DottedPath) const;
 };
+
+/// A field's value (Object::ifSet's) as a number, a whole number, a word,
+/// a truth value or an object; Or (or nothing) when the field is null or
+/// holds another kind.
+inline std::optional<double> numberOf(const Field *F) {
+  if (!F || F->V.Kind != ValueKind::Number)
+    return std::nullopt;
+  return F->V.Num;
+}
+inline double numberOf(const Field *F, double Or) {
+  return numberOf(F).value_or(Or);
+}
+inline int64_t integerOf(const Field *F, int64_t Or) {
+  return F && F->V.Kind == ValueKind::Number ? int64_t(F->V.Num) : Or;
+}
+inline llvm::StringRef wordOf(const Field *F) {
+  return F && F->V.Kind == ValueKind::Enum ? llvm::StringRef(F->V.str())
+                                           : llvm::StringRef();
+}
+inline bool boolOf(const Field *F, bool Or) {
+  return F && F->V.Kind == ValueKind::Bool ? F->V.Bool : Or;
+}
+inline const Object *objectOf(const Field *F) {
+  return F && F->V.Kind == ValueKind::Object ? F->V.Obj : nullptr;
+}
+
+template <typename OuterEnum, typename FieldEnum>
+const Field *Object::ifSet(OuterEnum Outer, FieldEnum F) const {
+  const Field *O = ifSet(Outer);
+  if (!O || O->V.Kind != ValueKind::Object || !O->V.Obj)
+    return nullptr;
+  return O->V.Obj->ifSet(F);
+}
 
 struct Expectation {
   llvm::SMRange Range;

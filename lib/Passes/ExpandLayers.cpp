@@ -626,7 +626,7 @@ bool expandLayers(Program &P, PassContext &) {
   AddLayers(BlockKind::MoELayer, M.moeLayers(), true);
   // 2:4 structured-sparse weights: each linear layer's weight read
   // compressed (half its values, each with a 2-bit index) and multiplied
-  // at the part's sparse rate.
+  // at the part's sparse rate (the cost's: lib/Cost/OpCost.cpp).
   if (S.Mapping.SparseWeights)
     for (Block &B : P.Blocks)
       if (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer)
@@ -634,7 +634,7 @@ bool expandLayers(Program &P, PassContext &) {
           if (O.Category == OpCategory::Contraction && hasWeightMatrix(O.Kind)) {
             double Elements = double(O.K) * double(O.N) * double(O.Batch);
             O.BytesRead += Elements * (sparseWeightBytes(O.BBytes) - O.BBytes);
-            O.Executed = 1.0 / std::max(1.0, S.System.Device.Sparsity);
+            O.SparseWeight = true;
           }
 
   // Prefill of a decoder projects the last position of each prompt to

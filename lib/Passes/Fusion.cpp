@@ -39,7 +39,7 @@ static bool isAttentionGradient(const Op &O) {
 }
 
 static void foldInto(Op &O, OpKind Into) {
-  O.Fused = true;
+  assert(Into != OpKind::None && "folded into no operator");
   O.FusedInto = Into;
 }
 
@@ -136,7 +136,7 @@ bool fuse(Program &P, PassContext &) {
         (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer))
       flashAttention(B, 4, !M.Encoder, P.SeqLen);
     for (Op &O : B.Ops) {
-      if (O.Fused)
+      if (O.fused())
         continue;
       bool Fwd = O.Ph == Phase::Forward || O.Ph == Phase::Prefill ||
                  O.Ph == Phase::Decode || O.Ph == Phase::Recompute;

@@ -2,29 +2,10 @@
 
 #include "Passes/PrefixCache.h"
 
-#include "llvm/ADT/StringSwitch.h"
-
 #include <algorithm>
 
 namespace llmsys {
 namespace passes {
-
-bool layoutOnlyMappingField(llvm::StringRef Field) {
-  // Read by partition and schedule (lib/Passes/Partition.cpp,
-  // Schedule.cpp) and by the cost analysis; expand-layers, fuse and
-  // recompute read micro_batch, the formats, fusion, recompute and
-  // offload (an offloaded optimizer's operators). Each
-  // field here must be an axis of test/Sweep/reuse-prefix.test, which
-  // compares reuse with running every pass.
-  return llvm::StringSwitch<bool>(Field)
-      .Cases("dp", "tp", "pp", "cp", "ep", "sp", true)
-      .Cases("zero", "distributed_optimizer", "global_batch", true)
-      .Cases("schedule", "virtual_stages", true)
-      .Cases("tp_overlap", "tp_grad_overlap", "dp_overlap", true)
-      .Case("grad_accumulation_fusion", true)
-      .Cases("stage_layers", "first_stage_layers", "last_stage_layers", true)
-      .Default(false);
-}
 
 const std::vector<ir::Block> *PrefixCache::restore(uint64_t Key,
                                                    ir::Program &P) {

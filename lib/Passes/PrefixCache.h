@@ -1,13 +1,13 @@
 //===- PrefixCache.h - programs before the layout, reused ---------*- C++ -*-===//
 //
-// The passes before `partition` (expand-layers, fuse, recompute) read the
-// model, the sequence and batch, the optimizer, and a few mapping fields
-// (micro-batch, formats, fusion, recomputation); never the parallel layout
-// or the system. A sweep over tp, pp, dp, ZeRO, overlaps or systems would
-// otherwise build the same operators at every point. The cache keeps
-// their result under a key the caller chooses: equal keys promise equal
-// inputs to those passes (a sweep uses the choices of the axes those
-// passes read, see layoutOnlyMappingField).
+// The passes before `partition` (expand-layers, adapt, fuse, recompute)
+// read the model, the sequence and batch, the optimizer, and a few mapping
+// fields (micro-batch, formats, fusion, recomputation); never the parallel
+// layout or the system (the fields IR/Schema.def marks LAYOUT). A sweep
+// over tp, pp, dp, ZeRO, overlaps or systems would otherwise build the same
+// operators at every point. The cache keeps their result under a key the
+// caller chooses: equal keys promise equal inputs to those passes (a sweep
+// uses the choices of its axes that reach a field marked BUILD).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,12 +22,6 @@
 
 namespace llmsys {
 namespace passes {
-
-/// Whether a mapping field is read only from `partition` on (the parallel
-/// layout, its overlaps, the schedule, offload): changing it leaves the
-/// passes before partition with the same program. Fields not listed here
-/// are taken to matter.
-bool layoutOnlyMappingField(llvm::StringRef Field);
 
 
 class PrefixCache {

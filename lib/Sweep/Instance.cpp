@@ -35,10 +35,10 @@ Instance::Instance(const spec::Sweep &W) : W(W) {
       O = F->V.Obj;
     }
     AxisFields.push_back(F);
-    bool LayoutOnly = Parts[0] == "system" ||
-                      (Parts[0] == "mapping" && Parts.size() > 1 &&
-                       passes::layoutOnlyMappingField(Parts[1]));
-    AxisReadByPrefix.push_back(!LayoutOnly);
+    // Schema.def's Read column: whether the passes before partition read
+    // the field, or a field of what it holds.
+    AxisReadByPrefix.push_back(O->Type->Fields[size_t(F - O->Fields.data())]
+                                   .ReachesBuild);
     AxisPart.push_back(Parts[0] == "mapping"  ? MappingPart
                        : Parts[0] == "model"  ? ModelPart
                        : Parts[0] == "system" ? SystemPart

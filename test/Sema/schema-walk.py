@@ -7,37 +7,44 @@ it. Perturbs each such value in turn and evaluates every scenario of the
 spec: some figure must move (or the value be refused with a diagnostic).
 Fields the schema marks "documentation only" (with the reason) are the only
 ones that may be left unwritten; a documentation-only field written in the
-spec must change nothing. The entity kinds `measurement` and `sweep` are
+spec must change nothing. A field the schema says is read by `layout`
+only (IR/Schema.def's Read column, on which sweeps reuse the operators
+built before `partition`) must leave those operators unchanged
+(`llmsys-opt --passes=...`, the passes before partition). The entity kinds `measurement` and `sweep` are
 read by `llmsys validate` and `llmsys sweep`, not by a scenario, and are
 not walked.
 
-    schema-walk.py LLMSYS SPEC
+    schema-walk.py LLMSYS LLMSYS_OPT SPEC
 """
 import json
 import re
 import subprocess
 import sys
 
-llmsys, spec = sys.argv[1], sys.argv[2]
+llmsys, llmsys_opt, spec = sys.argv[1], sys.argv[2], sys.argv[3]
+BUILD_PASSES = "expand-layers,adapt,fuse,recompute"
 NOT_WALKED = {"measurement", "sweep"}
 
 schema = subprocess.run([llmsys, "schema"], capture_output=True, text=True,
                         check=True).stdout
-numeric, doc_only = {}, set()
+numeric, doc_only, layout = {}, set(), set()
 kind = None
 for line in schema.splitlines():
     m = re.match(r"### `([^`]+)`", line)
     if m:
         kind = m.group(1)
         continue
-    m = re.match(r"\| `(\w+)` \| ([^|]+) \| [^|]+ \| (.*) \|$", line)
+    m = re.match(r"\| `(\w+)` \| ([^|]+) \| [^|]+ \| (\w+) \| (.*) \|$",
+                 line)
     if not m or kind is None or kind in NOT_WALKED:
         continue
-    field, type_, meaning = m.groups()
+    field, type_, read_by, meaning = m.groups()
     if "list" in type_ or not any(w in type_ for w in ("number", "(", "whole")):
         continue
     name = f"{kind}.{field}"
     numeric[name] = type_
+    if read_by == "layout":
+        layout.add(name)
     if "(documentation only:" in meaning:
         doc_only.add(name)
 
@@ -49,11 +56,15 @@ for i, line in enumerate(lines):
         marked[m.group(1)] = (i, m.group(2))
 
 
-def evaluate(text):
+def write(text):
     path = spec + ".walk.llmsys"
     with open(path, "w") as f:
         f.write(text)
-    out = subprocess.run([llmsys, "eval", "--format=json", path],
+    return path
+
+
+def evaluate(text):
+    out = subprocess.run([llmsys, "eval", "--format=json", write(text)],
                          capture_output=True, text=True)
     if out.returncode != 0:
         return None
@@ -61,6 +72,13 @@ def evaluate(text):
     for s in scenarios:
         s.pop("inputs", None)
     return json.dumps(scenarios, sort_keys=True)
+
+
+def operators(text):
+    """Every scenario's program after the passes before partition."""
+    return subprocess.run([llmsys_opt, "--emit=program",
+                           f"--passes={BUILD_PASSES}", write(text)],
+                          capture_output=True, text=True).stdout
 
 
 def perturb(line, type_, to, attempt=0):
@@ -84,7 +102,8 @@ def perturb(line, type_, to, attempt=0):
 base = evaluate("\n".join(lines))
 if base is None:
     sys.exit("the walk's spec does not evaluate")
-problems = refused = 0
+base_operators = operators("\n".join(lines))
+problems = refused = layout_checked = 0
 for name in sorted(numeric):
     if name not in marked:
         if name not in doc_only:
@@ -111,8 +130,15 @@ for name in sorted(numeric):
     elif name not in doc_only and not moved:
         print(f"ignored: {name} changes no figure")
         problems += 1
+    if name in layout and after is not None:
+        layout_checked += 1
+        if operators("\n".join(lines[:i] + [changed] + lines[i + 1:])) != \
+                base_operators:
+            print(f"read before partition, but the schema says layout: {name}")
+            problems += 1
 for name in sorted(set(marked) - set(numeric)):
     print(f"marked but not a numeric field of the schema: {name}")
     problems += 1
 print(f"{len(numeric)} numeric fields, {len(doc_only)} documentation only, "
-      f"{refused} refused, {problems} problems")
+      f"{refused} refused, {layout_checked} read by layout only, "
+      f"{problems} problems")

@@ -150,7 +150,7 @@ static void printCosts(const ir::Program &P, raw_ostream &OS) {
                           O.MessageBytes, C.Time, C.Bandwidth);
         continue;
       }
-      if (O.Fused)
+      if (O.fused())
         continue;
       cost::OpTime T = cost::opTime(O, Sys.Device);
       OS << fmt::format("    {:<10} {:<22} time {:.4g} s compute {:.4g} "
