@@ -23,21 +23,25 @@ template <typename E> void roundTrips() {
 
 TEST(EnumsTest, WordsRoundTrip) {
   roundTrips<DType>();
-  roundTrips<Recompute>();
-  roundTrips<ScheduleKind>();
-  roundTrips<ArrivalKind>();
-  roundTrips<LengthDistribution>();
+#define LLMSYS_ROUND_TRIPS(Type, List) roundTrips<Type>();
+  LLMSYS_ENUM_TYPES(LLMSYS_ROUND_TRIPS)
+#undef LLMSYS_ROUND_TRIPS
   EXPECT_EQ(enumWords<DType>().size(), unsigned(NumDTypes));
 }
 
 TEST(EnumsTest, TheSchemaListsTheSameWords) {
   // The schema's enumerations are made from the same lists.
-  for (const EnumSpec *E : Schema::get().enums())
-    if (E->Name == "precision") {
-      ASSERT_EQ(E->Words.size(), enumWords<DType>().size());
-      for (size_t I = 0; I < E->Words.size(); ++I)
-        EXPECT_EQ(E->Words[I], enumWords<DType>()[I].str());
-    }
+  auto Same = [](EnumID Id, auto Tag) {
+    const EnumSpec &E = Schema::get().of(Id);
+    auto Words = enumWords<decltype(Tag)>();
+    ASSERT_EQ(E.Words.size(), Words.size()) << E.Name;
+    for (size_t I = 0; I < E.Words.size(); ++I)
+      EXPECT_EQ(E.Words[I], Words[I].str());
+  };
+  Same(EnumID::Precision, DType());
+  Same(EnumID::Fusion, FusedKernel());
+  Same(EnumID::Offload, OffloadKind());
+  Same(EnumID::Activation, ActivationKind());
   EXPECT_EQ(dtypeFromWord("fp8"), DType::FP8);
   EXPECT_EQ(dtypeName(DType::BF16), "bf16");
   EXPECT_EQ(scheduleName(ScheduleKind::OneFOneB), "1f1b");

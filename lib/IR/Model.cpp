@@ -1,6 +1,7 @@
 //===- Model.cpp - a typed view of a model entity ---------------------------===//
 
 #include "IR/Model.h"
+#include "IR/Scenario.h"
 
 #include "llvm/Support/ErrorHandling.h"
 #include <algorithm>
@@ -57,7 +58,8 @@ ModelConfig modelFromSpec(const spec::Object &M) {
   // An inline refinement (`model = gpt3 { max_seq = 4096 }`) is named after
   // what it refines.
   C.Name = M.IsAnonymous && M.Parent ? M.Parent->Name + " (refined)" : M.Name;
-  C.Encoder = wordOf(M.ifSet(F::Kind)) == "encoder";
+  C.Encoder =
+      checkedEnum<ModelKind>(wordOf(M.ifSet(F::Kind))) == ModelKind::Encoder;
   C.Layers = Int(F::Layers);
   C.Hidden = Int(F::Hidden);
   C.Heads = Int(F::Heads);
@@ -66,10 +68,14 @@ ModelConfig modelFromSpec(const spec::Object &M) {
   C.Ffn = Int(F::Ffn);
   C.Vocab = Int(F::Vocab);
   C.MaxSeq = Int(F::MaxSeq);
-  StringRef Act = wordOf(M.ifSet(F::Activation));
-  C.GatedMlp = Act == "swiglu" || Act == "geglu";
-  C.RmsNorm = wordOf(M.ifSet(F::Norm)) == "rmsnorm";
-  C.LearnedPositions = wordOf(M.ifSet(F::Positional)) == "learned";
+  ActivationKind Act =
+      checkedEnum<ActivationKind>(wordOf(M.ifSet(F::Activation)));
+  C.GatedMlp = Act == ActivationKind::SwiGlu || Act == ActivationKind::GeGlu;
+  C.RmsNorm =
+      checkedEnum<NormKind>(wordOf(M.ifSet(F::Norm))) == NormKind::RmsNorm;
+  C.LearnedPositions =
+      checkedEnum<PositionalKind>(wordOf(M.ifSet(F::Positional))) ==
+      PositionalKind::Learned;
   C.TiedEmbeddings = boolOf(M.ifSet(F::TiedEmbeddings), C.TiedEmbeddings);
   C.Bias = boolOf(M.ifSet(F::Bias), C.Bias);
   C.QkvBias = boolOf(M.ifSet(F::QkvBias), C.QkvBias);

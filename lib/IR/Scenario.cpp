@@ -19,13 +19,7 @@ namespace ir {
     return Words;                                                              \
   }
 LLMSYS_WORDS_OF(DType, LLMSYS_DTYPE_WORDS)
-LLMSYS_WORDS_OF(Recompute, LLMSYS_RECOMPUTE_WORDS)
-LLMSYS_WORDS_OF(ScheduleKind, LLMSYS_SCHEDULE_WORDS)
-LLMSYS_WORDS_OF(ArrivalKind, LLMSYS_ARRIVAL_WORDS)
-LLMSYS_WORDS_OF(LengthDistribution, LLMSYS_LENGTHS_WORDS)
-LLMSYS_WORDS_OF(FinetuneKind, LLMSYS_FINETUNE_WORDS)
-LLMSYS_WORDS_OF(Topology, LLMSYS_TOPOLOGY_WORDS)
-LLMSYS_WORDS_OF(LoraTarget, LLMSYS_LORA_TARGET_WORDS)
+LLMSYS_ENUM_TYPES(LLMSYS_WORDS_OF)
 #undef LLMSYS_WORDS_OF
 #undef LLMSYS_ENUM_WORD
 
@@ -59,14 +53,6 @@ using spec::wordOf;
 /// Where a field was written, else the object's declaration.
 static SMRange locOf(const spec::Object &O, const spec::Field *F) {
   return !F || F->From == spec::Origin::Default ? O.DeclRange : F->Loc;
-}
-
-static int64_t integer(const spec::Object &O, StringRef Path, int64_t Or = 0) {
-  return integerOf(O.path(Path), Or);
-}
-
-static SMRange loc(const spec::Object &O, StringRef Path) {
-  return locOf(O, O.path(Path));
 }
 
 MappingConfig mappingFromSpec(const spec::Object &M) {
@@ -120,16 +106,31 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.KVCache = dtypeFromWord(wordOf(M.ifSet(MF::KvCache)));
   C.Gradients = dtypeFromWord(wordOf(Gradients));
   if (const spec::Field *F = M.ifSet(MF::Fusion))
-    for (const spec::Value &W : F->V.elems()) {
-      StringRef Word = W.str();
-      C.Fusion.FlashAttention |= Word == "flash_attention";
-      C.Fusion.BiasGelu |= Word == "bias_gelu";
-      C.Fusion.BiasDropoutAdd |= Word == "bias_dropout_add";
-      C.Fusion.Norm |= Word == "layernorm" || Word == "rmsnorm";
-      C.Fusion.Softmax |= Word == "softmax";
-      C.Fusion.SwiGLU |= Word == "swiglu";
-      C.Fusion.Rope |= Word == "rope";
-    }
+    for (const spec::Value &W : F->V.elems())
+      switch (checkedEnum<FusedKernel>(W.str())) {
+      case FusedKernel::FlashAttention:
+        C.Fusion.FlashAttention = true;
+        break;
+      case FusedKernel::BiasGelu:
+        C.Fusion.BiasGelu = true;
+        break;
+      case FusedKernel::BiasDropoutAdd:
+        C.Fusion.BiasDropoutAdd = true;
+        break;
+      case FusedKernel::LayerNorm:
+      case FusedKernel::RmsNorm:
+        C.Fusion.Norm = true;
+        break;
+      case FusedKernel::Softmax:
+        C.Fusion.Softmax = true;
+        break;
+      case FusedKernel::SwiGlu:
+        C.Fusion.SwiGLU = true;
+        break;
+      case FusedKernel::Rope:
+        C.Fusion.Rope = true;
+        break;
+      }
   C.TpOverlap = spec::boolOf(M.ifSet(MF::TpOverlap), C.TpOverlap);
   if (EpOverlap)
     C.EpOverlap = EpOverlap->V.Bool;
@@ -143,11 +144,13 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.GradAccumulationFusion = spec::boolOf(M.ifSet(MF::GradAccumulationFusion),
                                           C.GradAccumulationFusion);
   const spec::Field *EpDispatch = M.ifSet(MF::EpDispatch);
-  C.EpHierarchical = wordOf(EpDispatch) == "hierarchical";
+  C.EpHierarchical = checkedEnum<ir::EpDispatch>(wordOf(EpDispatch)) ==
+                     ir::EpDispatch::Hierarchical;
   C.Locs.EpDispatch = locOf(M, EpDispatch);
-  C.OffloadWeights = wordOf(Offload) == "weights";
-  C.OffloadOptimizer = wordOf(Offload) == "optimizer";
-  C.OffloadActivations = wordOf(Offload) == "activations";
+  OffloadKind Offloaded = checkedEnum<OffloadKind>(wordOf(Offload));
+  C.OffloadWeights = Offloaded == OffloadKind::Weights;
+  C.OffloadOptimizer = Offloaded == OffloadKind::Optimizer;
+  C.OffloadActivations = Offloaded == OffloadKind::Activations;
   if (Activations)
     C.ActivationsWritten = Activations->From != spec::Origin::Default;
   if (const spec::Object *R = spec::objectOf(Recipe)) {
@@ -329,126 +332,161 @@ double SpeculativeConfig::tokensPerStep() const {
   return (1 - std::pow(Acceptance, double(K + 1))) / (1 - Acceptance);
 }
 
-ScenarioConfig scenarioFromSpec(const spec::Object &S) {
-  ScenarioConfig C;
-  C.Name = S.Name;
-  C.Training = S.Type->Name == "train";
-  C.Decl = S.DeclRange;
-  if (const spec::Object *M = S.object("model"))
+/// The fields train and serve share, by their enumerators in either.
+template <typename KindField>
+static void readShared(const spec::Object &S, ScenarioConfig &C) {
+  if (const spec::Object *M = spec::objectOf(S.ifSet(KindField::Model)))
     C.Model = modelFromSpec(*M);
-  if (const spec::Object *M = S.object("mapping"))
-    C.Mapping = mappingFromSpec(*M);
-  if (const spec::Field *F = S.path("mapping"))
+  if (const spec::Field *F = S.ifSet(KindField::Mapping)) {
+    if (const spec::Object *M = spec::objectOf(F))
+      C.Mapping = mappingFromSpec(*M);
     C.MappingUse = F->Loc;
-  if (const spec::Object *Sys = S.object("system"))
+  }
+  if (const spec::Object *Sys = spec::objectOf(S.ifSet(KindField::System)))
     C.System = systemFromSpec(*Sys);
-  if (const spec::Field *F = S.path("devices")) {
+  if (const spec::Field *F = S.ifSet(KindField::Devices)) {
     C.Devices = integerOf(F, 0);
     C.DevicesLoc = F->Loc;
   }
-  if (const spec::Field *F = S.path("charge_idle"))
-    C.ChargeIdle = F->V.Kind == spec::ValueKind::Bool && F->V.Bool;
+  C.ChargeIdle = spec::boolOf(S.ifSet(KindField::ChargeIdle), false);
+}
+
+static void readTraining(const spec::Object &S, ScenarioConfig &C) {
+  using TF = TrainField;
+  C.SeqLen = integerOf(S.ifSet(TF::SeqLen), C.Model.MaxSeq);
+  C.Tokens = numberOf(S.ifSet(TF::Tokens), 0);
+  C.Sgd = checkedEnum<OptimizerKind>(wordOf(S.ifSet(TF::Optimizer))) ==
+          OptimizerKind::Sgd;
+  if (const spec::Field *F = S.ifSet(TF::Finetune)) {
+    auto Get = [&](FinetuneField G) { return S.ifSet(TF::Finetune, G); };
+    FinetuneConfig &Ft = C.Finetune;
+    Ft.Kind = checkedEnum<FinetuneKind>(wordOf(Get(FinetuneField::Kind)));
+    Ft.Loc = F->Loc;
+    if (const spec::Field *R = Get(FinetuneField::Rank)) {
+      Ft.Rank = integerOf(R, 0);
+      Ft.RankLoc = R->Loc;
+    }
+    if (const spec::Field *T = Get(FinetuneField::Targets)) {
+      for (bool &On : Ft.Targets)
+        On = false;
+      for (const spec::Value &W : T->V.elems())
+        Ft.Targets[static_cast<int>(checkedEnum<LoraTarget>(W.str()))] = true;
+    }
+  }
+}
+
+static void readTraffic(const spec::Object &S, ScenarioConfig &C) {
+  auto Get = [&](TrafficField F) { return S.ifSet(ServeField::Traffic, F); };
+  const spec::Object *Arrival = spec::objectOf(Get(TrafficField::Arrival));
+  auto Arrive = [&](ArrivalField F) {
+    return Arrival ? Arrival->ifSet(F) : nullptr;
+  };
+  TrafficConfig &T = C.Traffic;
+  T.Enabled = true;
+  T.Requests = integerOf(Get(TrafficField::Requests), 0);
+  T.Arrival = checkedEnum<ArrivalKind>(wordOf(Arrive(ArrivalField::Kind)));
+  if (const spec::Field *F = Get(TrafficField::Trace))
+    T.Trace = F->trace();
+  if (T.Trace && !T.Trace->empty()) {
+    // The scenario's prompt and output are the trace's means.
+    double Prompts = 0, Outputs = 0;
+    for (const spec::TraceRequest &R : *T.Trace) {
+      Prompts += double(R.Prompt);
+      Outputs += double(R.Output);
+    }
+    double N = double(T.Trace->size());
+    C.SeqLen = std::max<int64_t>(1, int64_t(std::llround(Prompts / N)));
+    C.OutputLen = std::max<int64_t>(1, int64_t(std::llround(Outputs / N)));
+    int64_t Rows = int64_t(T.Trace->size());
+    if (T.Requests <= 0 || T.Requests > Rows)
+      T.Requests = Rows;
+  }
+  T.Clients = integerOf(Arrive(ArrivalField::Clients), 0);
+  T.Rate = numberOf(Arrive(ArrivalField::Rate), 0);
+  T.MaxBatch = integerOf(Get(TrafficField::MaxBatch), 256);
+  T.MaxTokens = integerOf(Get(TrafficField::MaxTokens), 8192);
+  T.ChunkedPrefill = spec::boolOf(Get(TrafficField::ChunkedPrefill), false);
+  T.KvFraction = numberOf(Get(TrafficField::KvFraction), 0.9);
+  T.PrefixHit = numberOf(Get(TrafficField::PrefixHit), 0);
+  T.PrefillFirst = checkedEnum<StepPolicy>(wordOf(Get(TrafficField::Policy))) ==
+                   StepPolicy::PrefillFirst;
+  T.Seed = static_cast<uint64_t>(integerOf(Get(TrafficField::Seed), 1));
+  T.Lengths =
+      checkedEnum<LengthDistribution>(wordOf(Get(TrafficField::Lengths)));
+  T.PromptStdev = numberOf(Get(TrafficField::PromptStdev), 0);
+  T.OutputStdev = numberOf(Get(TrafficField::OutputStdev), 0);
+  T.Use = locOf(S, S.ifSet(ServeField::Traffic));
+  T.ArrivalLoc = locOf(S, Get(TrafficField::Arrival));
+  T.MaxTokensLoc = locOf(S, Get(TrafficField::MaxTokens));
+  auto Written = [](const spec::Field *F) {
+    return F && F->From != spec::Origin::Default ? F->Loc : SMRange();
+  };
+  T.ClientsLoc = Written(Arrive(ArrivalField::Clients));
+  T.RateLoc = Written(Arrive(ArrivalField::Rate));
+  T.SeedLoc = Written(Get(TrafficField::Seed));
+  T.BatchLoc = Written(S.ifSet(ServeField::Batch));
+  T.LengthsLoc = Written(Get(TrafficField::Lengths));
+}
+
+static void readServing(const spec::Object &S, ScenarioConfig &C) {
+  using SF = ServeField;
+  using WF = WorkloadField;
+  // The scenario's own values, else its workload's.
+  const spec::Object *W = spec::objectOf(S.ifSet(SF::Workload));
+  auto Get = [&](SF Own, WF Workload) -> std::optional<double> {
+    if (std::optional<double> V = spec::numberOf(S.ifSet(Own)))
+      return V;
+    return W ? spec::numberOf(W->ifSet(Workload)) : std::nullopt;
+  };
+  // Retrieval-augmented generation: the retrieved passages join each
+  // prompt.
+  const spec::Field *Retrieved = S.ifSet(SF::Retrieved);
+  C.Retrieved = integerOf(Retrieved, 0);
+  if (Retrieved)
+    C.RetrievedLoc = Retrieved->Loc;
+  C.SeqLen = static_cast<int64_t>(Get(SF::Prompt, WF::Prompt).value_or(0)) +
+             C.Retrieved;
+  C.OutputLen = static_cast<int64_t>(Get(SF::Output, WF::Output).value_or(0));
+  C.Batch = static_cast<int64_t>(Get(SF::Batch, WF::Batch).value_or(1));
+  if (const spec::Field *F = S.ifSet(SF::Beams)) {
+    C.Beams = integerOf(F, 1);
+    C.BeamsLoc = F->Loc;
+  }
+  // SLOs: the scenario's block if it has one, else the workload's.
+  const spec::Object *Slo = spec::objectOf(S.ifSet(SF::Slo));
+  if (!Slo && W)
+    Slo = spec::objectOf(W->ifSet(WF::Slo));
+  if (Slo) {
+    C.SloTtft = numberOf(Slo->ifSet(SloField::Ttft), 0);
+    C.SloTpot = numberOf(Slo->ifSet(SloField::Tpot), 0);
+    C.SloE2E = numberOf(Slo->ifSet(SloField::E2e), 0);
+    C.SloThroughput = numberOf(Slo->ifSet(SloField::Throughput), 0);
+  }
+  if (spec::objectOf(S.ifSet(SF::Traffic)))
+    readTraffic(S, C);
+  if (const spec::Field *Draft =
+          S.ifSet(SF::Speculative, SpeculativeField::Draft);
+      spec::objectOf(Draft)) {
+    auto Get = [&](SpeculativeField F) { return S.ifSet(SF::Speculative, F); };
+    C.Speculative.Enabled = true;
+    C.Speculative.Draft = modelFromSpec(*spec::objectOf(Draft));
+    C.Speculative.K = integerOf(Get(SpeculativeField::K), 1);
+    C.Speculative.Acceptance = numberOf(Get(SpeculativeField::Acceptance), 0);
+    C.Speculative.DraftUse = locOf(S, Draft);
+  }
+}
+
+ScenarioConfig scenarioFromSpec(const spec::Object &S) {
+  ScenarioConfig C;
+  C.Name = S.Name;
+  C.Training = S.Type == &Schema::get().of(StructID::Train);
+  C.Decl = S.DeclRange;
   if (C.Training) {
-    C.SeqLen = integer(S, "seq_len", C.Model.MaxSeq);
-    C.Tokens = S.number("tokens").value_or(0);
-    C.Sgd = S.word("optimizer") == "sgd";
-    if (const spec::Field *F = S.path("finetune")) {
-      FinetuneConfig &Ft = C.Finetune;
-      Ft.Kind = checkedEnum<FinetuneKind>(S.word("finetune.kind"));
-      Ft.Loc = F->Loc;
-      if (const spec::Field *R = S.path("finetune.rank")) {
-        Ft.Rank = integerOf(R, 0);
-        Ft.RankLoc = R->Loc;
-      }
-      if (const spec::Field *T = S.path("finetune.targets")) {
-        for (bool &On : Ft.Targets)
-          On = false;
-        for (const spec::Value &W : T->V.elems())
-          Ft.Targets[static_cast<int>(checkedEnum<LoraTarget>(W.str()))] = true;
-      }
-    }
+    readShared<TrainField>(S, C);
+    readTraining(S, C);
   } else {
-    // The scenario's own values, else its workload's.
-    const spec::Object *W = S.object("workload");
-    auto Get = [&](StringRef Path) -> std::optional<double> {
-      if (std::optional<double> V = S.number(Path))
-        return V;
-      return W ? W->number(Path) : std::nullopt;
-    };
-    // Retrieval-augmented generation: the retrieved passages join each
-    // prompt.
-    C.Retrieved = static_cast<int64_t>(S.number("retrieved").value_or(0));
-    if (const spec::Field *F = S.path("retrieved"))
-      C.RetrievedLoc = F->Loc;
-    C.SeqLen = static_cast<int64_t>(Get("prompt").value_or(0)) + C.Retrieved;
-    C.OutputLen = static_cast<int64_t>(Get("output").value_or(0));
-    C.Batch = static_cast<int64_t>(Get("batch").value_or(1));
-    if (const spec::Field *F = S.path("beams")) {
-      C.Beams = integerOf(F, 1);
-      C.BeamsLoc = F->Loc;
-    }
-    // SLOs: the scenario's block if it has one, else the workload's.
-    const spec::Object *Slo = S.object("slo") ? &S : W;
-    if (Slo) {
-      C.SloTtft = Slo->number("slo.ttft").value_or(0);
-      C.SloTpot = Slo->number("slo.tpot").value_or(0);
-      C.SloE2E = Slo->number("slo.e2e").value_or(0);
-      C.SloThroughput = Slo->number("slo.throughput").value_or(0);
-    }
-    if (S.object("traffic")) {
-      TrafficConfig &T = C.Traffic;
-      T.Enabled = true;
-      T.Requests = integer(S, "traffic.requests", 0);
-      T.Arrival = checkedEnum<ArrivalKind>(S.word("traffic.arrival.kind"));
-      if (const spec::Field *F = S.path("traffic.trace"))
-        T.Trace = F->trace();
-      if (T.Trace && !T.Trace->empty()) {
-        // The scenario's prompt and output are the trace's means.
-        double Prompts = 0, Outputs = 0;
-        for (const spec::TraceRequest &R : *T.Trace) {
-          Prompts += double(R.Prompt);
-          Outputs += double(R.Output);
-        }
-        double N = double(T.Trace->size());
-        C.SeqLen = std::max<int64_t>(1, int64_t(std::llround(Prompts / N)));
-        C.OutputLen = std::max<int64_t>(1, int64_t(std::llround(Outputs / N)));
-        int64_t Rows = int64_t(T.Trace->size());
-        if (T.Requests <= 0 || T.Requests > Rows)
-          T.Requests = Rows;
-      }
-      T.Clients = integer(S, "traffic.arrival.clients", 0);
-      T.Rate = S.number("traffic.arrival.rate").value_or(0);
-      T.MaxBatch = integer(S, "traffic.max_batch", 256);
-      T.MaxTokens = integer(S, "traffic.max_tokens", 8192);
-      if (const spec::Field *F = S.path("traffic.chunked_prefill"))
-        T.ChunkedPrefill = F->V.Kind == spec::ValueKind::Bool && F->V.Bool;
-      T.KvFraction = S.number("traffic.kv_fraction").value_or(0.9);
-      T.PrefixHit = S.number("traffic.prefix_hit").value_or(0);
-      T.PrefillFirst = S.word("traffic.policy") == "prefill_first";
-      T.Seed = static_cast<uint64_t>(integer(S, "traffic.seed", 1));
-      T.Lengths = checkedEnum<LengthDistribution>(S.word("traffic.lengths"));
-      T.PromptStdev = S.number("traffic.prompt_stdev").value_or(0);
-      T.OutputStdev = S.number("traffic.output_stdev").value_or(0);
-      T.Use = loc(S, "traffic");
-      T.ArrivalLoc = loc(S, "traffic.arrival");
-      T.MaxTokensLoc = loc(S, "traffic.max_tokens");
-      auto Written = [&](StringRef Path) {
-        const spec::Field *F = S.path(Path);
-        return F && F->From != spec::Origin::Default ? F->Loc : SMRange();
-      };
-      T.ClientsLoc = Written("traffic.arrival.clients");
-      T.RateLoc = Written("traffic.arrival.rate");
-      T.SeedLoc = Written("traffic.seed");
-      T.BatchLoc = Written("batch");
-      T.LengthsLoc = Written("traffic.lengths");
-    }
-    if (const spec::Object *Draft = S.object("speculative.draft")) {
-      C.Speculative.Enabled = true;
-      C.Speculative.Draft = modelFromSpec(*Draft);
-      C.Speculative.K = integer(S, "speculative.k", 1);
-      C.Speculative.Acceptance = S.number("speculative.acceptance").value_or(0);
-      C.Speculative.DraftUse = loc(S, "speculative.draft");
-    }
+    readShared<ServeField>(S, C);
+    readServing(S, C);
   }
   return C;
 }

@@ -33,15 +33,13 @@ DType dtypeFromWord(llvm::StringRef Word);
 llvm::StringRef dtypeName(DType T);
 double dtypeBytes(DType T);
 
-enum class Recompute : uint8_t { LLMSYS_RECOMPUTE_WORDS(LLMSYS_ENUM_ID) };
-enum class ScheduleKind : uint8_t { LLMSYS_SCHEDULE_WORDS(LLMSYS_ENUM_ID) };
-enum class ArrivalKind : uint8_t { LLMSYS_ARRIVAL_WORDS(LLMSYS_ENUM_ID) };
-enum class LengthDistribution : uint8_t { LLMSYS_LENGTHS_WORDS(LLMSYS_ENUM_ID) };
-enum class FinetuneKind : uint8_t { LLMSYS_FINETUNE_WORDS(LLMSYS_ENUM_ID) };
-enum class Topology : uint8_t { LLMSYS_TOPOLOGY_WORDS(LLMSYS_ENUM_ID) };
-enum class LoraTarget : uint8_t { LLMSYS_LORA_TARGET_WORDS(LLMSYS_ENUM_ID) };
-constexpr size_t NumLoraTargets = 4;
+/// The other enumerations of IR/Enums.def.
+#define LLMSYS_ENUM_TYPE(Type, List)                                           \
+  enum class Type : uint8_t { List(LLMSYS_ENUM_ID) };
+LLMSYS_ENUM_TYPES(LLMSYS_ENUM_TYPE)
+#undef LLMSYS_ENUM_TYPE
 #undef LLMSYS_ENUM_ID
+constexpr size_t NumLoraTargets = 4;
 
 /// The words of an enumeration of IR/Enums.def, in enumerator order.
 template <typename E> llvm::ArrayRef<llvm::StringLiteral> enumWords();
