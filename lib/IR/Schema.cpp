@@ -123,6 +123,7 @@ public:
 
   void structType(StructID Id, StructKind K, StringRef Name, StringRef Doc) {
     auto St = std::make_unique<StructSpec>();
+    St->Id = Id;
     St->Name = Name.str();
     St->Doc = Doc.str();
     St->IsEntity = K == StructKind::Entity || K == StructKind::Scenario;

@@ -149,6 +149,7 @@ struct FigureSpec {
 };
 
 struct StructSpec {
+  StructID Id = StructID();
   std::string Name; ///< Entity kind ("model") or block type ("hbm").
   bool IsEntity = false;
   bool IsScenario = false; ///< train, serve

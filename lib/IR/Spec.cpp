@@ -64,11 +64,10 @@ std::string Value::describe() const {
   llvm_unreachable("unknown value kind");
 }
 
-void Object::requireType(StructID S) const {
-  const StructSpec &Want = Schema::get().of(S);
-  if (Type != &Want)
-    report_fatal_error(Twine("a reader takes ") + Name + " (a " +
-                       (Type ? Type->Name : "?") + ") for a " + Want.Name);
+void Object::wrongType(StructID S) const {
+  report_fatal_error(Twine("a reader takes ") + Name + " (a " +
+                     (Type ? Type->Name : "?") + ") for a " +
+                     Schema::get().of(S).Name);
 }
 
 const Field *Object::path(StringRef DottedPath) const {

@@ -16,6 +16,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Compiler.h"
 #include "llvm/Support/SMLoc.h"
 #include <atomic>
 #include <deque>
@@ -181,7 +182,11 @@ struct Object {
   template <typename OuterEnum, typename FieldEnum>
   const Field *ifSet(OuterEnum Outer, FieldEnum F) const;
   /// Stops when the object is not of kind S (a reader's bug).
-  void requireType(StructID S) const;
+  void requireType(StructID S) const {
+    if (LLVM_UNLIKELY(!Type || Type->Id != S))
+      wrongType(S);
+  }
+  [[noreturn]] void wrongType(StructID S) const;
   /// Follows a dotted path through nested blocks and references.
   const Field *path(llvm::StringRef DottedPath) const;
   /// Numeric field value in base units, or nullopt when unset.
