@@ -13,7 +13,7 @@
 
 #include "FuzzInput.h"
 
-#include "Cost/Evaluate.h"
+#include "Driver/Evaluate.h"
 #include "IR/Figures.h"
 #include "Report/Report.h"
 #include "Report/Svg.h"
@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     ir::ScenarioConfig Config = ir::scenarioFromSpec(*S);
     if (Slow(Config, 256))
       continue;
-    std::optional<cost::Evaluation> E = cost::evaluate(Config, Ctx);
+    std::optional<driver::Evaluation> E = driver::evaluate(Config, Ctx);
     if (!E)
       continue;
     // evaluate() checked them; a figure that slips past is a finding.

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Cost/Evaluate.h"
+#include "Driver/Evaluate.h"
 
 #include "llvm/Support/SourceMgr.h"
 #include "gtest/gtest.h"
@@ -23,7 +23,7 @@ struct Checked {
   unsigned Errors;
 };
 
-Checked check(const cost::Evaluation &E) {
+Checked check(const driver::Evaluation &E) {
   llvm::SourceMgr SM;
   DiagnosticEngine Diags(SM);
   passes::PassContext Ctx;
@@ -31,12 +31,12 @@ Checked check(const cost::Evaluation &E) {
   ir::ScenarioConfig S;
   S.Name = "t";
   S.Training = E.Training;
-  bool Ok = cost::checkFigures(S, E, Ctx);
+  bool Ok = driver::checkFigures(S, E, Ctx);
   return {Ok, Diags.getNumErrors()};
 }
 
-cost::Evaluation training() {
-  cost::Evaluation E;
+driver::Evaluation training() {
+  driver::Evaluation E;
   E.Training = true;
   E.Train.Devices = 8;
   E.Train.StepTime = 2.0;
@@ -53,19 +53,19 @@ TEST(FigureCheckTest, FiniteNonNegativeFiguresPass) {
 TEST(FigureCheckTest, NaNInfinityAndNegativeAreErrors) {
   for (double Bad : {std::numeric_limits<double>::quiet_NaN(),
                      std::numeric_limits<double>::infinity(), -1.0}) {
-    cost::Evaluation E = training();
+    driver::Evaluation E = training();
     E.Train.StepTime = Bad;
     Checked C = check(E);
     EXPECT_FALSE(C.Ok) << Bad;
     EXPECT_EQ(C.Errors, 1u) << Bad;
   }
-  cost::Evaluation E = training();
+  driver::Evaluation E = training();
   E.Train.TokensPerSecond = -5;
   EXPECT_FALSE(check(E).Ok);
 }
 
 TEST(FigureCheckTest, ServingFiguresToo) {
-  cost::Evaluation E;
+  driver::Evaluation E;
   E.Training = false;
   E.Serve.Ttft = 0.1;
   E.Serve.Throughput = 100;

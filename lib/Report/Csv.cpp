@@ -44,7 +44,7 @@ void printScenarioCsvHeader(raw_ostream &OS) {
   OS << '\n';
 }
 
-void printScenarioCsvRow(const spec::Object &S, const cost::Evaluation &E,
+void printScenarioCsvRow(const spec::Object &S, const driver::Evaluation &E,
                          raw_ostream &OS) {
   OS << S.Name << ',' << S.Type->Name;
   for (const FigureSpec *F : scenarioFigures()) {

@@ -9,7 +9,7 @@
 #ifndef LLMSYS_REPORT_CSV_H
 #define LLMSYS_REPORT_CSV_H
 
-#include "Cost/Evaluate.h"
+#include "Driver/Evaluate.h"
 #include "Report/Diff.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -18,7 +18,7 @@ namespace llmsys {
 namespace report {
 
 void printScenarioCsvHeader(llvm::raw_ostream &OS);
-void printScenarioCsvRow(const spec::Object &S, const cost::Evaluation &E,
+void printScenarioCsvRow(const spec::Object &S, const driver::Evaluation &E,
                          llvm::raw_ostream &OS);
 void printDiffCsv(llvm::ArrayRef<DiffResult> Diffs, llvm::raw_ostream &OS);
 void printDiffMarkdown(const DiffResult &D, llvm::raw_ostream &OS);

@@ -80,7 +80,7 @@ static void flatten(const spec::Object &O, const std::string &Prefix,
 /// What sets the time: the largest term of a training step, or each
 /// serving phase's bound.
 static std::vector<std::pair<std::string, std::string>>
-binding(const cost::Evaluation &E) {
+binding(const driver::Evaluation &E) {
   if (!E.Training)
     return {{"prefill", E.Serve.Prefill.bound()},
             {"decode", E.Serve.Decode.bound()}};
@@ -103,10 +103,10 @@ binding(const cost::Evaluation &E) {
 /// Fits, each SLO of either side, and each expectation of either spec on
 /// the two scenarios, evaluated on both sides.
 static void verdicts(const spec::Spec &SA, const spec::Object &A,
-                     const cost::Evaluation &EA, const spec::Spec &SB,
-                     const spec::Object &B, const cost::Evaluation &EB,
+                     const driver::Evaluation &EA, const spec::Spec &SB,
+                     const spec::Object &B, const driver::Evaluation &EB,
                      std::vector<Verdict> &Out) {
-  auto Fits = [](const cost::Evaluation &E) {
+  auto Fits = [](const driver::Evaluation &E) {
     return E.figure("fits").value_or(0) != 0;
   };
   Out.push_back({"fits", Fits(EA) ? "yes" : "NO", Fits(EB) ? "yes" : "NO",
@@ -121,7 +121,7 @@ static void verdicts(const spec::Spec &SA, const spec::Object &A,
     for (const std::string &N : Names) {
       Verdict V;
       V.What = "slo " + N;
-      auto Side = [&](const cost::Evaluation &E, bool &Pass) {
+      auto Side = [&](const driver::Evaluation &E, bool &Pass) {
         for (const cost::SloCheck &C : E.Serve.Slo)
           if (C.Name == N) {
             Pass = C.Met;
@@ -153,7 +153,7 @@ static void verdicts(const spec::Spec &SA, const spec::Object &A,
       Seen.push_back(What);
       Verdict V;
       V.What = What;
-      auto Side = [&](const cost::Evaluation &E, bool &Pass) {
+      auto Side = [&](const driver::Evaluation &E, bool &Pass) {
         std::optional<double> Value = E.figure(X.Figure->id());
         if (!Value) {
           Pass = false;
@@ -170,8 +170,8 @@ static void verdicts(const spec::Spec &SA, const spec::Object &A,
 }
 
 DiffResult diff(const spec::Spec &SA, const spec::Object &A,
-                const cost::Evaluation &EA, const spec::Spec &SB,
-                const spec::Object &B, const cost::Evaluation &EB) {
+                const driver::Evaluation &EA, const spec::Spec &SB,
+                const spec::Object &B, const driver::Evaluation &EB) {
   DiffResult D;
   D.NameA = A.Name;
   D.NameB = B.Name;

@@ -10,7 +10,7 @@
 #ifndef LLMSYS_REPORT_DIFF_H
 #define LLMSYS_REPORT_DIFF_H
 
-#include "Cost/Evaluate.h"
+#include "Driver/Evaluate.h"
 #include "IR/Spec.h"
 
 #include "llvm/Support/JSON.h"
@@ -77,8 +77,8 @@ std::vector<ScenarioPair> pairScenarios(const spec::Spec &A,
 /// A and B must be scenarios of one kind. The expectations of both specs
 /// on the two scenarios are evaluated on both sides.
 DiffResult diff(const spec::Spec &SA, const spec::Object &A,
-                const cost::Evaluation &EA, const spec::Spec &SB,
-                const spec::Object &B, const cost::Evaluation &EB);
+                const driver::Evaluation &EA, const spec::Spec &SB,
+                const spec::Object &B, const driver::Evaluation &EB);
 
 void printDiffText(const DiffResult &D, llvm::raw_ostream &OS);
 llvm::json::Value diffJson(const DiffResult &D);

@@ -55,7 +55,7 @@ std::string showForExpectation(const spec::Expectation &X, double V) {
 
 bool checkExpectations(
     const spec::Spec &S, DiagnosticEngine &Diags,
-    std::map<const spec::Object *, std::optional<cost::Evaluation>> &Done) {
+    std::map<const spec::Object *, std::optional<driver::Evaluation>> &Done) {
   passes::PassContext Ctx;
   Ctx.Diags = &Diags;
   bool Ok = true;
@@ -69,7 +69,7 @@ bool checkExpectations(
     auto It = Done.find(X.Scenario);
     if (It == Done.end())
       It = Done.emplace(X.Scenario,
-                        cost::evaluate(ir::scenarioFromSpec(*X.Scenario), Ctx))
+                        driver::evaluate(ir::scenarioFromSpec(*X.Scenario), Ctx))
                .first;
     if (!It->second) {
       Ok = false;

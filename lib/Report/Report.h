@@ -4,10 +4,10 @@
 #define LLMSYS_REPORT_REPORT_H
 
 #include "Cost/Cost.h"
-#include "Cost/CrossValidate.h"
-#include "Cost/Evaluate.h"
-#include "Cost/Require.h"
-#include "Cost/Validate.h"
+#include "Driver/CrossValidate.h"
+#include "Driver/Evaluate.h"
+#include "Driver/Require.h"
+#include "Driver/Validate.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -46,38 +46,38 @@ llvm::json::Value servingJson(const ir::Program &P,
 /// "1024 x A100_SXM_80GB (128 nodes of 8)"
 /// `llmsys require`: per resource, the least value per device that meets
 /// every SLO with the others held (docs/cli.md).
-void printRequireText(const ir::Program &P, const cost::RequireReport &R,
+void printRequireText(const ir::Program &P, const driver::RequireReport &R,
                       llvm::raw_ostream &OS);
 llvm::json::Value requireJson(const ir::Program &P,
-                              const cost::RequireReport &R);
+                              const driver::RequireReport &R);
 /// The same as Markdown: a heading, the SLOs and the resources.
-void printRequireMarkdown(const ir::Program &P, const cost::RequireReport &R,
+void printRequireMarkdown(const ir::Program &P, const driver::RequireReport &R,
                           llvm::raw_ostream &OS);
 /// As CSV: one row per resource of each scenario, base SI units.
 void printRequireCsvHeader(llvm::raw_ostream &OS);
-void printRequireCsv(const ir::Program &P, const cost::RequireReport &R,
+void printRequireCsv(const ir::Program &P, const driver::RequireReport &R,
                      llvm::raw_ostream &OS);
 
 /// `llmsys validate`: a line per case, then per group, kind and in all
 /// (docs/validation.md); the same as Markdown tables; as CSV; as JSON.
 /// With CV (--cross-validate), the fitted parameters and each group's
 /// in-sample and held-out error follow (CSV: two more columns per case).
-void printValidationText(const cost::ValidationResult &R, llvm::raw_ostream &OS,
-                         const cost::CrossValidation *CV = nullptr);
-void printValidationMarkdown(const cost::ValidationResult &R,
+void printValidationText(const driver::ValidationResult &R, llvm::raw_ostream &OS,
+                         const driver::CrossValidation *CV = nullptr);
+void printValidationMarkdown(const driver::ValidationResult &R,
                              llvm::raw_ostream &OS,
-                             const cost::CrossValidation *CV = nullptr);
-void printValidationCsv(const cost::ValidationResult &R, llvm::raw_ostream &OS,
-                        const cost::CrossValidation *CV = nullptr);
-llvm::json::Value validationJson(const cost::ValidationResult &R,
-                                 const cost::CrossValidation *CV = nullptr);
+                             const driver::CrossValidation *CV = nullptr);
+void printValidationCsv(const driver::ValidationResult &R, llvm::raw_ostream &OS,
+                        const driver::CrossValidation *CV = nullptr);
+llvm::json::Value validationJson(const driver::ValidationResult &R,
+                                 const driver::CrossValidation *CV = nullptr);
 
 /// Evaluates the `expect` statements of a spec (evaluating the scenarios
 /// not in Done yet, and adding them). Failures are diagnostics at the
 /// expectation; false if any failed.
 bool checkExpectations(
     const spec::Spec &S, DiagnosticEngine &Diags,
-    std::map<const spec::Object *, std::optional<cost::Evaluation>> &Done);
+    std::map<const spec::Object *, std::optional<driver::Evaluation>> &Done);
 /// Whether a figure's value V meets an expectation's bound.
 bool expectationHolds(const spec::Expectation &X, double V);
 /// The bound as written: "in 0.35 .. 0.6", "<= 3 day".

@@ -8,7 +8,7 @@
 namespace llmsys {
 namespace report {
 
-using cost::Requirement;
+using driver::Requirement;
 
 static const char *kindName(Requirement::Kind K) {
   switch (K) {
@@ -28,7 +28,7 @@ static std::string label(const Requirement &R, const ir::Program &P) {
   return R.Resource;
 }
 
-void printRequireText(const ir::Program &P, const cost::RequireReport &R,
+void printRequireText(const ir::Program &P, const driver::RequireReport &R,
                       llvm::raw_ostream &OS) {
   const ir::ScenarioConfig &S = P.Scenario;
   std::string Slos;
@@ -77,7 +77,7 @@ void printRequireText(const ir::Program &P, const cost::RequireReport &R,
   for (const Requirement &Q : R.Rows)
     if (Q.K == Requirement::Kind::Unreachable)
       OS << "  " << Q.Resource << " alone cannot meet the SLOs (not even at "
-         << fmt::format("{:g}", cost::RequireRange)
+         << fmt::format("{:g}", driver::RequireRange)
          << " x): other terms bind\n";
 }
 
@@ -85,7 +85,7 @@ static std::string sloValue(const cost::SloCheck &C, double V) {
   return C.Name == "throughput" ? si(V, "tokens/s") : duration(V);
 }
 
-void printRequireMarkdown(const ir::Program &P, const cost::RequireReport &R,
+void printRequireMarkdown(const ir::Program &P, const driver::RequireReport &R,
                           llvm::raw_ostream &OS) {
   const ir::ScenarioConfig &S = P.Scenario;
   OS << "## require `" << S.Name << "`\n\n"
@@ -120,7 +120,7 @@ void printRequireCsvHeader(llvm::raw_ostream &OS) {
         "need_per_device,ratio\n";
 }
 
-void printRequireCsv(const ir::Program &P, const cost::RequireReport &R,
+void printRequireCsv(const ir::Program &P, const driver::RequireReport &R,
                      llvm::raw_ostream &OS) {
   std::string Binding =
       R.Binding >= 0 ? R.Rows[R.Binding].Resource : std::string();
@@ -135,7 +135,7 @@ void printRequireCsv(const ir::Program &P, const cost::RequireReport &R,
 }
 
 llvm::json::Value requireJson(const ir::Program &P,
-                              const cost::RequireReport &R) {
+                              const driver::RequireReport &R) {
   llvm::json::Array Rows;
   for (const Requirement &Q : R.Rows) {
     llvm::json::Object O{{"resource", Q.Resource},

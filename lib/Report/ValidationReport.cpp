@@ -17,8 +17,8 @@
 namespace llmsys {
 namespace report {
 
-using cost::ValidationResult;
-using cost::ValidationSummary;
+using driver::ValidationResult;
+using driver::ValidationSummary;
 
 static std::string summaryLine(const ValidationSummary &S) {
   return fmt::format("{} cases, mean |error| {:.1f}%, max |error| {:.1f}%",
@@ -26,9 +26,9 @@ static std::string summaryLine(const ValidationSummary &S) {
 }
 
 /// "A100_SXM_40GB 0.812 (26 training cases), H100_SXM 0.817 (9)"
-static std::string parameterList(const cost::CrossValidation &CV) {
+static std::string parameterList(const driver::CrossValidation &CV) {
   std::string Out;
-  for (const cost::FittedParameter &P : CV.Parameters) {
+  for (const driver::FittedParameter &P : CV.Parameters) {
     if (!Out.empty())
       Out += ", ";
     Out += fmt::format("{} {:.3f} ({}{})", P.Owner, P.Fitted, P.TrainingCases,
@@ -38,28 +38,28 @@ static std::string parameterList(const cost::CrossValidation &CV) {
 }
 
 /// The mark of a training case the parameters are not fitted on.
-static std::string notFittedOn(const cost::ValidationCase &C) {
+static std::string notFittedOn(const driver::ValidationCase &C) {
   return C.Training && !C.Calibrates ? "  (not fitted on)" : "";
 }
 
 /// "A100_SXM_40GB 0.815, H100_SXM 0.790 pooled, llmc_dev 1.000 written"
-static std::string refitValues(const cost::HeldOutGroup &G) {
+static std::string refitValues(const driver::HeldOutGroup &G) {
   std::string Out;
   for (const auto &[Owner, V] : G.Values) {
     if (!Out.empty())
       Out += ", ";
     // Fitted values go unmarked.
     std::string From;
-    if (V.From != cost::HeldOutGroup::Origin::Fitted)
-      From = " " + cost::originName(V.From).str();
+    if (V.From != driver::HeldOutGroup::Origin::Fitted)
+      From = " " + driver::originName(V.From).str();
     Out += fmt::format("{} {:.3f}{}", Owner, V.V, From);
   }
   return Out;
 }
 
 void printValidationText(const ValidationResult &R, llvm::raw_ostream &OS,
-                         const cost::CrossValidation *CV) {
-  for (const cost::ValidationCase &C : R.Cases)
+                         const driver::CrossValidation *CV) {
+  for (const driver::ValidationCase &C : R.Cases)
     OS << fmt::format(
         "{:<18} {:<34} {:<20} predicted {:>12}  measured {:>12}  error {:>7}{}\n",
         C.Source, C.Case, C.Figure, si(C.Predicted, C.Unit, 4),
@@ -85,7 +85,7 @@ void printValidationText(const ValidationResult &R, llvm::raw_ostream &OS,
                     "on): {}\n",
                     CV->Parameters.size(), CV->TrainHeldOut.Cases,
                     CV->CalibratingCases, parameterList(*CV));
-  for (const cost::HeldOutGroup &G : CV->Groups)
+  for (const driver::HeldOutGroup &G : CV->Groups)
     OS << fmt::format("held-out group {}: {} cases, in-sample {:.1f}%, "
                       "held-out {:.1f}%, max {:.1f}% ({})\n",
                       G.Source, G.HeldOut.Cases, 100 * G.InSample.meanAbs(),
@@ -99,10 +99,10 @@ void printValidationText(const ValidationResult &R, llvm::raw_ostream &OS,
 }
 
 void printValidationMarkdown(const ValidationResult &R, llvm::raw_ostream &OS,
-                             const cost::CrossValidation *CV) {
+                             const driver::CrossValidation *CV) {
   OS << "| group | case | figure | predicted | measured | error |\n"
         "| --- | --- | --- | ---: | ---: | ---: |\n";
-  for (const cost::ValidationCase &C : R.Cases)
+  for (const driver::ValidationCase &C : R.Cases)
     OS << "| " << markdownCell(C.Source) << " | "
        << markdownCell(C.Case + notFittedOn(C)) << " | "
        << markdownCell(C.Figure) << " | " << si(C.Predicted, C.Unit, 4)
@@ -126,7 +126,7 @@ void printValidationMarkdown(const ValidationResult &R, llvm::raw_ostream &OS,
         "\\|error\\| | held-out max \\|error\\| | `sustained` fitted without "
         "the group |\n"
         "| --- | ---: | ---: | ---: | ---: | --- |\n";
-  for (const cost::HeldOutGroup &G : CV->Groups)
+  for (const driver::HeldOutGroup &G : CV->Groups)
     OS << fmt::format("| group {} | {} | {:.1f}% | {:.1f}% | {:.1f}% | {} |\n",
                       markdownCell(G.Source), G.HeldOut.Cases,
                       100 * G.InSample.meanAbs(), 100 * G.HeldOut.meanAbs(),
@@ -148,12 +148,12 @@ void printValidationMarkdown(const ValidationResult &R, llvm::raw_ostream &OS,
 }
 
 void printValidationCsv(const ValidationResult &R, llvm::raw_ostream &OS,
-                        const cost::CrossValidation *CV) {
+                        const driver::CrossValidation *CV) {
   OS << "source,case,figure,kind,accelerator,unit,predicted,measured,error,"
         "calibrates"
      << (CV ? ",held_out_predicted,held_out_error" : "") << '\n';
   for (size_t I = 0; I < R.Cases.size(); ++I) {
-    const cost::ValidationCase &C = R.Cases[I];
+    const driver::ValidationCase &C = R.Cases[I];
     OS << C.Source << ',' << C.Case << ',' << C.Figure << ','
        << (C.Training ? "train" : "serve") << ',' << C.Accelerator << ','
        << C.Unit << ','
@@ -170,7 +170,7 @@ void printValidationCsv(const ValidationResult &R, llvm::raw_ostream &OS,
 }
 
 llvm::json::Value validationJson(const ValidationResult &R,
-                                 const cost::CrossValidation *CV) {
+                                 const driver::CrossValidation *CV) {
   auto Summary = [](const ValidationSummary &S) {
     return llvm::json::Object{{"cases", S.Cases},
                               {"mean_abs_error", S.meanAbs()},
@@ -178,7 +178,7 @@ llvm::json::Value validationJson(const ValidationResult &R,
   };
   llvm::json::Array Cases;
   for (size_t I = 0; I < R.Cases.size(); ++I) {
-    const cost::ValidationCase &C = R.Cases[I];
+    const driver::ValidationCase &C = R.Cases[I];
     llvm::json::Object Case{{"source", C.Source},
                                        {"case", C.Case},
                                        {"figure", C.Figure},
@@ -208,17 +208,17 @@ llvm::json::Value validationJson(const ValidationResult &R,
   if (!CV)
     return Out;
   llvm::json::Array Params, Held;
-  for (const cost::FittedParameter &P : CV->Parameters)
+  for (const driver::FittedParameter &P : CV->Parameters)
     Params.push_back(llvm::json::Object{{"owner", P.Owner},
                                         {"field", "efficiency.sustained"},
                                         {"written", P.Written},
                                         {"fitted", P.Fitted},
                                         {"training_cases", P.TrainingCases}});
-  for (const cost::HeldOutGroup &G : CV->Groups) {
+  for (const driver::HeldOutGroup &G : CV->Groups) {
     llvm::json::Object Values;
     for (const auto &[Owner, V] : G.Values)
       Values[Owner] = llvm::json::Object{{"value", V.V},
-                                         {"from", cost::originName(V.From)}};
+                                         {"from", driver::originName(V.From)}};
     Held.push_back(llvm::json::Object{{"source", G.Source},
                                       {"in_sample", Summary(G.InSample)},
                                       {"held_out", Summary(G.HeldOut)},

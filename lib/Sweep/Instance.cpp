@@ -125,7 +125,7 @@ static Val fromValue(const spec::Value &V) {
 }
 
 bool holds(const spec::Condition &C, const spec::Object &Root,
-           const cost::Evaluation *E) {
+           const driver::Evaluation *E) {
   using Op = spec::Condition::Op;
   SmallVector<Val, 16> Vals(C.Nodes.size());
   for (size_t I = 0; I < C.Nodes.size(); ++I) {

@@ -10,7 +10,7 @@
 #ifndef LLMSYS_SWEEP_INSTANCE_H
 #define LLMSYS_SWEEP_INSTANCE_H
 
-#include "Cost/Evaluate.h"
+#include "Driver/Evaluate.h"
 #include "IR/Scenario.h"
 #include "IR/Spec.h"
 #include "Passes/PrefixCache.h"
@@ -62,7 +62,7 @@ private:
 /// (null when C needs no figures). A figure this version does not compute
 /// makes the condition false.
 bool holds(const spec::Condition &C, const spec::Object &Root,
-           const cost::Evaluation *E);
+           const driver::Evaluation *E);
 
 } // namespace sweep
 } // namespace llmsys

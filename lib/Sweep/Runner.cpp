@@ -202,7 +202,7 @@ private:
 void Runner::evaluate(Instance &I, Chunk &C) {
   std::vector<uint32_t> Choice(Radix.size());
   // One evaluation rebuilt point after point (its storage reused).
-  cost::Evaluation Scratch;
+  driver::Evaluation Scratch;
   passes::PassContext Quiet;
   if (Opts.ReusePrefix && I.prefixKeyExact())
     Quiet.Prefix = &I.prefixCache();
@@ -221,8 +221,8 @@ void Runner::evaluate(Instance &I, Chunk &C) {
     }
     Quiet.PrefixKey = I.prefixKey();
     if (!Opts.ReuseEvaluation)
-      Scratch = cost::Evaluation();
-    if (!cost::evaluateInto(I.config(), Quiet, Scratch, /*Detail=*/false)) {
+      Scratch = driver::Evaluation();
+    if (!driver::evaluateInto(I.config(), Quiet, Scratch, /*Detail=*/false)) {
       ++C.Invalid;
       continue;
     }

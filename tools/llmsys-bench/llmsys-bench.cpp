@@ -23,7 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Cost/Cost.h"
-#include "Cost/Evaluate.h"
+#include "Driver/Evaluate.h"
 #include "Passes/Passes.h"
 #include "Passes/PrefixCache.h"
 #include "Sema/Compilation.h"
@@ -211,7 +211,7 @@ static void BM_Traffic10kRequests70B(benchmark::State &State) {
   double P99 = 0;
   for (auto _ : State) {
     passes::PassContext Ctx;
-    std::optional<cost::Evaluation> E = cost::evaluate(S, Ctx, /*Detail=*/false);
+    std::optional<driver::Evaluation> E = driver::evaluate(S, Ctx, /*Detail=*/false);
     if (!E) {
       State.SkipWithError("the scenario does not evaluate");
       return;

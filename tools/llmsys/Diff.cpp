@@ -9,7 +9,7 @@
 #include "Basic/Suggest.h"
 #include "Report/Diff.h"
 #include "Report/Report.h"
-#include "Cost/Evaluate.h"
+#include "Driver/Evaluate.h"
 #include "Driver.h"
 #include "Report/Csv.h"
 #include "Report/Html.h"
@@ -156,10 +156,10 @@ int runDiff(const char *Argv0) {
     passes::PassContext CtxA, CtxB;
     CtxA.Diags = &Sides[0].C->Diags;
     CtxB.Diags = &Sides[1].C->Diags;
-    std::optional<cost::Evaluation> EA =
-        cost::evaluate(ir::scenarioFromSpec(*Pairs[I].first), CtxA);
-    std::optional<cost::Evaluation> EB =
-        cost::evaluate(ir::scenarioFromSpec(*Pairs[I].second), CtxB);
+    std::optional<driver::Evaluation> EA =
+        driver::evaluate(ir::scenarioFromSpec(*Pairs[I].first), CtxA);
+    std::optional<driver::Evaluation> EB =
+        driver::evaluate(ir::scenarioFromSpec(*Pairs[I].second), CtxB);
     if (!EA || !EB) {
       Failed = true;
       continue;
@@ -174,7 +174,7 @@ int runDiff(const char *Argv0) {
       ; // one table, written after the loop
     else if (OutputFormat == Format::Html) {
       // Side by side: the tables, and each side's time and memory figures.
-      auto Report = [](const cost::Evaluation &E) {
+      auto Report = [](const driver::Evaluation &E) {
         return E.Training ? report::trainingJson(E.Program, E.Train)
                           : report::servingJson(E.Program, E.Serve);
       };

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Basic/Suggest.h"
-#include "Cost/Evaluate.h"
+#include "Driver/Evaluate.h"
 #include "Driver.h"
 #include "Report/Csv.h"
 #include "Report/Diff.h"
@@ -27,7 +27,7 @@ namespace llmsys {
 namespace driver {
 
 /// --strict: a scenario that does not fit, or misses an SLO, is a finding.
-static void checkStrict(const spec::Object &S, const cost::Evaluation &E,
+static void checkStrict(const spec::Object &S, const driver::Evaluation &E,
                         DiagnosticEngine &Diags) {
   double Need = E.Training ? E.Train.Memory.total() : E.Serve.Memory.total();
   double Have =
@@ -72,7 +72,7 @@ int runEval(Units &Us) {
     }
     passes::PassContext Ctx;
     Ctx.Diags = &C.Diags;
-    std::map<const spec::Object *, std::optional<cost::Evaluation>> Done;
+    std::map<const spec::Object *, std::optional<driver::Evaluation>> Done;
     for (const std::string &N : report::scenarioNames(C.Spec))
       Names.push_back(N);
     for (const spec::Object *S : C.Spec.Scenarios) {
@@ -81,8 +81,8 @@ int runEval(Units &Us) {
         continue;
       if (Shown++ && !Json && !Csv && !Html)
         out() << '\n';
-      std::optional<cost::Evaluation> &E = Done[S] =
-          cost::evaluate(ir::scenarioFromSpec(*S), Ctx);
+      std::optional<driver::Evaluation> &E = Done[S] =
+          driver::evaluate(ir::scenarioFromSpec(*S), Ctx);
       if (!E) {
         Status = std::max<int>(Status, ExitBadInput);
         continue;
@@ -160,7 +160,7 @@ int runCheck(Units &Us) {
   for (std::unique_ptr<Compilation> &Unit : Us) {
     Compilation &C = *Unit;
     if (C.run()) {
-      std::map<const spec::Object *, std::optional<cost::Evaluation>> Done;
+      std::map<const spec::Object *, std::optional<driver::Evaluation>> Done;
       report::checkExpectations(C.Spec, C.Diags, Done);
     }
     Status = std::max(Status, C.finish(errs()));

@@ -1,12 +1,12 @@
 //===- Require.cpp - llmsys require ---------------------------------------===//
 //
 // For each serve scenario with SLOs, the least hardware that meets them
-// (lib/Cost/Require.cpp), as text or JSON.
+// (lib/Driver/Require.cpp), as text or JSON.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Cost/Evaluate.h"
-#include "Cost/Require.h"
+#include "Driver/Evaluate.h"
+#include "Driver/Require.h"
 #include "Driver.h"
 #include "Passes/Passes.h"
 #include "Report/Report.h"
@@ -60,10 +60,10 @@ int runRequire(Units &Us) {
         continue;
       }
       // In-flight batching re-simulates the requests on every system tried.
-      cost::BatchPrograms Programs(Config, /*Verify=*/false);
+      driver::BatchPrograms Programs(Config, /*Verify=*/false);
       cost::ProgramAtBatch AtBatch = Programs.callback();
-      cost::RequireReport R =
-          cost::require(*P, Config.Traffic.Enabled ? &AtBatch : nullptr);
+      driver::RequireReport R =
+          driver::require(*P, Config.Traffic.Enabled ? &AtBatch : nullptr);
       if (Json) {
         Out.push_back(report::requireJson(*P, R));
       } else if (Csv) {

@@ -8,7 +8,7 @@
 #include "Sweep/Sweep.h"
 #include "Basic/Suggest.h"
 #include "Driver.h"
-#include "Cost/Evaluate.h"
+#include "Driver/Evaluate.h"
 #include "Report/Svg.h"
 
 #include "llvm/Support/Process.h"

@@ -1,12 +1,12 @@
 //===- Validate.cpp - llmsys validate -------------------------------------===//
 //
 // Every .llmsys file under the folders, checked together; predictions
-// against their measurements (lib/Cost/Validate.cpp).
+// against their measurements (lib/Driver/Validate.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#include "Cost/CrossValidate.h"
-#include "Cost/Validate.h"
+#include "Driver/CrossValidate.h"
+#include "Driver/Validate.h"
 #include "Driver.h"
 #include "Report/Report.h"
 
@@ -25,8 +25,8 @@ namespace driver {
 /// --budget group=percent: ExitFinding (after an error message per group)
 /// when a group's mean |error|, held out when cross-validating, exceeds its
 /// budget; ExitBadInput when a budget is malformed or names no group.
-static int checkBudgets(const cost::ValidationResult &R,
-                        const cost::CrossValidation *CV) {
+static int checkBudgets(const driver::ValidationResult &R,
+                        const driver::CrossValidation *CV) {
   int Status = ExitOk;
   for (const std::string &B : Budgets) {
     auto [Group, Percent] = StringRef(B).split('=');
@@ -39,7 +39,7 @@ static int checkBudgets(const cost::ValidationResult &R,
       continue;
     }
     Group = Group.trim();
-    const cost::ValidationSummary *S = CV ? CV->summary(Group) : R.summary(Group);
+    const driver::ValidationSummary *S = CV ? CV->summary(Group) : R.summary(Group);
     if (!S || !S->Cases) {
       WithColor::error(errs(), "llmsys")
           << "--budget '" << B << "': no case of group '" << Group << "'\n";
@@ -86,16 +86,16 @@ int runValidate(const char *Argv0) {
     return C.finish(errs());
   passes::PassContext Ctx;
   Ctx.Diags = &C.Diags;
-  cost::ValidationResult R = cost::validate(C.Spec, Ctx);
+  driver::ValidationResult R = driver::validate(C.Spec, Ctx);
   for (const std::string &F : R.Failures)
     WithColor::error(errs(), "llmsys") << F << '\n';
-  std::optional<cost::CrossValidation> CV;
+  std::optional<driver::CrossValidation> CV;
   if (CrossValidate && R.Failures.empty()) {
-    CV = cost::crossValidate(R, Ctx);
+    CV = driver::crossValidate(R, Ctx);
     if (!CV)
       return finish(C, ExitBadInput);
   }
-  const cost::CrossValidation *CVP = CV ? &*CV : nullptr;
+  const driver::CrossValidation *CVP = CV ? &*CV : nullptr;
   if (OutputFormat == Format::Json)
     out() << formatv("{0:2}", report::validationJson(R, CVP)) << '\n';
   else if (OutputFormat == Format::Md)

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef LLMSYS_COST_EVALUATE_H
-#define LLMSYS_COST_EVALUATE_H
+#ifndef LLMSYS_DRIVER_EVALUATE_H
+#define LLMSYS_DRIVER_EVALUATE_H
 
 #include "Cost/Cost.h"
 #include "Passes/Passes.h"
@@ -16,13 +16,13 @@
 #include <optional>
 
 namespace llmsys {
-namespace cost {
+namespace driver {
 
 struct Evaluation {
   ir::Program Program;
   bool Training = true;
-  TrainingReport Train;
-  ServingReport Serve;
+  cost::TrainingReport Train;
+  cost::ServingReport Serve;
 
   /// The value of a figure in base units (booleans as 0 or 1), or nullopt
   /// when the result lacks it (ir::FigureInfo::Needs says why).
@@ -41,7 +41,7 @@ public:
   }
   /// Null when the scenario does not build at that batch.
   const ir::Program *at(int64_t Batch);
-  ProgramAtBatch callback() {
+  cost::ProgramAtBatch callback() {
     return [this](int64_t Batch) { return at(Batch); };
   }
 
@@ -70,7 +70,7 @@ bool evaluateInto(const ir::ScenarioConfig &S, passes::PassContext &Ctx,
 bool checkFigures(const ir::ScenarioConfig &S, const Evaluation &E,
                   passes::PassContext &Ctx);
 
-} // namespace cost
+} // namespace driver
 } // namespace llmsys
 
 #endif

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef LLMSYS_COST_REQUIRE_H
-#define LLMSYS_COST_REQUIRE_H
+#ifndef LLMSYS_DRIVER_REQUIRE_H
+#define LLMSYS_DRIVER_REQUIRE_H
 
 #include "Cost/Cost.h"
 
@@ -18,7 +18,7 @@
 #include <vector>
 
 namespace llmsys {
-namespace cost {
+namespace driver {
 
 struct Requirement {
   enum class Kind {
@@ -35,7 +35,7 @@ struct Requirement {
 };
 
 struct RequireReport {
-  ServingReport AsIs; ///< the scenario on its system
+  cost::ServingReport AsIs; ///< the scenario on its system
   bool MetNow = false;
   std::vector<Requirement> Rows;
   /// When the SLOs are met: the Needed row with the largest Need / Have
@@ -53,9 +53,9 @@ constexpr double RequireRange = 1e4;
 /// at other batches and each system tried runs the whole simulation; the
 /// SLOs hold for the 99th percentiles.
 RequireReport require(const ir::Program &P,
-                      const ProgramAtBatch *AtBatch = nullptr);
+                      const cost::ProgramAtBatch *AtBatch = nullptr);
 
-} // namespace cost
+} // namespace driver
 } // namespace llmsys
 
 #endif

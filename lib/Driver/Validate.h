@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef LLMSYS_COST_VALIDATE_H
-#define LLMSYS_COST_VALIDATE_H
+#ifndef LLMSYS_DRIVER_VALIDATE_H
+#define LLMSYS_DRIVER_VALIDATE_H
 
 #include "IR/Spec.h"
 #include "Passes/Passes.h"
@@ -17,7 +17,7 @@
 #include <vector>
 
 namespace llmsys {
-namespace cost {
+namespace driver {
 
 struct ValidationCase {
   std::string Source; ///< group id, e.g. "korthikanti2022"
@@ -57,7 +57,7 @@ struct ValidationResult {
 
 ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx);
 
-} // namespace cost
+} // namespace driver
 } // namespace llmsys
 
 #endif

@@ -1,11 +1,13 @@
 //===- Require.cpp - the least hardware that meets a scenario's SLOs -------===//
 
-#include "Cost/Require.h"
+#include "Driver/Require.h"
 
 #include <cmath>
 
 namespace llmsys {
-namespace cost {
+namespace driver {
+
+using namespace cost;
 
 using namespace ir;
 
@@ -113,5 +115,5 @@ RequireReport require(const Program &P, const ProgramAtBatch *AtBatch) {
   return Out;
 }
 
-} // namespace cost
+} // namespace driver
 } // namespace llmsys

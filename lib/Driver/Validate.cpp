@@ -1,7 +1,7 @@
 //===- Validate.cpp - predictions against published measurements ----------===//
 
-#include "Cost/Validate.h"
-#include "Cost/Evaluate.h"
+#include "Driver/Validate.h"
+#include "Driver/Evaluate.h"
 #include "Basic/Diagnostics.h"
 #include "IR/Scenario.h"
 
@@ -10,7 +10,9 @@
 #include <tuple>
 
 namespace llmsys {
-namespace cost {
+namespace driver {
+
+using namespace cost;
 
 void ValidationSummary::add(double Error) {
   ++Cases;
@@ -72,5 +74,5 @@ ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
   return R;
 }
 
-} // namespace cost
+} // namespace driver
 } // namespace llmsys

@@ -18,17 +18,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef LLMSYS_COST_CROSSVALIDATE_H
-#define LLMSYS_COST_CROSSVALIDATE_H
+#ifndef LLMSYS_DRIVER_CROSSVALIDATE_H
+#define LLMSYS_DRIVER_CROSSVALIDATE_H
 
-#include "Cost/Validate.h"
+#include "Driver/Validate.h"
 
 #include <map>
 #include <string>
 #include <vector>
 
 namespace llmsys {
-namespace cost {
+namespace driver {
 
 /// A fitted parameter: one accelerator entity's `efficiency.sustained`.
 struct FittedParameter {
@@ -81,7 +81,7 @@ llvm::StringRef originName(HeldOutGroup::Origin O);
 std::optional<CrossValidation> crossValidate(const ValidationResult &R,
                                              passes::PassContext &Ctx);
 
-} // namespace cost
+} // namespace driver
 } // namespace llmsys
 
 #endif

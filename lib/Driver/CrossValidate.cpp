@@ -1,7 +1,7 @@
 //===- CrossValidate.cpp - held-out errors of the fitted parameters -------===//
 
-#include "Cost/CrossValidate.h"
-#include "Cost/Evaluate.h"
+#include "Driver/CrossValidate.h"
+#include "Driver/Evaluate.h"
 #include "IR/Scenario.h"
 
 #include <cmath>
@@ -10,7 +10,9 @@
 #include <set>
 
 namespace llmsys {
-namespace cost {
+namespace driver {
+
+using namespace cost;
 
 namespace {
 
@@ -223,5 +225,5 @@ std::optional<CrossValidation> crossValidate(const ValidationResult &R,
   return CV;
 }
 
-} // namespace cost
+} // namespace driver
 } // namespace llmsys

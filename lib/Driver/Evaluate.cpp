@@ -1,6 +1,6 @@
 //===- Evaluate.cpp - a scenario from spec to results --------------------------===//
 
-#include "Cost/Evaluate.h"
+#include "Driver/Evaluate.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -12,7 +12,9 @@
 using llvm::StringRef;
 
 namespace llmsys {
-namespace cost {
+namespace driver {
+
+using namespace cost;
 
 /// A number format the device lacks runs at a wider one's rate
 /// (AcceleratorConfig::runsAs): said once per scenario evaluated in full,
@@ -156,5 +158,5 @@ std::optional<double> Evaluation::figure(StringRef Name) const {
   return F ? figure(F->Id) : std::nullopt;
 }
 
-} // namespace cost
+} // namespace driver
 } // namespace llmsys
