@@ -108,7 +108,7 @@ bool evaluateInto(const ir::ScenarioConfig &S, passes::PassContext &Ctx,
 static bool costScenario(const ir::ScenarioConfig &S,
                          passes::PassContext &Ctx, Evaluation &E,
                          bool Detail) {
-  if (!passes::buildProgram(S, Ctx, E.Program))
+  if (!driver::buildProgram(S, Ctx, E.Program))
     return false;
   E.Training = S.Training;
   if (S.Training) {
@@ -132,8 +132,8 @@ static bool costScenario(const ir::ScenarioConfig &S,
   One.Batch = 1;
   Two.Batch = 2;
   passes::PassContext Quiet;
-  std::optional<ir::Program> P1 = passes::buildProgram(One, Quiet);
-  std::optional<ir::Program> P2 = passes::buildProgram(Two, Quiet);
+  std::optional<ir::Program> P1 = driver::buildProgram(One, Quiet);
+  std::optional<ir::Program> P2 = driver::buildProgram(Two, Quiet);
   if (P1 && P2)
     setDecodeCrossover(E.Serve, *P1, *P2);
   return true;
@@ -144,7 +144,7 @@ const ir::Program *BatchPrograms::at(int64_t Batch) {
   if (!P) {
     ir::ScenarioConfig At = S;
     At.Batch = Batch;
-    P = passes::buildProgram(At, Quiet);
+    P = driver::buildProgram(At, Quiet);
   }
   return P ? &*P : nullptr;
 }

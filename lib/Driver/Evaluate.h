@@ -10,6 +10,7 @@
 #define LLMSYS_DRIVER_EVALUATE_H
 
 #include "Cost/Cost.h"
+#include "Driver/BuildProgram.h"
 #include "Passes/Passes.h"
 
 #include <map>

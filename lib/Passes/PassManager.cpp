@@ -150,8 +150,8 @@ bool continuePasses(ir::Program &P, ArrayRef<const PassInfo *> Passes,
   return true;
 }
 
-bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
-                  ir::Program &P) {
+bool runDefaultPipeline(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
+                        ir::Program &P) {
   const PassInfo *All[std::size(Registry)];
   for (size_t I = 0; I < std::size(Registry); ++I)
     All[I] = &Registry[I];
@@ -197,70 +197,7 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
       Ok = continuePasses(P, Passes.drop_front(PrefixPasses), Ctx);
     }
   }
-  // A pipelined serving batch: the program of one micro-batch of requests
-  // (the last may hold fewer; the fullest paces the stages).
-  if (Ok && !Scenario.Training && P.Schedule.MicroBatches > 1) {
-    ir::ScenarioConfig Micro = Scenario;
-    Micro.Batch = ir::servingMicroBatchSize(Scenario, Scenario.Batch);
-    std::optional<ir::Program> Mp = runPasses(Micro, All, Ctx);
-    if (!Mp)
-      return false;
-    P.PipelineMicro = std::make_shared<const ir::Program>(std::move(*Mp));
-  }
-  const ir::SpeculativeConfig &Spec = Scenario.Speculative;
-  // Speculation needs decode steps (output > 1).
-  if (!Ok || Scenario.Training || !Spec.Enabled || Scenario.OutputLen <= 1)
-    return Ok;
-  // The draft proposes tokens the target verifies: both generate, over one
-  // vocabulary.
-  bool Fits = true;
-  for (const ir::ModelConfig *M : {&Scenario.Model, &Spec.Draft})
-    if (M->Encoder) {
-      if (Ctx.Diags)
-        Ctx.Diags->report<DiagID::err_speculative_encoder>(Spec.DraftUse,
-                          M->Name);
-      Fits = false;
-    }
-  if (Spec.Draft.Vocab != Scenario.Model.Vocab) {
-    if (Ctx.Diags)
-      Ctx.Diags->report<DiagID::err_draft_vocab>(Spec.DraftUse,
-                        Spec.Draft.Name, Spec.Draft.Vocab, Scenario.Model.Name,
-                        Scenario.Model.Vocab);
-    Fits = false;
-  }
-  if (!Fits)
-    return false;
-  // The draft runs on the same devices with the same mapping (a dense
-  // draft of an expert-parallel target without expert parallelism); the
-  // verification is the target's decode of k + 1 tokens per sequence (the
-  // costs read its per-context bytes per sequence).
-  ir::ScenarioConfig Draft = Scenario;
-  Draft.Model = Spec.Draft;
-  Draft.Speculative = {};
-  if (!Spec.Draft.Moe)
-    Draft.Mapping.Ep = 1;
-  ir::ScenarioConfig Verify = Scenario;
-  Verify.Speculative = {};
-  Verify.Batch = Scenario.Batch * (Spec.K + 1);
-  std::optional<ir::Program> D = runPasses(Draft, All, Ctx);
-  if (!D && Ctx.Diags)
-    Ctx.Diags->report<DiagID::note_speculative_draft>(Spec.DraftUse,
-                      Spec.Draft.Name, Scenario.Name);
-  std::optional<ir::Program> V = D ? runPasses(Verify, All, Ctx) : std::nullopt;
-  if (!D || !V)
-    return false;
-  P.Draft = std::make_shared<const ir::Program>(std::move(*D));
-  P.Verify = std::make_shared<const ir::Program>(std::move(*V));
-  return true;
-}
-
-std::optional<ir::Program> buildProgram(const ir::ScenarioConfig &Scenario,
-                                        PassContext &Ctx) {
-  // Built in place: a program is large enough that moving it costs.
-  std::optional<ir::Program> P(std::in_place);
-  if (!buildProgram(Scenario, Ctx, *P))
-    P.reset();
-  return P;
+  return Ok;
 }
 
 } // namespace passes

@@ -131,13 +131,13 @@ bool continuePasses(ir::Program &P, llvm::ArrayRef<const PassInfo *> Passes,
 
 /// The default pipeline: every pass of the registry (the first ones from
 /// Ctx.Prefix when it holds them), into P; false after a diagnosed failure.
-/// P may hold an earlier program: it is reset, and a sweep that builds
-/// point after point into one program reuses its storage.
-bool buildProgram(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
-                  ir::Program &P);
-/// The same, returning the program.
-std::optional<ir::Program> buildProgram(const ir::ScenarioConfig &Scenario,
-                                        PassContext &Ctx);
+/// P may hold an earlier program: it is reset (its sub-programs too), and
+/// a sweep that builds point after point into one program reuses its
+/// storage. The programs a scenario needs beside its own (a pipelined
+/// batch's micro-batch, speculative decoding's draft and verification)
+/// are the driver's (lib/Driver/BuildProgram.h).
+bool runDefaultPipeline(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
+                        ir::Program &P);
 
 } // namespace passes
 } // namespace llmsys

@@ -125,7 +125,7 @@ static void trainingEval(benchmark::State &State, bool Tables,
     return;
   }
   passes::PassContext Ctx;
-  if (!passes::buildProgram(S, Ctx)) {
+  if (!driver::buildProgram(S, Ctx)) {
     State.SkipWithError("the mapping does not partition");
     return;
   }
@@ -142,7 +142,7 @@ static void trainingEval(benchmark::State &State, bool Tables,
   // One program rebuilt point after point, as a sweep thread does.
   ir::Program P;
   for (auto _ : State) {
-    passes::buildProgram(S, Ctx, P);
+    driver::buildProgram(S, Ctx, P);
     cost::costTraining(P, Tables, R);
     benchmark::DoNotOptimize(R.Ops.data());
   }

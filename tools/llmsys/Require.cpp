@@ -54,7 +54,7 @@ int runRequire(Units &Us) {
         UnitStatus = ExitBadInput;
         continue;
       }
-      std::optional<ir::Program> P = passes::buildProgram(Config, Ctx);
+      std::optional<ir::Program> P = driver::buildProgram(Config, Ctx);
       if (!P) {
         UnitStatus = ExitBadInput;
         continue;
