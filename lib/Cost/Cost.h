@@ -71,7 +71,7 @@ CommKind commKind(const ir::Op &O);
 /// A row of the per-operator table (ops of one name and phase, on the
 /// slowest stage, over a step).
 struct OpRow {
-  std::string Name;
+  llvm::StringRef Name; ///< the op kind's (OpKinds.def), static
   size_t Order = 0; ///< first appearance in the program (orders ties)
   ir::Phase Ph = ir::Phase::Forward;
   ir::OpCategory Category = ir::OpCategory::Elementwise;
@@ -83,7 +83,7 @@ struct OpRow {
 };
 
 struct CollectiveRow {
-  std::string Name;
+  llvm::StringRef Name; ///< the op kind's (OpKinds.def), static
   size_t Order = 0; ///< first appearance in the program (orders ties)
   ir::Phase Ph = ir::Phase::Forward;
   ir::CollectiveKind Kind = ir::CollectiveKind::None;
