@@ -24,6 +24,10 @@ namespace report {
 /// lacks one.
 constexpr int JsonSchemaVersion = 2;
 
+/// The JSON Schema of the document `llmsys eval --format=json` prints
+/// (docs/report-schema.json), its figures from Figures.def.
+llvm::json::Value evalJsonSchema();
+
 /// The text report of a training scenario (llmsys eval): a summary, the
 /// memory per device, the step's breakdown, and the operator and collective
 /// tables (the TopOps longest operators).

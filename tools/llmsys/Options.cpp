@@ -36,6 +36,10 @@ cl::SubCommand
             "figure with the ratio");
 cl::SubCommand SchemaCmd("schema", "Print every entity kind with its "
                                    "fields, as Markdown");
+cl::opt<bool> SchemaJson("json",
+                         cl::desc("The JSON Schema of `llmsys eval "
+                                  "--format=json`'s document instead"),
+                         cl::sub(SchemaCmd), cl::cat(LLMSysCat));
 cl::SubCommand InitLitCmd("init-lit",
                           "Write a lit.cfg.py and a .gitignore that make a "
                           "folder of specs a lit suite");

@@ -17,8 +17,10 @@
 #include "Basic/Suggest.h"
 #include "Driver.h"
 #include "IR/Schema.h"
+#include "Report/Report.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -125,7 +127,10 @@ int main(int argc, char **argv) {
   }
 
   if (SchemaCmd) {
-    Schema::get().printMarkdown(outs());
+    if (SchemaJson)
+      outs() << formatv("{0:2}", report::evalJsonSchema()) << '\n';
+    else
+      Schema::get().printMarkdown(outs());
     return 0;
   }
   if (ValidateCmd)
