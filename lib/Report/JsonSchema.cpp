@@ -45,8 +45,10 @@ public:
     Required.push_back(K);
     return *this;
   }
-  Value build() {
-    return Object{{"type", "object"},
+  /// Nullable: the object or null (a part a scenario may lack).
+  Value build(bool Nullable = false) {
+    Value Type = Nullable ? Value(Array{"object", "null"}) : Value("object");
+    return Object{{"type", std::move(Type)},
                   {"properties", std::move(Props)},
                   {"required", std::move(Required)},
                   {"additionalProperties", false}};
@@ -165,8 +167,6 @@ Value serving() {
   for (const char *K :
        {"acceptance", "tokens_per_step", "draft_step_s", "verify_step_s"})
     Speculative.key(K, number());
-  Value Spec = Speculative.build();
-  Spec.getAsObject()->find("type")->second = Array{"object", "null"};
   Closed Traffic;
   for (const char *K : {"arrival", "lengths"})
     Traffic.key(K, text());
@@ -178,8 +178,6 @@ Value serving() {
         "kv_cache_tokens", "peak_kv_cache_tokens", "ttft_mean_s",
         "tpot_mean_s", "e2e_mean_s"})
     Traffic.key(K, number());
-  Value Traf = Traffic.build();
-  Traf.getAsObject()->find("type")->second = Array{"object", "null"};
   Closed Slo;
   Slo.key("name", words({"ttft", "tpot", "e2e", "throughput"}))
       .key("limit", number())
@@ -202,9 +200,9 @@ Value serving() {
       .key("prefill", roofline())
       .key("decode", roofline())
       .key("decode_crossover_batch", number())
-      .key("speculative", std::move(Spec))
+      .key("speculative", Speculative.build(/*Nullable=*/true))
       .key("memory", Memory.build())
-      .key("traffic", std::move(Traf))
+      .key("traffic", Traffic.build(/*Nullable=*/true))
       .key("slo", arrayOf(Slo.build()))
       .key("operators", arrayOf(operatorRow()))
       .key("collectives", arrayOf(collectiveRow()));
