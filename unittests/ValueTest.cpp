@@ -41,3 +41,21 @@ TEST(ValueTest, ElementsCopiedOnWrite) {
 TEST(ValueTest, FieldStaysSmall) {
   EXPECT_LE(sizeof(spec::Field), 88u);
 }
+
+namespace {
+// One comparison for `expect`, `diff --fail-if` and sweeps: spelled as
+// written, bounds inclusive where the operator says.
+TEST(CompareTest, SpellingAndBounds) {
+  using llmsys::spec::Compare;
+  using llmsys::spec::compareHolds;
+  EXPECT_EQ(spelling(Compare::Le), "<=");
+  EXPECT_EQ(spelling(Compare::In), "in");
+  EXPECT_TRUE(compareHolds(Compare::Le, 2, 2));
+  EXPECT_FALSE(compareHolds(Compare::Lt, 2, 2));
+  EXPECT_TRUE(compareHolds(Compare::Ge, 3, 2));
+  EXPECT_TRUE(compareHolds(Compare::Ne, 3, 2));
+  EXPECT_TRUE(compareHolds(Compare::In, 2, 2, 4));
+  EXPECT_TRUE(compareHolds(Compare::In, 4, 2, 4));
+  EXPECT_FALSE(compareHolds(Compare::In, 4.5, 2, 4));
+}
+} // namespace

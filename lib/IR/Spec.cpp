@@ -70,6 +70,19 @@ void Object::wrongType(StructID S) const {
                      Schema::get().of(S).Name);
 }
 
+StringRef spelling(Compare C) {
+  switch (C) {
+  case Compare::Lt: return "<";
+  case Compare::Le: return "<=";
+  case Compare::Gt: return ">";
+  case Compare::Ge: return ">=";
+  case Compare::Eq: return "==";
+  case Compare::Ne: return "!=";
+  case Compare::In: return "in";
+  }
+  llvm_unreachable("unknown comparison");
+}
+
 const Field *Object::path(StringRef DottedPath) const {
   if (DottedPath.find('.') == StringRef::npos) {
     const Field *F = field(DottedPath);
@@ -298,8 +311,8 @@ void printSpec(const Spec &S, const SourceMgr &SM, raw_ostream &OS,
       P.entity(*O);
   for (const Expectation &E : S.Expectations) {
     OS << "expect " << E.Scenario->Name << '.' << E.Figure->Name << ' '
-       << E.Op << ' ' << formatValue(E.Lo);
-    if (E.Op == "in")
+       << spelling(E.Op) << ' ' << formatValue(E.Lo);
+    if (E.Op == Compare::In)
       OS << " .. " << formatValue(E.Hi);
     OS << '\n';
   }

@@ -228,13 +228,31 @@ const Field *Object::ifSet(OuterEnum Outer, FieldEnum F) const {
   return O->V.Obj->ifSet(F);
 }
 
+/// A comparison of a figure against a bound: `expect`'s, `diff
+/// --fail-if`'s and a sweep `where`'s, one evaluation for all three.
+enum class Compare : uint8_t { Lt, Le, Gt, Ge, Eq, Ne, In };
+/// "<", "<=", ">", ">=", "==", "!=", "in".
+llvm::StringRef spelling(Compare C);
+/// Whether V meets the comparison with Lo (In: Lo <= V <= Hi).
+inline bool compareHolds(Compare C, double V, double Lo, double Hi = 0) {
+  switch (C) {
+  case Compare::Lt: return V < Lo;
+  case Compare::Le: return V <= Lo;
+  case Compare::Gt: return V > Lo;
+  case Compare::Ge: return V >= Lo;
+  case Compare::Eq: return V == Lo;
+  case Compare::Ne: return V != Lo;
+  case Compare::In: return V >= Lo && V <= Hi;
+  }
+  return false;
+}
+
 struct Expectation {
   llvm::SMRange Range;
   const Object *Scenario = nullptr;
   const FigureSpec *Figure = nullptr;
-  /// Either a comparison (Op in <, <=, >, >=, ==, !=) against Lo, or
-  /// `in Lo .. Hi` (Op == "in").
-  std::string Op;
+  /// Either a comparison against Lo, or `in Lo .. Hi` (Compare::In).
+  Compare Op = Compare::Eq;
   Value Lo, Hi;
   /// The units the bounds were written in ("day", "GWh"; empty for none),
   /// with their scales to base units: messages show values in them.

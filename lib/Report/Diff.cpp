@@ -339,22 +339,28 @@ std::optional<Threshold> parseThreshold(StringRef S, std::string &Error) {
   }
   T.Key = Rest.take_front(OpAt).trim().str();
   Rest = Rest.drop_front(OpAt);
-  for (const char *Op : {"<=", ">=", "==", "!=", "<", ">"})
-    if (Rest.startswith(Op)) {
-      T.Op = Op;
+  bool Found = false;
+  // Two-character operators first ("<=" before "<").
+  for (spec::Compare C : {spec::Compare::Le, spec::Compare::Ge,
+                          spec::Compare::Eq, spec::Compare::Ne,
+                          spec::Compare::Lt, spec::Compare::Gt})
+    if (Rest.startswith(spelling(C))) {
+      T.Op = C;
+      Found = true;
       break;
     }
-  if (T.Op.empty() || T.Key.empty())
+  if (!Found || T.Key.empty())
     return Malformed();
-  Rest = Rest.drop_front(T.Op.size()).trim();
+  Rest = Rest.drop_front(spelling(T.Op).size()).trim();
+  bool Equality = T.Op == spec::Compare::Eq || T.Op == spec::Compare::Ne;
   if (Rest == "true" || Rest == "false") {
-    if (T.Op != "==" && T.Op != "!=")
+    if (!Equality)
       return Malformed();
     T.K = Threshold::Kind::Bool;
     T.Value = Rest == "true";
     return T;
   }
-  if (T.Op == "==" || T.Op == "!=")
+  if (Equality)
     return Malformed();
   // A ratio: "1.05x".
   StringRef Num = Rest;
@@ -383,15 +389,6 @@ std::optional<Threshold> parseThreshold(StringRef S, std::string &Error) {
     T.Dim = P.Dim;
   }
   return T;
-}
-
-static bool compare(double X, const std::string &Op, double Y) {
-  return Op == "<"    ? X < Y
-         : Op == "<=" ? X <= Y
-         : Op == ">"  ? X > Y
-         : Op == ">=" ? X >= Y
-         : Op == "==" ? X == Y
-                      : X != Y;
 }
 
 std::vector<std::string> crossed(const DiffResult &D,
@@ -426,7 +423,7 @@ std::vector<std::string> crossed(const DiffResult &D,
     }
     if (T.K == Threshold::Kind::Ratio) {
       std::optional<double> R = C->ratio();
-      if (R && compare(*R, T.Op, T.Ratio))
+      if (R && spec::compareHolds(T.Op, *R, T.Ratio))
         Out.push_back(fmt::format("'{}': {} changed {:.3f}x ({} -> {})",
                                   T.Text, C->Key, *R, D.NameA, D.NameB));
       continue;
@@ -434,7 +431,7 @@ std::vector<std::string> crossed(const DiffResult &D,
     // A value or a boolean: on the second side.
     if (!C->B)
       continue;
-    if (compare(*C->B, T.Op, T.Value))
+    if (spec::compareHolds(T.Op, *C->B, T.Value))
       Out.push_back(fmt::format("'{}': {} is {} ({})", T.Text,
                                 C->Figure->Name, showFigure(*C->B, Type),
                                 D.NameB));

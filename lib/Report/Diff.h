@@ -90,7 +90,7 @@ struct Threshold {
   enum class Kind { Ratio, Value, Bool };
   std::string Text;
   std::string Key;
-  std::string Op; ///< <, <=, >, >=, ==, !=
+  spec::Compare Op = spec::Compare::Eq; ///< not In
   Kind K = Kind::Ratio;
   double Ratio = 1;  ///< Kind::Ratio
   double Value = 0;  ///< Kind::Value (base units) and Kind::Bool (0 or 1)

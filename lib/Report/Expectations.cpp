@@ -30,22 +30,15 @@ static std::string showIn(double V, const std::string &Unit, double Scale,
 
 bool expectationHolds(const spec::Expectation &X, double V) {
   double Lo = X.Lo.Kind == spec::ValueKind::Bool ? double(X.Lo.Bool) : X.Lo.Num;
-  if (X.Op == "in")
-    return V >= Lo && V <= X.Hi.Num;
-  return X.Op == "<"    ? V < Lo
-         : X.Op == "<=" ? V <= Lo
-         : X.Op == ">"  ? V > Lo
-         : X.Op == ">=" ? V >= Lo
-         : X.Op == "==" ? V == Lo
-                        : V != Lo;
+  return spec::compareHolds(X.Op, V, Lo, X.Hi.Num);
 }
 
 std::string describeBound(const spec::Expectation &X) {
   double Lo = X.Lo.Kind == spec::ValueKind::Bool ? double(X.Lo.Bool) : X.Lo.Num;
-  if (X.Op == "in")
+  if (X.Op == spec::Compare::In)
     return "in " + showIn(Lo, X.LoUnit, X.LoScale, X.Figure->Type) + " .. " +
            showIn(X.Hi.Num, X.HiUnit, X.HiScale, X.Figure->Type);
-  return X.Op + " " + showIn(Lo, X.LoUnit, X.LoScale, X.Figure->Type);
+  return spelling(X.Op).str() + " " + showIn(Lo, X.LoUnit, X.LoScale, X.Figure->Type);
 }
 
 std::string showForExpectation(const spec::Expectation &X, double V) {

@@ -80,7 +80,13 @@ void Resolver::resolveExpect(const ast::ExpectDecl &D) {
   X.Range = D.Range;
   X.Scenario = EI.Obj;
   X.Figure = Fig;
-  X.Op = spelling(B->Op).str();
+  X.Op = B->Op == ast::BinaryOp::Lt   ? spec::Compare::Lt
+         : B->Op == ast::BinaryOp::Le ? spec::Compare::Le
+         : B->Op == ast::BinaryOp::Gt ? spec::Compare::Gt
+         : B->Op == ast::BinaryOp::Ge ? spec::Compare::Ge
+         : B->Op == ast::BinaryOp::Eq ? spec::Compare::Eq
+         : B->Op == ast::BinaryOp::Ne ? spec::Compare::Ne
+                                      : spec::Compare::In;
   FieldSpec AsField;
   AsField.Name = L->Name.str();
   AsField.Type = Fig->Type;
