@@ -20,10 +20,19 @@ namespace {
 /// parameter the devices extending it share. A device that writes none
 /// (the schema default) is its own parameter.
 std::string sustainedOwner(const spec::Object &Scenario) {
-  const spec::Object *Acc = Scenario.object("system.node.accelerator");
+  // The system of either scenario kind, then its node's accelerator.
+  const spec::Field *System = Scenario.Type->Id == StructID::Train
+                                  ? Scenario.ifSet(TrainField::System)
+                                  : Scenario.ifSet(ServeField::System);
+  const spec::Object *Sys = spec::objectOf(System);
+  const spec::Object *Acc =
+      Sys ? spec::objectOf(
+                Sys->ifSet(SystemField::Node, NodeField::Accelerator))
+          : nullptr;
   if (!Acc)
     return "";
-  const spec::Field *F = Acc->path("efficiency.sustained");
+  const spec::Field *F =
+      Acc->ifSet(AcceleratorField::Efficiency, EfficiencyField::Sustained);
   if (F && F->From == spec::Origin::Inherited && F->InheritedFrom)
     return F->InheritedFrom->Name;
   return Acc->Name;

@@ -353,9 +353,10 @@ void Resolver::resolveSweep(EntityInfo &EI) {
 
 void Resolver::resolveMeasurement(EntityInfo &EI) {
   const Object *M = EI.Obj;
-  const Object *Scenario = M->object("scenario");
-  const spec::Field *Figure = M->path("figure");
-  const spec::Field *Value = M->path("value");
+  using MF = MeasurementField;
+  const Object *Scenario = spec::objectOf(M->ifSet(MF::Scenario));
+  const spec::Field *Figure = M->ifSet(MF::Figure);
+  const spec::Field *Value = M->ifSet(MF::Value);
   if (!Scenario || !Figure || Figure->V.Kind != spec::ValueKind::Enum ||
       !Value || Value->V.Kind != spec::ValueKind::Number)
     return; // already diagnosed
@@ -379,19 +380,19 @@ void Resolver::resolveMeasurement(EntityInfo &EI) {
   X.Scenario = Scenario;
   X.Figure = Fig;
   X.Measured = Measured;
-  if (const spec::Field *F = M->path("source"))
+  if (const spec::Field *F = M->ifSet(MF::Source))
     X.Source = F->V.str();
-  if (const spec::Field *F = M->path("case"))
+  if (const spec::Field *F = M->ifSet(MF::Case))
     X.Case = F->V.str();
   // A case left out of the fits says why; only training runs are fitted on.
-  if (const spec::Field *F = M->field("calibrates");
-      F && F->isSet() && !F->V.Bool) {
-    bool Training = Scenario->Type->Name == "train";
+  if (const spec::Field *F = M->ifSet(MF::Calibrates);
+      F && !spec::boolOf(F, true)) {
+    bool Training = Scenario->Type->Id == StructID::Train;
     if (!Training) {
       Diags.report<DiagID::err_calibrates_serve>(F->Loc, M->Name);
       return;
     }
-    if (!M->path("note")) {
+    if (!M->ifSet(MF::Note)) {
       Diags.report<DiagID::err_calibrates_note>(F->Loc, M->Name);
       return;
     }
