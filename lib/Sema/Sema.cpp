@@ -1,6 +1,7 @@
 //===- Sema.cpp - the order of resolution -----------------------------------===//
 
 #include "Sema/SemaImpl.h"
+#include "IR/Scenario.h"
 
 #include "llvm/Support/SourceMgr.h"
 
@@ -38,18 +39,20 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
     if (!EI->Obj || EI->St != EntityInfo::State::Built ||
         EI->Type->Name != "serve" || !S.isTopLevel(*EI->Obj))
       continue;
-    const Object *W = EI->Obj->object("workload");
+    const Object *W = spec::objectOf(EI->Obj->ifSet(ServeField::Workload));
     std::vector<std::string> Missing;
     // A trace gives each request's lengths.
-    bool Trace = EI->Obj->path("traffic.trace");
-    for (const char *F : {"prompt", "output"})
-      if (!Trace && !EI->Obj->path(F) && !(W && W->path(F)))
-        Missing.push_back(std::string("'") + F + "'");
+    bool Trace = EI->Obj->ifSet(ServeField::Traffic, TrafficField::Trace);
+    for (auto [Own, OfWorkload, Name] :
+         {std::tuple{ServeField::Prompt, WorkloadField::Prompt, "prompt"},
+          std::tuple{ServeField::Output, WorkloadField::Output, "output"}})
+      if (!Trace && !EI->Obj->ifSet(Own) && !(W && W->ifSet(OfWorkload)))
+        Missing.push_back(std::string("'") + Name + "'");
     if (!Missing.empty())
-      Diags.report<DiagID::err_incomplete_entity>(EI->Decl->Name.Range,
-                   "serve", EI->Obj->Name, Missing.size() == 1 ? "" : "s",
-                   Missing.size() == 1 ? Missing[0]
-                                       : Missing[0] + ", " + Missing[1]);
+      Diags.report<DiagID::err_incomplete_entity>(
+          EI->Decl->Name.Range, "serve", EI->Obj->Name,
+          Missing.size() == 1 ? "" : "s",
+          Missing.size() == 1 ? Missing[0] : Missing[0] + ", " + Missing[1]);
   }
   // Contexts longer than the model was built for are allowed (what-if
   // studies) but said.
@@ -57,87 +60,101 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
     if (!EI->Obj || EI->St != EntityInfo::State::Built ||
         !EI->Type->IsScenario || !S.isTopLevel(*EI->Obj))
       continue;
-    const Object *Model = EI->Obj->object("model");
-    std::optional<double> MaxSeq = Model ? Model->number("max_seq") : std::nullopt;
+    const Object &Sc = *EI->Obj;
+    bool Train = EI->Type->Id == StructID::Train;
+    const Object *Model = spec::objectOf(Train ? Sc.ifSet(TrainField::Model)
+                                               : Sc.ifSet(ServeField::Model));
+    std::optional<double> MaxSeq =
+        Model ? spec::numberOf(Model->ifSet(ModelField::MaxSeq)) : std::nullopt;
     if (!MaxSeq)
       continue;
-    const Object *W = EI->Obj->object("workload");
-    auto Get = [&](const char *F) -> double {
-      if (std::optional<double> V = EI->Obj->number(F))
+    // A serve scenario's own lengths, else its workload's.
+    const Object *W =
+        Train ? nullptr : spec::objectOf(Sc.ifSet(ServeField::Workload));
+    auto Get = [&](ServeField Own, WorkloadField OfWorkload) -> double {
+      if (std::optional<double> V = spec::numberOf(Sc.ifSet(Own)))
         return *V;
-      return W ? W->number(F).value_or(0) : 0;
+      return W ? spec::numberOf(W->ifSet(OfWorkload), 0) : 0;
     };
-    bool Train = EI->Type->Name == "train";
     // An encoder reads its input and generates nothing: its context is
     // the prompt. A decoder attends over the prompt and every generated
     // token but the last (which is returned, never read back).
-    bool Encoder = Model->word("kind") == "encoder";
-    double Prompt = Get("prompt") + EI->Obj->number("retrieved").value_or(0);
-    double Context = Train     ? Get("seq_len")
-                     : Encoder ? Prompt
-                               : Prompt + Get("output") - 1;
+    bool Encoder = spec::wordOf(Model->ifSet(ModelField::Kind)) ==
+                   ir::enumWord(ir::ModelKind::Encoder);
+    double Context;
+    if (Train) {
+      Context = spec::numberOf(Sc.ifSet(TrainField::SeqLen), 0);
+    } else {
+      double Prompt = Get(ServeField::Prompt, WorkloadField::Prompt) +
+                      spec::numberOf(Sc.ifSet(ServeField::Retrieved), 0);
+      Context =
+          Encoder ? Prompt
+                  : Prompt + Get(ServeField::Output, WorkloadField::Output) - 1;
+    }
     if (Context > *MaxSeq)
-      Diags.report<DiagID::warn_context_exceeds_model>(EI->Decl->Name.Range,
-                   Train     ? "seq_len"
-                   : Encoder ? "prompt"
-                             : "a context (prompt + output - 1)",
-                   spec::formatNumber(Context), Model->Name,
-                   spec::formatNumber(*MaxSeq));
+      Diags.report<DiagID::warn_context_exceeds_model>(
+          EI->Decl->Name.Range,
+          Train     ? "seq_len"
+          : Encoder ? "prompt"
+                    : "a context (prompt + output - 1)",
+          spec::formatNumber(Context), Model->Name,
+          spec::formatNumber(*MaxSeq));
   }
   // A serving mapping on fewer devices than its system has, without the
   // scenario saying so (`devices`): the rest idle, and said.
   for (EntityInfo *EI : DeclOrder) {
     if (!EI->Obj || EI->St != EntityInfo::State::Built ||
         EI->Type->Name != "serve" || !S.isTopLevel(*EI->Obj) ||
-        EI->Obj->path("devices"))
+        EI->Obj->ifSet(ServeField::Devices))
       continue;
-    const Object *Map = EI->Obj->object("mapping");
-    const Object *Sys = EI->Obj->object("system");
+    const spec::Field *MapUse = EI->Obj->ifSet(ServeField::Mapping);
+    const Object *Map = spec::objectOf(MapUse);
+    const Object *Sys = spec::objectOf(EI->Obj->ifSet(ServeField::System));
     if (!Map || !Sys)
       continue;
     double Used = 1;
-    for (const char *F : {"dp", "tp", "pp", "cp"})
-      Used *= Map->number(F).value_or(1);
-    double Have = Sys->number("node.devices").value_or(0) *
-                  Sys->number("nodes").value_or(1);
+    for (MappingField F : {MappingField::Dp, MappingField::Tp, MappingField::Pp,
+                           MappingField::Cp})
+      Used *= spec::numberOf(Map->ifSet(F), 1);
+    double Have =
+        spec::numberOf(Sys->ifSet(SystemField::Node, NodeField::Devices), 0) *
+        spec::numberOf(Sys->ifSet(SystemField::Nodes), 1);
     if (Used < Have)
       Diags.report<DiagID::warn_idle_devices>(
-          EI->Obj->path("mapping")->Loc, spec::formatNumber(Used),
-          spec::formatNumber(Have), Sys->Name, spec::formatNumber(Have - Used),
-          spec::formatNumber(Used));
+          MapUse->Loc, spec::formatNumber(Used), spec::formatNumber(Have),
+          Sys->Name, spec::formatNumber(Have - Used), spec::formatNumber(Used));
   }
   // In-flight batching: the requests, from `requests` or a trace file.
   for (EntityInfo *EI : DeclOrder) {
     if (!EI->Obj || EI->St != EntityInfo::State::Built ||
         EI->Type->Name != "serve" || !S.isTopLevel(*EI->Obj))
       continue;
-    int TrafficIdx = EI->Obj->Type->findField("traffic");
-    Object *Traffic = TrafficIdx >= 0 ? EI->Obj->Fields[TrafficIdx].V.Obj : nullptr;
+    const spec::Field *TrafficUse = EI->Obj->ifSet(ServeField::Traffic);
+    Object *Traffic = TrafficUse ? TrafficUse->V.Obj : nullptr;
     if (!Traffic)
       continue;
-    int TraceIdx = Traffic->Type->findField("trace");
-    spec::Field &TraceField = Traffic->Fields[TraceIdx];
-    const spec::Field *Requests = Traffic->field("requests");
+    // What was read from the trace is noted on the field itself.
+    Traffic->requireType(StructID::Traffic);
+    spec::Field &TraceField = Traffic->Fields[size_t(TrafficField::Trace)];
+    const spec::Field *Requests = Traffic->ifSet(TrafficField::Requests);
     if (!TraceField.isSet()) {
-      if (!Requests || !Requests->isSet())
-        Diags.report<DiagID::err_traffic_requests>(EI->Obj->path("traffic")->Loc);
+      if (!Requests)
+        Diags.report<DiagID::err_traffic_requests>(TrafficUse->Loc);
       continue;
     }
     // What the trace gives cannot be written as well.
-    for (auto [Path, What] : {std::pair{"prompt", "prompt"},
-                              {"output", "output"},
-                              {"traffic.prompt_stdev", "prompt"},
-                              {"traffic.output_stdev", "output"},
-                              {"traffic.lengths", "lengths"}}) {
-      const spec::Field *F = EI->Obj->path(Path);
-      StringRef Name = StringRef(Path).contains('.')
-                           ? StringRef(Path).rsplit('.').second
-                           : StringRef(Path);
-      if (F && F->From != spec::Origin::Unset && F->From != spec::Origin::Default)
-        Diags.report<DiagID::err_traffic_trace_field>(F->Loc, What, Name);
-    }
-    const Object *Model = EI->Obj->object("model");
-    int64_t MaxSeq = Model ? int64_t(Model->number("max_seq").value_or(0)) : 0;
+    for (auto [F, What] :
+         {std::pair{EI->Obj->ifSet(ServeField::Prompt), "prompt"},
+          {EI->Obj->ifSet(ServeField::Output), "output"},
+          {Traffic->ifSet(TrafficField::PromptStdev), "prompt"},
+          {Traffic->ifSet(TrafficField::OutputStdev), "output"},
+          {Traffic->ifSet(TrafficField::Lengths), "lengths"}})
+      if (F && F->From != spec::Origin::Default)
+        Diags.report<DiagID::err_traffic_trace_field>(F->Loc, What,
+                                                      F->Spec->Name);
+    const Object *Model = spec::objectOf(EI->Obj->ifSet(ServeField::Model));
+    int64_t MaxSeq =
+        Model ? spec::integerOf(Model->ifSet(ModelField::MaxSeq), 0) : 0;
     auto Trace = readTrace(
         Sources, Diags, TraceField.V.str(),
         Diags.getSourceMgr().FindBufferContainingLoc(TraceField.Loc.Start),
@@ -148,12 +165,13 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
     if (Requests && Requests->From == spec::Origin::File &&
         Requests->V.Num > double(Trace->size()))
       Diags.report<DiagID::err_traffic_trace_requests>(
-          Requests->Loc, spec::formatNumber(Requests->V.Num), TraceField.V.str(),
-          Trace->size());
-    if (Traffic->word("arrival.kind") == "trace" &&
+          Requests->Loc, spec::formatNumber(Requests->V.Num),
+          TraceField.V.str(), Trace->size());
+    const spec::Field *Arrival = Traffic->ifSet(TrafficField::Arrival);
+    if (spec::wordOf(Traffic->ifSet(TrafficField::Arrival, ArrivalField::Kind)) ==
+            ir::enumWord(ir::ArrivalKind::Trace) &&
         Trace->front().Arrival < 0)
-      Diags.report<DiagID::err_traffic_arrival_trace>(
-          EI->Obj->path("traffic.arrival")->Loc);
+      Diags.report<DiagID::err_traffic_arrival_trace>(Arrival->Loc);
   }
   for (EntityInfo *EI : DeclOrder)
     if (EI->Type->Name == "sweep" && EI->Obj)
