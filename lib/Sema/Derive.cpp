@@ -78,10 +78,9 @@ void Resolver::markDerivations(Object *O, Object *Parent) {
 }
 
 void Resolver::markNodeScaling(Object *O, Object *Parent) {
-  if (O->Type->Name != "accelerator")
+  if (O->Type->Id != StructID::Accelerator)
     return;
-  int TechIdx = O->Type->findField("technology");
-  assert(TechIdx >= 0 && "accelerator without a technology field");
+  int TechIdx = static_cast<int>(AcceleratorField::Technology);
   spec::Field &Tech = O->Fields[TechIdx];
   bool NewNode = Tech.From == spec::Origin::File;
   if (NewNode && !Parent->Fields[TechIdx].isSet()) {
@@ -124,24 +123,24 @@ void Resolver::markNodeScaling(Object *O, Object *Parent) {
 }
 
 void Resolver::markMemoryLevel(Object *Level) {
+  Level->requireType(StructID::MemoryLevel);
   int TechIdx = Level->Type->SourceField;
-  int StacksIdx = Level->Type->findField("stacks");
-  assert(StacksIdx >= 0 && "a memory level without stacks");
+  int StacksIdx = static_cast<int>(MemoryLevelField::Stacks);
   const spec::Field &Tech = Level->Fields[TechIdx];
   const spec::Field &Stacks = Level->Fields[StacksIdx];
   bool TechWritten = Tech.From == spec::Origin::File;
   if (!TechWritten && Stacks.From != spec::Origin::File)
     return;
-  for (StringRef Name : {"capacity", "bandwidth"}) {
-    int Idx = Level->Type->findField(Name);
-    spec::Field &F = Level->Fields[Idx];
+  for (MemoryLevelField Which :
+       {MemoryLevelField::Capacity, MemoryLevelField::Bandwidth}) {
+    spec::Field &F = Level->Fields[size_t(Which)];
     if (F.From == spec::Origin::File)
       continue;
     F.From = spec::Origin::Derived;
     F.Loc = TechWritten ? Tech.Loc : Stacks.Loc;
     F.InheritedFrom = nullptr;
     F.V = Value();
-    Slot &Sl = slot(Level, Idx);
+    Slot &Sl = slot(Level, static_cast<unsigned>(Which));
     Sl = Slot();
     Sl.Derive = DeriveKind::Stacks;
   }
@@ -152,7 +151,8 @@ const NodeScaling &Resolver::nodeScaling(Object *Root, Object *ParentRoot) {
   NodeScaling &NS = It->second;
   if (!Inserted)
     return NS;
-  int TechIdx = Root->Type->findField("technology");
+  Root->requireType(StructID::Accelerator);
+  int TechIdx = static_cast<int>(AcceleratorField::Technology);
   SMRange TechLoc = Root->Fields[TechIdx].Loc;
   std::optional<Value> New = fieldValue(Root, TechIdx, TechLoc);
   std::optional<Value> Old =
@@ -311,7 +311,7 @@ bool Resolver::deriveFromStacks(Object *Level, unsigned Field,
   spec::Field &F = Level->Fields[Field];
   const std::string &Name = F.Spec->Name;
   int TechIdx = Level->Type->SourceField;
-  int StacksIdx = Level->Type->findField("stacks");
+  int StacksIdx = static_cast<int>(MemoryLevelField::Stacks);
   for (int Needed : {StacksIdx, TechIdx})
     if (!Level->Fields[Needed].isSet()) {
       const std::string &Missing = Level->Type->Fields[Needed].Name;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Sema/SemaImpl.h"
+#include "IR/Scenario.h"
 
 #include "Basic/Suggest.h"
 
@@ -289,21 +290,25 @@ void Resolver::evaluateAll(Object *O) {
 
 void Resolver::checkNetworkFields(const Object &N) {
   // Fields of one topology, written on another, would change nothing.
-  llvm::StringRef Topo = N.word("topology");
-  auto Written = [&](llvm::StringRef Name) -> const spec::Field * {
-    const spec::Field *F = N.field(Name);
-    return F && F->isSet() && F->From != spec::Origin::Default ? F : nullptr;
+  llvm::StringRef Topo = spec::wordOf(N.ifSet(NetworkField::Topology));
+  auto Written = [&](NetworkField Field) -> const spec::Field * {
+    const spec::Field *F = N.ifSet(Field);
+    return F && F->From != spec::Origin::Default ? F : nullptr;
   };
-  for (auto [Field, Wants] : {std::pair{"dimensions", "torus"},
-                              std::pair{"oversubscription", "fat_tree"},
-                              std::pair{"leaf_nodes", "fat_tree"}})
-    if (const spec::Field *F = Written(Field); F && Topo != Wants) {
+  using ir::Topology;
+  for (auto [Field, Wants] :
+       {std::pair{NetworkField::Dimensions, Topology::Torus},
+        std::pair{NetworkField::Oversubscription, Topology::FatTree},
+        std::pair{NetworkField::LeafNodes, Topology::FatTree}})
+    if (const spec::Field *F = Written(Field);
+        F && Topo != ir::enumWord(Wants)) {
       Diags.report<DiagID::err_network_field_topology>(
-          at(F->Loc), Field, Wants, N.Name, Topo.empty() ? "switch" : Topo);
+          at(F->Loc), F->Spec->Name, ir::enumWord(Wants), N.Name,
+          Topo.empty() ? "switch" : Topo);
       return;
     }
-  const spec::Field *Over = Written("oversubscription");
-  const spec::Field *Leaf = Written("leaf_nodes");
+  const spec::Field *Over = Written(NetworkField::Oversubscription);
+  const spec::Field *Leaf = Written(NetworkField::LeafNodes);
   bool Tapered = Over && Over->V.Num > 1;
   if (Tapered && !Leaf)
     Diags.report<DiagID::err_network_leaf>(at(Over->Loc), "oversubscription",
@@ -315,12 +320,14 @@ void Resolver::checkNetworkFields(const Object &N) {
 
 void Resolver::checkModelFields(const Object &M) {
   // A layer pattern needs a window for the layers it does not make full.
-  const spec::Field *Every = M.field("full_attention_every");
-  if (Every && Every->isSet() && !M.number("sliding_window"))
+  const spec::Field *Every = M.ifSet(ModelField::FullAttentionEvery);
+  if (Every && !spec::numberOf(M.ifSet(ModelField::SlidingWindow)))
     Diags.report<DiagID::err_full_attention_no_window>(at(Every->Loc), M.Name);
   // Multi-token prediction needs a next token to predict.
-  const spec::Field *Mtp = M.field("mtp_layers");
-  if (Mtp && Mtp->isSet() && Mtp->V.Num > 0 && M.word("kind") == "encoder")
+  const spec::Field *Mtp = M.ifSet(ModelField::MtpLayers);
+  if (Mtp && Mtp->V.Num > 0 &&
+      spec::wordOf(M.ifSet(ModelField::Kind)) ==
+          ir::enumWord(ir::ModelKind::Encoder))
     Diags.report<DiagID::err_mtp_encoder>(at(Mtp->Loc), M.Name);
 }
 
