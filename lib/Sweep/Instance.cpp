@@ -83,12 +83,20 @@ const ir::ScenarioConfig &Instance::config() {
   if (Dirty & WholePart) {
     Config = ir::scenarioFromSpec(*Root);
   } else {
+    // The part a train or serve scenario holds (Sema checked it is set).
+    bool Train = Root->Type->Id == StructID::Train;
+    auto Part = [&](TrainField T, ServeField S) -> const spec::Object & {
+      return *spec::objectOf(Train ? Root->ifSet(T) : Root->ifSet(S));
+    };
     if (Dirty & MappingPart)
-      Config.Mapping = ir::mappingFromSpec(*Root->object("mapping"));
+      Config.Mapping =
+          ir::mappingFromSpec(Part(TrainField::Mapping, ServeField::Mapping));
     if (Dirty & ModelPart)
-      Config.Model = ir::modelFromSpec(*Root->object("model"));
+      Config.Model =
+          ir::modelFromSpec(Part(TrainField::Model, ServeField::Model));
     if (Dirty & SystemPart)
-      Config.System = ir::systemFromSpec(*Root->object("system"));
+      Config.System =
+          ir::systemFromSpec(Part(TrainField::System, ServeField::System));
   }
   Dirty = 0;
   return Config;
