@@ -9,10 +9,7 @@ namespace driver {
 /// the sub-programs differ from the point's own).
 static std::optional<ir::Program> runDefault(const ir::ScenarioConfig &S,
                                              passes::PassContext &Ctx) {
-  llvm::SmallVector<const passes::PassInfo *, 8> All;
-  for (const passes::PassInfo &Pass : passes::registry())
-    All.push_back(&Pass);
-  return passes::runPasses(S, All, Ctx);
+  return passes::runPasses(S, passes::defaultPipeline(), Ctx);
 }
 
 bool buildProgram(const ir::ScenarioConfig &Scenario, passes::PassContext &Ctx,

@@ -245,10 +245,11 @@ private:
     const TypeSpec *T = &F.Type;
     while (T->Kind == TypeKind::List)
       T = T->Elem;
-    if ((T->Kind != TypeKind::Ref && T->Kind != TypeKind::Struct) ||
-        Depth > 16)
-      return T->Kind == TypeKind::Ref && !T->Struct; // any scenario
-    if (!T->Struct)
+    if (T->Kind != TypeKind::Ref && T->Kind != TypeKind::Struct)
+      return false;
+    // Any scenario (a measurement's), or deeper than the schema nests:
+    // taken to be read.
+    if (!T->Struct || Depth > 16)
       return true;
     for (const FieldSpec &G : T->Struct->Fields)
       if (reachesBuild(G, Depth + 1))

@@ -83,48 +83,6 @@ StringRef spelling(Compare C) {
   llvm_unreachable("unknown comparison");
 }
 
-const Field *Object::path(StringRef DottedPath) const {
-  if (DottedPath.find('.') == StringRef::npos) {
-    const Field *F = field(DottedPath);
-    return F && F->isSet() ? F : nullptr;
-  }
-  const Object *O = this;
-  SmallVector<StringRef, 4> Parts;
-  DottedPath.split(Parts, '.');
-  for (size_t I = 0; I < Parts.size(); ++I) {
-    const Field *F = O->field(Parts[I]);
-    if (!F || !F->isSet())
-      return nullptr;
-    if (I + 1 == Parts.size())
-      return F;
-    if (F->V.Kind != ValueKind::Object)
-      return nullptr;
-    O = F->V.Obj;
-  }
-  return nullptr;
-}
-
-std::optional<double> Object::number(StringRef DottedPath) const {
-  const Field *F = path(DottedPath);
-  if (!F || F->V.Kind != ValueKind::Number)
-    return std::nullopt;
-  return F->V.Num;
-}
-
-const Object *Object::object(StringRef DottedPath) const {
-  const Field *F = path(DottedPath);
-  if (!F || F->V.Kind != ValueKind::Object)
-    return nullptr;
-  return F->V.Obj;
-}
-
-StringRef Object::word(StringRef DottedPath) const {
-  const Field *F = path(DottedPath);
-  if (!F || F->V.Kind != ValueKind::Enum)
-    return "";
-  return F->V.str();
-}
-
 std::string Sweep::pointsText() const {
   size_t N = points();
   if (N != SIZE_MAX)

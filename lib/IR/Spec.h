@@ -187,12 +187,6 @@ struct Object {
       wrongType(S);
   }
   [[noreturn]] void wrongType(StructID S) const;
-  /// Follows a dotted path through nested blocks and references.
-  const Field *path(llvm::StringRef DottedPath) const;
-  /// Numeric field value in base units, or nullopt when unset.
-  std::optional<double> number(llvm::StringRef DottedPath) const;
-  const Object *object(llvm::StringRef DottedPath) const;
-  llvm::StringRef word(llvm::StringRef DottedPath) const;
 };
 
 /// A field's value (Object::ifSet's) as a number, a whole number, a word,

@@ -6,6 +6,7 @@
 
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
+#include <array>
 
 using namespace llvm;
 
@@ -49,6 +50,16 @@ static const PassInfo Registry[] = {
 };
 
 ArrayRef<PassInfo> registry() { return Registry; }
+
+ArrayRef<const PassInfo *> defaultPipeline() {
+  static const auto All = [] {
+    std::array<const PassInfo *, std::size(Registry)> Out;
+    for (size_t I = 0; I < Out.size(); ++I)
+      Out[I] = &Registry[I];
+    return Out;
+  }();
+  return All;
+}
 
 const PassInfo *findPass(StringRef Name) {
   for (const PassInfo &P : Registry)
@@ -152,9 +163,6 @@ bool continuePasses(ir::Program &P, ArrayRef<const PassInfo *> Passes,
 
 bool runDefaultPipeline(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
                         ir::Program &P) {
-  const PassInfo *All[std::size(Registry)];
-  for (size_t I = 0; I < std::size(Registry); ++I)
-    All[I] = &Registry[I];
   const size_t PrefixPasses = layoutFreePrefix();
   P.Scenario = Scenario;
   // What an earlier program left (its blocks are cleared below unless the
@@ -168,7 +176,7 @@ bool runDefaultPipeline(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
   P.Draft.reset();
   P.Verify.reset();
   P.PipelineMicro.reset();
-  ArrayRef<const PassInfo *> Passes(All);
+  ArrayRef<const PassInfo *> Passes = defaultPipeline();
   P.Passes.reserve(Passes.size());
   bool Ok;
   if (!Ctx.Prefix) {

@@ -66,6 +66,8 @@ struct PassInfo {
 
 /// Every pass, in the default pipeline's order.
 llvm::ArrayRef<PassInfo> registry();
+/// Every pass of the registry, in order: the default pipeline.
+llvm::ArrayRef<const PassInfo *> defaultPipeline();
 const PassInfo *findPass(llvm::StringRef Name);
 
 /// The pass of the default pipeline that produces the first (lowest) of

@@ -37,8 +37,7 @@ Instance::Instance(const spec::Sweep &W) : W(W) {
     AxisFields.push_back(F);
     // Schema.def's Read column: whether the passes before partition read
     // the field, or a field of what it holds.
-    AxisReadByPrefix.push_back(O->Type->Fields[size_t(F - O->Fields.data())]
-                                   .ReachesBuild);
+    AxisReadByPrefix.push_back(F->Spec->ReachesBuild);
     AxisPart.push_back(Parts[0] == "mapping"  ? MappingPart
                        : Parts[0] == "model"  ? ModelPart
                        : Parts[0] == "system" ? SystemPart

@@ -202,8 +202,8 @@ int main(int argc, char **argv) {
       Emit == EmitKind::Memory) {
     std::vector<const passes::PassInfo *> Pipeline;
     if (PassList.empty())
-      for (const passes::PassInfo &P : passes::registry())
-        Pipeline.push_back(&P);
+      Pipeline.assign(passes::defaultPipeline().begin(),
+                      passes::defaultPipeline().end());
     for (const std::string &Name : PassList) {
       const passes::PassInfo *P = passes::findPass(Name);
       if (!P) {
