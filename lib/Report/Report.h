@@ -27,6 +27,9 @@ constexpr int JsonSchemaVersion = 2;
 /// The JSON Schema of the document `llmsys eval --format=json` prints
 /// (docs/report-schema.json), its figures from Figures.def.
 llvm::json::Value evalJsonSchema();
+/// The JSON Schema of `llmsys validate --format=json`'s document (with or
+/// without --cross-validate).
+llvm::json::Value validateJsonSchema();
 
 /// The text report of a training scenario (llmsys eval): a summary, the
 /// memory per device, the step's breakdown, and the operator and collective

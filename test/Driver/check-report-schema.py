@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks JSON documents against a JSON Schema (the subset `llmsys schema
 --json` writes: type, const, enum, properties, required,
-additionalProperties false, items, oneOf).
+additionalProperties (false or a schema), items, oneOf).
 
     check-report-schema.py SCHEMA DOCUMENT...
 
@@ -53,6 +53,9 @@ def problems(schema, value, where):
                 out += problems(props[key], v, f"{where}.{key}")
             elif schema.get("additionalProperties") is False:
                 out.append(f"{where}: {key} is not in the schema")
+            elif isinstance(schema.get("additionalProperties"), dict):
+                out += problems(schema["additionalProperties"], v,
+                                f"{where}.{key}")
     if isinstance(value, list) and "items" in schema:
         for i, v in enumerate(value):
             out += problems(schema["items"], v, f"{where}[{i}]")

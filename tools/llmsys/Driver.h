@@ -35,7 +35,8 @@ extern cl::opt<std::string> StdlibDir, ScenarioFilter, SweepFilter, OutputFile,
 extern cl::opt<unsigned> ErrorLimit, TopOps, SweepThreads;
 extern cl::opt<bool> SweepReusePrefix, CrossValidate;
 extern cl::list<std::string> Budgets;
-extern cl::opt<bool> SweepReuseEvaluation, Strict, Quiet, SchemaJson;
+extern cl::opt<bool> SweepReuseEvaluation, Strict, Quiet;
+extern cl::opt<std::string> SchemaJson;
 extern cl::opt<Format> OutputFormat;
 extern cl::opt<report::SweepFormat> SweepOutputFormat;
 extern cl::opt<uint64_t> MaxPoints;

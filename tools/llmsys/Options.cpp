@@ -36,10 +36,12 @@ cl::SubCommand
             "figure with the ratio");
 cl::SubCommand SchemaCmd("schema", "Print every entity kind with its "
                                    "fields, as Markdown");
-cl::opt<bool> SchemaJson("json",
-                         cl::desc("The JSON Schema of `llmsys eval "
-                                  "--format=json`'s document instead"),
-                         cl::sub(SchemaCmd), cl::cat(LLMSysCat));
+cl::opt<std::string> SchemaJson(
+    "json",
+    cl::desc("The JSON Schema of a command's --format=json document instead: "
+             "--json (eval) or --json=validate"),
+    cl::value_desc("command"), cl::ValueOptional, cl::sub(SchemaCmd),
+    cl::cat(LLMSysCat));
 cl::SubCommand InitLitCmd("init-lit",
                           "Write a lit.cfg.py and a .gitignore that make a "
                           "folder of specs a lit suite");

@@ -127,9 +127,18 @@ int main(int argc, char **argv) {
   }
 
   if (SchemaCmd) {
-    if (SchemaJson)
-      outs() << formatv("{0:2}", report::evalJsonSchema()) << '\n';
-    else
+    if (SchemaJson.getNumOccurrences()) {
+      StringRef Of = SchemaJson.empty() ? "eval" : StringRef(SchemaJson);
+      if (Of != "eval" && Of != "validate") {
+        WithColor::error(errs(), "llmsys")
+            << "--json=" << Of
+            << ": the JSON Schemas are of 'eval' and 'validate'\n";
+        return ExitBadInput;
+      }
+      outs() << formatv("{0:2}", Of == "eval" ? report::evalJsonSchema()
+                                              : report::validateJsonSchema())
+             << '\n';
+    } else
       Schema::get().printMarkdown(outs());
     return 0;
   }
