@@ -70,6 +70,17 @@ StringRef collectiveName(CollectiveKind K) {
   llvm_unreachable("unknown collective");
 }
 
+StringRef axisName(Axis A) {
+  switch (A) {
+  case Axis::None: return "none";
+  case Axis::M: return "M";
+  case Axis::N: return "N";
+  case Axis::K: return "K";
+  case Axis::Batch: return "batch";
+  }
+  llvm_unreachable("unknown axis");
+}
+
 StringRef blockKindName(BlockKind K) {
   switch (K) {
   case BlockKind::Embedding: return "embedding";

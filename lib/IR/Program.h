@@ -31,6 +31,7 @@ enum class OpCategory : uint8_t {
   Elementwise,   ///< bias, activation, dropout, residual, rotary
   Memory,        ///< embedding lookup, KV-cache access, optimizer update
   Communication, ///< collectives
+  Last = Communication,
 };
 
 enum class Phase : uint8_t {
@@ -41,15 +42,16 @@ enum class Phase : uint8_t {
   Optimizer,
   Prefill,
   Decode,
+  Last = Decode,
 };
 
 /// ETP: the tensor-parallel split of the experts (MoE parallel folding),
 /// which need not be attention's TP.
 /// EDP: the devices holding the same experts (MoE parallel folding).
-enum class ParallelDim : uint8_t { None, TP, SP, CP, PP, DP, EP, ETP, EDP };
+enum class ParallelDim : uint8_t { None, TP, SP, CP, PP, DP, EP, ETP, EDP, Last = EDP };
 
 /// Which dimension of a contraction a parallel split divides.
-enum class Axis : uint8_t { None, M, N, K, Batch };
+enum class Axis : uint8_t { None, M, N, K, Batch, Last = Batch };
 
 enum class CollectiveKind : uint8_t {
   None,
@@ -58,6 +60,7 @@ enum class CollectiveKind : uint8_t {
   ReduceScatter,
   AllToAll,
   SendRecv,
+  Last = SendRecv,
 };
 
 /// What an operator is. Passes test kinds, never names; the name is what
@@ -65,6 +68,7 @@ enum class CollectiveKind : uint8_t {
 enum class OpKind : uint8_t {
 #define OP_KIND(Id, Name) Id,
 #include "IR/OpKinds.def"
+  NumOpKinds
 };
 
 llvm::StringRef opName(OpKind K);
@@ -72,6 +76,7 @@ llvm::StringRef categoryName(OpCategory C);
 llvm::StringRef phaseName(Phase P);
 llvm::StringRef parallelDimName(ParallelDim D);
 llvm::StringRef collectiveName(CollectiveKind K);
+llvm::StringRef axisName(Axis A);
 
 /// One operator as one device executes it once.
 struct Op {
