@@ -366,15 +366,43 @@ std::string verifyProgram(const Program &P) {
     return "quantized or scheduled before partition";
   if (P.has(StateScheduled) && P.Schedule.MicroBatches < 1)
     return "a scheduled program has no micro-batches";
+  auto Finite = [](double V) { return V >= 0 && std::isfinite(V); };
+  // (What a program read from text may say: the passes never write it.)
+  if (P.MicroBatch < 1 || P.DecodeBatch < 1 || P.SeqLen < 0)
+    return fmt::format("a micro-batch of {} ({} in decode) x {} tokens",
+                       P.MicroBatch, P.DecodeBatch, P.SeqLen);
+  if (P.Schedule.VirtualStages < 1 || P.Schedule.DecodeSteps < 0 ||
+      !Finite(P.Schedule.BubbleFraction))
+    return "a schedule with no virtual stage, negative decode steps or a "
+           "negative or non-finite bubble";
+  for (const Stage &S : P.Stages)
+    if (S.DenseLayers < 0 || S.MoELayers < 0 || !(S.InFlight >= 1) ||
+        !std::isfinite(S.InFlight))
+      return fmt::format("a stage of {} + {} layers with {} micro-batches in "
+                         "flight",
+                         S.DenseLayers, S.MoELayers, S.InFlight);
   for (const Block &B : P.Blocks) {
     if (B.Repeat < 0)
       return fmt::format("block {} repeats {} times", blockKindName(B.Kind).str(),
                          B.Repeat);
+    if (!Finite(B.Params) || !Finite(B.ExpertParams) ||
+        !Finite(B.QuantizedWeightBytes) || !(B.Trainable >= -1) ||
+        !std::isfinite(B.Trainable))
+      return fmt::format("block {} has a negative or non-finite parameter "
+                         "count",
+                         blockKindName(B.Kind).str());
     for (const Op &O : B.Ops) {
       for (double V : {O.Flops, O.BytesRead, O.BytesWritten, O.FlopsPerContext,
-                       O.BytesPerContext, O.SavedBytes, O.MessageBytes})
-        if (!(V >= 0) || !std::isfinite(V))
+                       O.BytesPerContext, O.SavedBytes, O.MessageBytes,
+                       double(O.ABytes), double(O.BBytes)})
+        if (!Finite(V))
           return fmt::format("op {} has a negative or non-finite count", O.name());
+      // (A windowed kernel may perform more than the window's products:
+      // whole key blocks.)
+      if (!Finite(O.Executed) || O.Window < 0 ||
+          O.GroupPerNode < 0)
+        return fmt::format("op {} executes {} of its work over a window of {}",
+                           O.name(), O.Executed, O.Window);
       if (O.Category == OpCategory::Contraction) {
         if (O.M <= 0 || O.N <= 0 || O.K <= 0 || O.Batch <= 0)
           return fmt::format("op {} has a non-positive shape {}x{}x{} x{}",
