@@ -308,6 +308,133 @@ llvm::json::Value validateJsonSchema() {
   return document(Doc, "validate", "lib/Report/JsonSchema.cpp");
 }
 
+namespace {
+/// Figure keys a row may hold (sweep columns), each optional, of either
+/// scenario kind.
+void optionalFigures(Closed &O) {
+  for (const ir::FigureInfo &F : ir::figures()) {
+    Value T = orNull(F.Type == ir::FigureType::Bool ? "boolean" : "number");
+    T.getAsObject()->try_emplace("description", F.Doc.str());
+    O.optionalKey(F.Key.str(), std::move(T));
+  }
+}
+Value anyOf(std::initializer_list<const char *> Types) {
+  Array A;
+  for (const char *T : Types)
+    A.push_back(T);
+  return Object{{"type", std::move(A)}};
+}
+} // namespace
+
+llvm::json::Value sweepJsonSchema() {
+  Closed Row;
+  Row.optionalKey("rank", integer())
+      .optionalKey("point", integer())
+      .key("inputs", mapOf(anyOf({"number", "boolean", "string"})));
+  optionalFigures(Row);
+  Closed Doc;
+  Doc.key("schema_version", Object{{"const", JsonSchemaVersion}})
+      .key("sweep", text())
+      .key("scenario", text())
+      .key("points", integer())
+      .optionalKey("objective", text())
+      .key("results", arrayOf(Row.build()))
+      .key("accepted", integer())
+      .key("rejected_by_where", integer())
+      .key("invalid_mappings", integer());
+  return document(Doc, "sweep", "lib/Report/JsonSchema.cpp and lib/IR/Figures.def");
+}
+
+llvm::json::Value diffJsonSchema() {
+  Value Input = Closed()
+                    .key("path", text())
+                    .key("a", orNull("string"))
+                    .key("b", orNull("string"))
+                    .optionalKey("derived_a", text())
+                    .optionalKey("derived_b", text())
+                    .build();
+  Value Figure = Closed()
+                     .key("figure", text())
+                     .key("a", anyOf({"number", "boolean", "null"}))
+                     .key("b", anyOf({"number", "boolean", "null"}))
+                     .key("ratio", orNull("number"))
+                     .build();
+  Value Verdict = Closed()
+                      .key("verdict", text())
+                      .key("a", boolean())
+                      .key("b", boolean())
+                      .key("shown_a", text())
+                      .key("shown_b", text())
+                      .build();
+  Value Binding = Closed()
+                      .key("phase", text())
+                      .key("a", text())
+                      .key("b", text())
+                      .build();
+  Value Diff = Closed()
+                   .key("a", text())
+                   .key("b", text())
+                   .key("file_a", text())
+                   .key("file_b", text())
+                   .key("inputs", arrayOf(std::move(Input)))
+                   .key("figures", arrayOf(std::move(Figure)))
+                   .key("verdicts", arrayOf(std::move(Verdict)))
+                   .key("binding", arrayOf(std::move(Binding)))
+                   .build();
+  Closed Doc;
+  Doc.key("schema_version", Object{{"const", JsonSchemaVersion}})
+      .key("diffs", arrayOf(std::move(Diff)));
+  return document(Doc, "diff", "lib/Report/JsonSchema.cpp");
+}
+
+llvm::json::Value requireJsonSchema() {
+  using Kind = driver::Requirement::Kind;
+  Value Slo = Closed()
+                  .key("slo", text())
+                  .key("bound", words({"min", "max"}))
+                  .key("limit", number())
+                  .key("predicted", number())
+                  .key("met", boolean())
+                  .key("binding", text())
+                  .build();
+  Value Resource = Closed()
+                       .key("resource", text())
+                       .key("unit", text())
+                       .key("kind", words({requirementKindName(Kind::Needed),
+                                           requirementKindName(Kind::AnyValue),
+                                           requirementKindName(
+                                               Kind::Unreachable)}))
+                       .key("have_per_device", number())
+                       .key("need_per_device", orNull("number"))
+                       .optionalKey("ratio", number())
+                       .build();
+  Value Requirement = Closed()
+                          .key("scenario", text())
+                          .key("met_now", boolean())
+                          .key("slos", arrayOf(std::move(Slo)))
+                          .key("resources", arrayOf(std::move(Resource)))
+                          .key("binding", orNull("string"))
+                          .build();
+  Closed Doc;
+  Doc.key("schema_version", Object{{"const", JsonSchemaVersion}})
+      .key("requirements", arrayOf(std::move(Requirement)));
+  return document(Doc, "require", "lib/Report/JsonSchema.cpp");
+}
+
+std::optional<llvm::json::Value> jsonSchemaOf(llvm::StringRef Command) {
+  if (Command == "eval")
+    return evalJsonSchema();
+  if (Command == "validate")
+    return validateJsonSchema();
+  if (Command == "sweep")
+    return sweepJsonSchema();
+  if (Command == "diff")
+    return diffJsonSchema();
+  if (Command == "require")
+    return requireJsonSchema();
+  return std::nullopt;
+}
+
 llvm::json::Value evalJsonSchema() {
   Closed Doc;
   Doc.key("schema_version", Object{{"const", JsonSchemaVersion}})

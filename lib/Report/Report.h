@@ -30,6 +30,16 @@ llvm::json::Value evalJsonSchema();
 /// The JSON Schema of `llmsys validate --format=json`'s document (with or
 /// without --cross-validate).
 llvm::json::Value validateJsonSchema();
+/// The word of a requirement's kind in reports ("needed", "any",
+/// "unreachable").
+const char *requirementKindName(driver::Requirement::Kind K);
+/// The JSON Schemas of `llmsys sweep`, `diff` and `require --format=json`.
+llvm::json::Value sweepJsonSchema();
+llvm::json::Value diffJsonSchema();
+llvm::json::Value requireJsonSchema();
+/// The JSON Schema of the command's document (eval, validate, sweep, diff,
+/// require), or null for another word.
+std::optional<llvm::json::Value> jsonSchemaOf(llvm::StringRef Command);
 
 /// The text report of a training scenario (llmsys eval): a summary, the
 /// memory per device, the step's breakdown, and the operator and collective

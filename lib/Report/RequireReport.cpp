@@ -10,7 +10,7 @@ namespace report {
 
 using driver::Requirement;
 
-static const char *kindName(Requirement::Kind K) {
+const char *requirementKindName(Requirement::Kind K) {
   switch (K) {
   case Requirement::Kind::Needed: return "needed";
   case Requirement::Kind::AnyValue: return "any";
@@ -104,7 +104,7 @@ void printRequireMarkdown(const ir::Program &P, const driver::RequireReport &R,
   for (const Requirement &Q : R.Rows)
     OS << "| " << markdownCell(label(Q, P)) << " | "
        << (Q.K == Requirement::Kind::Needed ? si(Q.Need, Q.Unit, 4)
-                                            : std::string(kindName(Q.K)))
+                                            : std::string(requirementKindName(Q.K)))
        << " | " << si(Q.Have, Q.Unit, 4) << " | "
        << (Q.K == Requirement::Kind::Needed ? fmt::format("{:.3g}x", Q.ratio())
                                             : std::string("-"))
@@ -128,7 +128,7 @@ void printRequireCsv(const ir::Program &P, const driver::RequireReport &R,
     bool Needed = Q.K == Requirement::Kind::Needed;
     OS << P.Scenario.Name << ',' << (R.MetNow ? "true" : "false") << ','
        << Binding << ',' << Q.Resource << ',' << Q.Unit << ','
-       << kindName(Q.K) << ',' << spec::formatNumber(Q.Have) << ','
+       << requirementKindName(Q.K) << ',' << spec::formatNumber(Q.Have) << ','
        << (Needed ? spec::formatNumber(Q.Need) : "") << ','
        << (Needed ? spec::formatNumber(Q.ratio()) : "") << '\n';
   }
@@ -140,7 +140,7 @@ llvm::json::Value requireJson(const ir::Program &P,
   for (const Requirement &Q : R.Rows) {
     llvm::json::Object O{{"resource", Q.Resource},
                          {"unit", Q.Unit},
-                         {"kind", kindName(Q.K)},
+                         {"kind", requirementKindName(Q.K)},
                          {"have_per_device", Q.Have}};
     if (Q.K == Requirement::Kind::Needed) {
       O["need_per_device"] = Q.Need;

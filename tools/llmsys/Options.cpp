@@ -39,7 +39,7 @@ cl::SubCommand SchemaCmd("schema", "Print every entity kind with its "
 cl::opt<std::string> SchemaJson(
     "json",
     cl::desc("The JSON Schema of a command's --format=json document instead: "
-             "--json (eval) or --json=validate"),
+             "--json (eval), --json=validate, sweep, diff or require"),
     cl::value_desc("command"), cl::ValueOptional, cl::sub(SchemaCmd),
     cl::cat(LLMSysCat));
 cl::SubCommand InitLitCmd("init-lit",

@@ -129,15 +129,15 @@ int main(int argc, char **argv) {
   if (SchemaCmd) {
     if (SchemaJson.getNumOccurrences()) {
       StringRef Of = SchemaJson.empty() ? "eval" : StringRef(SchemaJson);
-      if (Of != "eval" && Of != "validate") {
+      std::optional<json::Value> S = report::jsonSchemaOf(Of);
+      if (!S) {
         WithColor::error(errs(), "llmsys")
             << "--json=" << Of
-            << ": the JSON Schemas are of 'eval' and 'validate'\n";
+            << ": the JSON Schemas are of eval, validate, sweep, diff and "
+               "require\n";
         return ExitBadInput;
       }
-      outs() << formatv("{0:2}", Of == "eval" ? report::evalJsonSchema()
-                                              : report::validateJsonSchema())
-             << '\n';
+      outs() << formatv("{0:2}", *S) << '\n';
     } else
       Schema::get().printMarkdown(outs());
     return 0;
