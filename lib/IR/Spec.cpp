@@ -253,6 +253,13 @@ static std::string formatNode(const Condition &C, int I) {
   case Op::Ne: return Bin("!=");
   case Op::And: return Bin("and");
   case Op::Or: return Bin("or");
+  case Op::Min:
+  case Op::Max:
+    return (N.Kind == Op::Min ? "min(" : "max(") + formatNode(C, N.L) + ", " +
+           formatNode(C, N.R) + ")";
+  case Op::Ceil: return "ceil(" + formatNode(C, N.L) + ")";
+  case Op::Floor: return "floor(" + formatNode(C, N.L) + ")";
+  case Op::Round: return "round(" + formatNode(C, N.L) + ")";
   }
   llvm_unreachable("unknown condition node");
 }
@@ -283,6 +290,9 @@ void printSpec(const Spec &S, const SourceMgr &SM, raw_ostream &OS,
         OS << (I ? ", " : "") << formatValue(A.Values[I]);
       OS << "]\n";
     }
+    for (const SweepDerived &D : W.Derived)
+      OS << "  computed " << D.Path << " = " << formatCondition(D.Expr)
+         << '\n';
     for (const Condition &C : W.Where)
       OS << "  where " << formatCondition(C) << '\n';
     if (W.Pareto && W.Objectives.size() == 2)

@@ -273,14 +273,17 @@ struct SweepAxis {
   std::vector<Value> Values;
 };
 
-/// A sweep's `where` condition, lowered and type-checked by Sema: a tree of
-/// nodes in one vector (children before parents; Root is the last). Names
-/// are figures of the scenario (known once a point is costed) or field
-/// paths of the scenario (known before).
+/// An expression a sweep point evaluates, lowered and type-checked by Sema:
+/// a `where` condition, or the expression of a field computed from an axis
+/// (SweepDerived). A tree of nodes in one vector (children before parents;
+/// Root is the last). Names are figures of the scenario (known once a point
+/// is costed) or field paths of the scenario (known before).
 struct Condition {
   enum class Op : uint8_t {
     Const, Figure, Field, Neg, Not, Add, Sub, Mul, Div,
-    Lt, Le, Gt, Ge, Eq, Ne, And, Or
+    Lt, Le, Gt, Ge, Eq, Ne, And, Or,
+    Min, Max,           ///< of L and R
+    Ceil, Floor, Round, ///< of L
   };
   struct Node {
     Op Kind = Op::Const;
@@ -298,10 +301,21 @@ struct Condition {
   bool NeedsFigures = false; ///< false: decidable before costing
 };
 
+/// A field of the swept scenario computed from an axis (`dp = 64 / (tp *
+/// pp)` with tp swept): its expression, evaluated at each point after the
+/// axes are set, in an order where a field comes after those it reads.
+struct SweepDerived {
+  std::string Path;                ///< "mapping.dp"
+  std::vector<unsigned> FieldPath; ///< the field index at each step
+  const FieldSpec *Field = nullptr;
+  Condition Expr; ///< a number in the field's base unit
+};
+
 struct Sweep {
   const Object *Decl = nullptr; ///< The sweep entity (no fields of its own).
   const Object *Scenario = nullptr;
   std::vector<SweepAxis> Axes;
+  std::vector<SweepDerived> Derived;
   std::vector<Condition> Where;
   std::vector<std::pair<std::string, bool>> Objectives; ///< figure, maximize
   bool Pareto = false;

@@ -115,11 +115,13 @@ void Resolver::resolveExpect(const ast::ExpectDecl &D) {
   S.Expectations.push_back(std::move(X));
 }
 
-/// A sweep point sets the axis field in a copy of the scenario and does not
-/// re-evaluate fields computed from it (a default such as `weights =
-/// precision`, or an expression written in the spec), so an axis whose field
-/// something read is refused rather than costed with stale values.
-bool Resolver::checkAxisUnread(const Object &Scenario, const ast::AxisMember &A) {
+/// A sweep point sets the axis field in a copy of the scenario; the fields
+/// computed from it are computed again (deriveSweepFields). A block on the
+/// axis's path that something read, or that is not set, refuses the axis.
+bool Resolver::axisReaders(const Object &Scenario, const ast::AxisMember &A,
+                           AxisReaders &Out) {
+  Out.Range = A.Path.range();
+  Out.Path = A.Path.str();
   // Readers outside the scenario's objects (another scenario copying one of
   // its fields) do not change a point.
   DenseSet<const Object *> Reachable;
@@ -138,28 +140,39 @@ bool Resolver::checkAxisUnread(const Object &Scenario, const ast::AxisMember &A)
     int Idx = O->Type->findField(A.Path.Parts[I].Name);
     if (Idx < 0)
       return true;
+    bool Last = I + 1 == A.Path.Parts.size();
     auto It = ReadBy.find({O, static_cast<unsigned>(Idx)});
     if (It != ReadBy.end())
       for (const auto &Reader : It->second) {
         if (!Reachable.count(Reader.first))
           continue;
+        if (Last) {
+          Out.Readers.push_back(Reader);
+          continue;
+        }
+        // What read a block on the way read it whole: no expression of
+        // numbers and words recomputes it.
         std::string Name = fieldPath(Reader.first, Reader.second);
-        Diags.report<DiagID::err_sweep_axis_read>(A.Path.range(), A.Path.str(),
-                     Name, Name);
+        Diags.report<DiagID::err_sweep_axis_read>(
+            A.Path.range(), A.Path.str(), Name,
+            "it reads '" + fieldPath(O, static_cast<unsigned>(Idx)) + "'",
+            Name);
         return false;
       }
-    if (I + 1 < A.Path.Parts.size()) {
-      const spec::Field &F = O->Fields[Idx];
-      if (F.V.Kind != spec::ValueKind::Object || !F.V.Obj) {
-        std::string Prefix;
-        for (size_t J = 0; J <= I; ++J)
-          Prefix += (J ? "." : "") + A.Path.Parts[J].Name.str();
-        Diags.report<DiagID::err_sweep_axis_unset>(A.Path.range(),
-                     A.Path.str(), Prefix, "'" + Scenario.Name + "'");
-        return false;
-      }
-      O = F.V.Obj;
+    if (Last) {
+      Out.Target = {O, static_cast<unsigned>(Idx)};
+      break;
     }
+    const spec::Field &F = O->Fields[Idx];
+    if (F.V.Kind != spec::ValueKind::Object || !F.V.Obj) {
+      std::string Prefix;
+      for (size_t J = 0; J <= I; ++J)
+        Prefix += (J ? "." : "") + A.Path.Parts[J].Name.str();
+      Diags.report<DiagID::err_sweep_axis_unset>(A.Path.range(),
+                   A.Path.str(), Prefix, "'" + Scenario.Name + "'");
+      return false;
+    }
+    O = F.V.Obj;
   }
   return true;
 }
@@ -191,6 +204,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
   W.Decl = EI.Obj;
   W.Scenario = Target->Obj;
   bool Ok = true;
+  std::vector<AxisReaders> AxesRead;
   auto CheckFigure = [&](const ast::Expr *E) -> const FigureSpec * {
     const auto *N = dyn_cast<ast::NameExpr>(E);
     const FigureSpec *F =
@@ -236,10 +250,12 @@ void Resolver::resolveSweep(EntityInfo &EI) {
           T = FS->Type.Struct;
         }
       }
-      if (!FS || !checkAxisUnread(*Target->Obj, A)) {
+      AxisReaders Readers;
+      if (!FS || !axisReaders(*Target->Obj, A, Readers)) {
         Ok = false;
         break;
       }
+      AxesRead.push_back(std::move(Readers));
       // A block chosen by a word (`schedule = 1f1b`) is swept by its word:
       // `mapping.schedule in [1f1b, gpipe]` sets `mapping.schedule.kind`.
       std::string Path = A.Path.str();
@@ -347,6 +363,8 @@ void Resolver::resolveSweep(EntityInfo &EI) {
       break; // Fields are rejected by applyBlock: a sweep has none.
     }
   }
+  if (Ok && !deriveSweepFields(*Target->Obj, AxesRead, W))
+    Ok = false;
   if (Ok)
     S.Sweeps.push_back(std::move(W));
 }

@@ -10,6 +10,7 @@
 //   CheckValue.cpp    a value against its field's type and constraints;
 //   Scenarios.cpp     expectations, sweeps and measurements;
 //   SweepConditions.cpp  a sweep's `where`, lowered and type-checked;
+//   SweepDerived.cpp  fields a sweep point computes again from its axes;
 //   HFConfig.cpp      `hf_config("...")`: a config.json as model fields;
 //   Trace.cpp         a serving trace file (traffic.trace);
 //   Sema.cpp          the order in which these run.
@@ -179,7 +180,25 @@ public:
   // Scenarios.cpp
   void resolveExpect(const ast::ExpectDecl &D);
   void resolveSweep(EntityInfo &EI);
-  bool checkAxisUnread(const Object &Scenario, const ast::AxisMember &A);
+  /// A sweep axis's field and the fields of the scenario computed from it.
+  struct AxisReaders {
+    llvm::SMRange Range;
+    std::string Path;
+    std::pair<const Object *, unsigned> Target;
+    std::vector<std::pair<const Object *, unsigned>> Readers;
+  };
+  /// Finds the axis's field in the scenario's objects (Out.Target) and the
+  /// fields that read it (Out.Readers); false after a diagnostic (a block
+  /// on the way not set, or read itself).
+  bool axisReaders(const Object &Scenario, const ast::AxisMember &A,
+                   AxisReaders &Out);
+
+  // SweepDerived.cpp
+  /// Lowers the fields computed from the axes, at any remove, into
+  /// W.Derived, each after those it reads; false after a diagnostic (one
+  /// a point cannot compute again).
+  bool deriveSweepFields(const Object &Scenario,
+                         llvm::ArrayRef<AxisReaders> Axes, spec::Sweep &W);
 
   // SweepConditions.cpp
   /// Lowers a sweep's `where` into Out; false after a diagnostic.

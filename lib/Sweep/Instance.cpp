@@ -5,16 +5,46 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include <algorithm>
+#include <cmath>
 
 using namespace llvm;
 
 namespace llmsys {
 namespace sweep {
 
+/// The part of a scenario a path from it starts in.
+static uint8_t partOf(StringRef First, uint8_t Mapping, uint8_t Model,
+                      uint8_t System, uint8_t Whole) {
+  return First == "mapping"  ? Mapping
+         : First == "model"  ? Model
+         : First == "system" ? System
+                             : Whole;
+}
+
 Instance::Instance(const spec::Sweep &W) : W(W) {
   Copies.push_back(*W.Scenario);
   Root = &Copies.back();
   std::vector<const spec::Object *> Owned{Root};
+  // A field computed from an axis is set per point too: the blocks and
+  // entities on its path are copied as an axis's are.
+  for (const spec::SweepDerived &D : W.Derived) {
+    spec::Object *O = Root;
+    spec::Field *F = nullptr;
+    for (size_t I = 0; I < D.FieldPath.size(); ++I) {
+      F = &O->Fields[D.FieldPath[I]];
+      if (I + 1 == D.FieldPath.size())
+        break;
+      if (!is_contained(Owned, F->V.Obj)) {
+        Copies.push_back(*F->V.Obj);
+        F->V.Obj = &Copies.back();
+        Owned.push_back(F->V.Obj);
+      }
+      O = F->V.Obj;
+    }
+    DerivedFields.push_back(F);
+    DerivedParts |= partOf(StringRef(D.Path).split('.').first, MappingPart,
+                           ModelPart, SystemPart, WholePart);
+  }
   for (const spec::SweepAxis &A : W.Axes) {
     SmallVector<StringRef, 4> Parts;
     StringRef(A.Path).split(Parts, '.');
@@ -38,11 +68,15 @@ Instance::Instance(const spec::Sweep &W) : W(W) {
     // Schema.def's Read column: whether the passes before partition read
     // the field, or a field of what it holds.
     AxisReadByPrefix.push_back(F->Spec->ReachesBuild);
-    AxisPart.push_back(Parts[0] == "mapping"  ? MappingPart
-                       : Parts[0] == "model"  ? ModelPart
-                       : Parts[0] == "system" ? SystemPart
-                                              : WholePart);
+    AxisPart.push_back(
+        partOf(Parts[0], MappingPart, ModelPart, SystemPart, WholePart));
   }
+  // A computed field the operator-building passes read makes every axis
+  // part of the cache's key (conservatively: not only those it reads).
+  if (any_of(W.Derived, [](const spec::SweepDerived &D) {
+        return D.Field->ReachesBuild;
+      }))
+    AxisReadByPrefix.assign(AxisReadByPrefix.size(), true);
   Current.assign(W.Axes.size(), UINT32_MAX);
   uint64_t Choices = 1;
   for (size_t I = 0; I < W.Axes.size(); ++I) {
@@ -56,7 +90,8 @@ Instance::Instance(const spec::Sweep &W) : W(W) {
   }
 }
 
-void Instance::set(const std::vector<uint32_t> &Choice) {
+bool Instance::set(const std::vector<uint32_t> &Choice) {
+  bool Changed = false;
   for (size_t I = 0; I < AxisFields.size(); ++I) {
     if (Current[I] == Choice[I])
       continue;
@@ -65,7 +100,22 @@ void Instance::set(const std::vector<uint32_t> &Choice) {
     F.From = spec::Origin::File;
     Current[I] = Choice[I];
     Dirty |= AxisPart[I];
+    Changed = true;
   }
+  if (!Changed || W.Derived.empty())
+    return DerivedValid;
+  DerivedValid = true;
+  for (size_t I = 0; I < W.Derived.size(); ++I) {
+    std::optional<spec::Value> V =
+        computedValue(W.Derived[I], *Root, DerivedFields[I]->V);
+    if (!V) {
+      DerivedValid = false;
+      break;
+    }
+    DerivedFields[I]->V = std::move(*V);
+  }
+  Dirty |= DerivedParts;
+  return DerivedValid;
 }
 
 uint64_t Instance::prefixKey() const {
@@ -131,8 +181,9 @@ static Val fromValue(const spec::Value &V) {
   return X;
 }
 
-bool holds(const spec::Condition &C, const spec::Object &Root,
-           const driver::Evaluation *E) {
+/// The value of C's root at the point whose objects are Root.
+static Val evaluate(const spec::Condition &C, const spec::Object &Root,
+                    const driver::Evaluation *E) {
   using Op = spec::Condition::Op;
   SmallVector<Val, 16> Vals(C.Nodes.size());
   for (size_t I = 0; I < C.Nodes.size(); ++I) {
@@ -200,10 +251,61 @@ bool holds(const spec::Condition &C, const spec::Object &Root,
     }
     case Op::And: Bool(L->B && R->B); break;
     case Op::Or: Bool(L->B || R->B); break;
+    case Op::Min: Num(std::min(L->N, R->N)); break;
+    case Op::Max: Num(std::max(L->N, R->N)); break;
+    case Op::Ceil: Num(std::ceil(L->N)); break;
+    case Op::Floor: Num(std::floor(L->N)); break;
+    case Op::Round: Num(std::round(L->N)); break;
     }
   }
-  const Val &Root_ = Vals.back();
-  return Root_.K == Val::Bool && Root_.B;
+  return Vals.empty() ? Val() : Vals.back();
+}
+
+bool holds(const spec::Condition &C, const spec::Object &Root,
+           const driver::Evaluation *E) {
+  Val V = evaluate(C, Root, E);
+  return V.K == Val::Bool && V.B;
+}
+
+/// Whether a number is one the field accepts (as Sema checks a written
+/// value: a whole number where one is asked for, within the field's
+/// limits).
+static bool accepts(const FieldSpec &F, double X) {
+  if (!std::isfinite(X))
+    return false;
+  if (F.Type.Kind == TypeKind::Integer &&
+      (std::fabs(X - std::round(X)) > 1e-9 * std::max(1.0, std::fabs(X)) ||
+       X > F.mostValue()))
+    return false;
+  switch (F.Check) {
+  case Constraint::None: return true;
+  case Constraint::Positive: return X > 0;
+  case Constraint::NonNegative: return X >= 0;
+  case Constraint::Range: return X >= F.Min && X <= F.Max;
+  }
+  return true;
+}
+
+std::optional<spec::Value> computedValue(const spec::SweepDerived &D,
+                                         const spec::Object &Root,
+                                         const spec::Value &Old) {
+  Val V = evaluate(D.Expr, Root, nullptr);
+  switch (V.K) {
+  case Val::Number:
+    if (!accepts(*D.Field, V.N))
+      return std::nullopt;
+    return spec::Value::number(D.Field->Type.Kind == TypeKind::Integer
+                                   ? std::round(V.N)
+                                   : V.N,
+                               Old.Dim);
+  case Val::Bool:
+    return spec::Value::boolean(V.B);
+  case Val::Word:
+    return spec::Value::enumWord(V.W.str());
+  case Val::Unknown:
+    break;
+  }
+  return std::nullopt;
 }
 
 } // namespace sweep

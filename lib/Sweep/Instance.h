@@ -26,8 +26,12 @@ public:
   Instance(const Instance &) = delete;
   Instance &operator=(const Instance &) = delete;
 
-  /// Sets every axis field to the chosen value.
-  void set(const std::vector<uint32_t> &Choice);
+  /// Sets every axis field to the chosen value, then computes again the
+  /// fields computed from them (spec::Sweep::Derived); false when one of
+  /// those comes out a value its field does not accept (a fraction of a
+  /// whole number, a division by zero, out of its range): the point is
+  /// not a valid one.
+  bool set(const std::vector<uint32_t> &Choice);
   const spec::Object &root() const { return *Root; }
   /// The typed scenario of the point: the parts whose axes changed since
   /// the last call are read again (the mapping, the model, the system),
@@ -49,6 +53,9 @@ private:
   std::deque<spec::Object> Copies;
   spec::Object *Root = nullptr;
   std::vector<spec::Field *> AxisFields;
+  std::vector<spec::Field *> DerivedFields; ///< parallel to W.Derived
+  uint8_t DerivedParts = 0;
+  bool DerivedValid = true;
   std::vector<uint8_t> AxisPart;
   std::vector<bool> AxisReadByPrefix;
   bool PrefixKeyExact = true;
@@ -63,6 +70,13 @@ private:
 /// makes the condition false.
 bool holds(const spec::Condition &C, const spec::Object &Root,
            const driver::Evaluation *E);
+
+/// The value of a computed field at the point whose objects are Root (Old:
+/// its value so far, for its unit); nullopt when its field does not accept
+/// it.
+std::optional<spec::Value> computedValue(const spec::SweepDerived &D,
+                                         const spec::Object &Root,
+                                         const spec::Value &Old);
 
 } // namespace sweep
 } // namespace llmsys

@@ -212,7 +212,10 @@ void Runner::evaluate(Instance &I, Chunk &C) {
     // chunk kept.
     Quiet.Verify = true;
     choice(Index, Choice);
-    I.set(Choice);
+    if (!I.set(Choice)) { // a computed field out of its field's values
+      ++C.Invalid;
+      continue;
+    }
     if (!all_of(Before, [&](const spec::Condition *X) {
           return holds(*X, I.root(), nullptr);
         })) {
