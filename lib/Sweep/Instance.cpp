@@ -25,14 +25,15 @@ Instance::Instance(const spec::Sweep &W) : W(W) {
   Copies.push_back(*W.Scenario);
   Root = &Copies.back();
   std::vector<const spec::Object *> Owned{Root};
-  // A field computed from an axis is set per point too: the blocks and
-  // entities on its path are copied as an axis's are.
-  for (const spec::SweepDerived &D : W.Derived) {
+  // The field at a path of field indices, in this instance's copy: a block
+  // or entity on the way is copied once, so that setting the field changes
+  // this point only.
+  auto Own = [&](ArrayRef<unsigned> Path) {
     spec::Object *O = Root;
     spec::Field *F = nullptr;
-    for (size_t I = 0; I < D.FieldPath.size(); ++I) {
-      F = &O->Fields[D.FieldPath[I]];
-      if (I + 1 == D.FieldPath.size())
+    for (size_t I = 0; I < Path.size(); ++I) {
+      F = &O->Fields[Path[I]];
+      if (I + 1 == Path.size())
         break;
       if (!is_contained(Owned, F->V.Obj)) {
         Copies.push_back(*F->V.Obj);
@@ -41,29 +42,26 @@ Instance::Instance(const spec::Sweep &W) : W(W) {
       }
       O = F->V.Obj;
     }
-    DerivedFields.push_back(F);
+    return F;
+  };
+  // A field computed from an axis is set per point too.
+  for (const spec::SweepDerived &D : W.Derived) {
+    DerivedFields.push_back(Own(D.FieldPath));
     DerivedParts |= partOf(StringRef(D.Path).split('.').first, MappingPart,
                            ModelPart, SystemPart, WholePart);
   }
   for (const spec::SweepAxis &A : W.Axes) {
     SmallVector<StringRef, 4> Parts;
     StringRef(A.Path).split(Parts, '.');
-    spec::Object *O = Root;
-    spec::Field *F = nullptr;
+    // The path by field index (Sema checked it).
+    SmallVector<unsigned, 4> Path;
+    const spec::Object *O = Root;
     for (size_t I = 0; I < Parts.size(); ++I) {
-      int Idx = O->Type->findField(Parts[I]);
-      F = &O->Fields[Idx]; // Sema checked the path.
-      if (I + 1 == Parts.size())
-        break;
-      // A block or entity on the way is copied once, so that setting the
-      // field changes this point only.
-      if (!is_contained(Owned, F->V.Obj)) {
-        Copies.push_back(*F->V.Obj);
-        F->V.Obj = &Copies.back();
-        Owned.push_back(F->V.Obj);
-      }
-      O = F->V.Obj;
+      Path.push_back(static_cast<unsigned>(O->Type->findField(Parts[I])));
+      if (I + 1 < Parts.size())
+        O = O->Fields[Path.back()].V.Obj;
     }
+    spec::Field *F = Own(Path);
     AxisFields.push_back(F);
     // Schema.def's Read column: whether the passes before partition read
     // the field, or a field of what it holds.
