@@ -122,6 +122,34 @@ std::string formatNumber(double V) {
   return fmt::format("{:.12g}", V);
 }
 
+bool sameValue(const Value &A, const Value &B) {
+  if (A.Kind != B.Kind)
+    return false;
+  switch (A.Kind) {
+  case ValueKind::None:
+    return true;
+  case ValueKind::Number:
+    return A.Dim == B.Dim && sameNumber(A.Num, B.Num);
+  case ValueKind::Bool:
+    return A.Bool == B.Bool;
+  case ValueKind::String:
+  case ValueKind::Enum:
+    return A.str() == B.str();
+  case ValueKind::List: {
+    ArrayRef<Value> X = A.elems(), Y = B.elems();
+    if (X.size() != Y.size())
+      return false;
+    for (size_t I = 0; I < X.size(); ++I)
+      if (!sameValue(X[I], Y[I]))
+        return false;
+    return true;
+  }
+  case ValueKind::Object:
+    return A.Obj == B.Obj;
+  }
+  llvm_unreachable("unknown value kind");
+}
+
 std::string formatValue(const Value &V) {
   switch (V.Kind) {
   case ValueKind::None:

@@ -18,10 +18,12 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/SMLoc.h"
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <deque>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -227,6 +229,14 @@ const Field *Object::ifSet(OuterEnum Outer, FieldEnum F) const {
 enum class Compare : uint8_t { Lt, Le, Gt, Ge, Eq, Ne, In };
 /// "<", "<=", ">", ">=", "==", "!=", "in".
 llvm::StringRef spelling(Compare C);
+/// Whether two numbers are equal for `==`, `!=` and `in` (of a list): to
+/// 1e-12 relative, the twelve significant digits a spec's decimal values
+/// carry, so that a value converted from another unit (100 ms against
+/// 0.1 s) equals its decimal writing despite binary rounding.
+inline bool sameNumber(double A, double B) {
+  return A == B ||
+         std::fabs(A - B) <= 1e-12 * std::max(std::fabs(A), std::fabs(B));
+}
 /// Whether V meets the comparison with Lo (In: Lo <= V <= Hi).
 inline bool compareHolds(Compare C, double V, double Lo, double Hi = 0) {
   switch (C) {
@@ -234,8 +244,8 @@ inline bool compareHolds(Compare C, double V, double Lo, double Hi = 0) {
   case Compare::Le: return V <= Lo;
   case Compare::Gt: return V > Lo;
   case Compare::Ge: return V >= Lo;
-  case Compare::Eq: return V == Lo;
-  case Compare::Ne: return V != Lo;
+  case Compare::Eq: return sameNumber(V, Lo);
+  case Compare::Ne: return !sameNumber(V, Lo);
   case Compare::In: return V >= Lo && V <= Hi;
   }
   return false;
@@ -361,6 +371,11 @@ private:
 std::string formatNumber(double V);
 /// "85899345920 B", "0.5", "bf16", "[a, b]", "H100_SXM".
 std::string formatValue(const Value &V);
+
+/// Whether two values are equal: the same kind, numbers by sameNumber and
+/// their dimension, words and strings by their text, lists element by
+/// element, entities and blocks by identity.
+bool sameValue(const Value &A, const Value &B);
 
 /// A where condition, fully parenthesised, values in base units:
 /// "(peak_memory <= 85899345920 B)".

@@ -450,7 +450,7 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
       return std::nullopt;
     }
     for (const Value &X : R->elems())
-      if (X.Kind == L->Kind && formatValue(X) == formatValue(*L))
+      if (spec::sameValue(X, *L))
         return Value::boolean(true);
     return Value::boolean(false);
   }
@@ -509,7 +509,7 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
                    L->describe(), R->describe());
       return std::nullopt;
     }
-    bool Equal = formatValue(*L) == formatValue(*R);
+    bool Equal = spec::sameValue(*L, *R);
     return Value::boolean(E.Op == BinaryOp::Eq ? Equal : !Equal);
   }
   for (const Value *V : {&*L, &*R})
@@ -530,8 +530,8 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
     case BinaryOp::Le: B = L->Num <= R->Num; break;
     case BinaryOp::Gt: B = L->Num > R->Num; break;
     case BinaryOp::Ge: B = L->Num >= R->Num; break;
-    case BinaryOp::Eq: B = L->Num == R->Num; break;
-    default: B = L->Num != R->Num; break;
+    case BinaryOp::Eq: B = spec::sameNumber(L->Num, R->Num); break;
+    default: B = !spec::sameNumber(L->Num, R->Num); break;
     }
     return Value::boolean(B);
   }

@@ -241,7 +241,7 @@ static Val evaluate(const spec::Condition &C, const spec::Object &Root,
     case Op::Ge: Bool(L->N >= R->N); break;
     case Op::Eq:
     case Op::Ne: {
-      bool Eq = L->K == Val::Number ? L->N == R->N
+      bool Eq = L->K == Val::Number ? spec::sameNumber(L->N, R->N)
                 : L->K == Val::Bool ? L->B == R->B
                                     : L->W == R->W;
       Bool(N.Kind == Op::Eq ? Eq : !Eq);
