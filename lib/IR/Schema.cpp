@@ -82,14 +82,31 @@ std::string TypeSpec::describe() const {
   llvm_unreachable("unknown type kind");
 }
 
-double FieldSpec::mostValue() const {
+bool isWholeNumber(double X) {
+  return std::fabs(X - std::round(X)) <= 1e-9 * std::max(1.0, std::fabs(X));
+}
+
+bool FieldSpec::counted() const {
   const TypeSpec &T = Type.Kind == TypeKind::List ? *Type.Elem : Type;
-  bool Counted = T.Kind == TypeKind::Integer ||
-                 (T.Kind == TypeKind::Quantity && !T.AnyDimension &&
-                  T.Dim == dims::tokens());
-  if (!Counted)
+  return T.Kind == TypeKind::Integer ||
+         (T.Kind == TypeKind::Quantity && !T.AnyDimension &&
+          T.Dim == dims::tokens());
+}
+
+double FieldSpec::mostValue() const {
+  if (!counted())
     return std::numeric_limits<double>::infinity();
   return Most > 0 ? Most : MaxCount;
+}
+
+bool FieldSpec::meetsConstraint(double X) const {
+  switch (Check) {
+  case Constraint::None: return true;
+  case Constraint::Positive: return X > 0;
+  case Constraint::NonNegative: return X >= 0;
+  case Constraint::Range: return X >= Min && X <= Max;
+  }
+  return true;
 }
 
 namespace {

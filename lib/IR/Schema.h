@@ -106,6 +106,10 @@ constexpr double MaxExact = 9007199254740992.0;
 /// The largest number of layers (and of experts): 2^20.
 constexpr double MaxLayers = 1048576.0;
 
+/// Whether X is a whole number, to the 1e-9 relative a decimal value
+/// carries (binary rounding of 3 x 0.1 and the like is forgiven).
+bool isWholeNumber(double X);
+
 struct FieldSpec {
   std::string Name;
   TypeSpec Type;
@@ -120,6 +124,12 @@ struct FieldSpec {
   /// The largest value accepted (infinity where none applies; a field
   /// with a range says its own maximum, Max).
   double mostValue() const;
+  /// Whether the field counts: a whole number (an integer, or a count of
+  /// tokens: a prompt of 0.5 tokens is not a workload).
+  bool counted() const;
+  /// Whether X meets the field's constraint (positive, non-negative, in
+  /// its range); the type and whole-number checks are the caller's.
+  bool meetsConstraint(double X) const;
   /// In a block of limits (slo): "<=" or ">=", the only comparison allowed.
   std::string BoundOp;
   /// Why a field that no figure of a scenario reads is accepted (a name,

@@ -46,12 +46,11 @@ bool Resolver::wholeNumber(Value &V, SMRange R, const std::string &Name,
                  spec::formatNumber(Most));
     return false;
   }
-  double Rounded = std::round(V.Num);
-  if (std::fabs(V.Num - Rounded) > 1e-9 * std::max(1.0, std::fabs(V.Num))) {
+  if (!isWholeNumber(V.Num)) {
     Diags.report<DiagID::err_not_integer>(R, Name, spec::formatValue(V));
     return false;
   }
-  V.Num = Rounded;
+  V.Num = std::round(V.Num);
   return true;
 }
 
@@ -131,31 +130,24 @@ bool Resolver::checkValue(const FieldSpec &F, Value &V, SMRange R,
     return true;
   }
 
+  if (F.meetsConstraint(V.Num))
+    return true;
   switch (F.Check) {
   case Constraint::None:
     break;
   case Constraint::Positive:
-    if (!(V.Num > 0)) {
-      Diags.report<DiagID::err_not_positive>(R, Name, spec::formatValue(V));
-      return false;
-    }
+    Diags.report<DiagID::err_not_positive>(R, Name, spec::formatValue(V));
     break;
   case Constraint::NonNegative:
-    if (V.Num < 0) {
-      Diags.report<DiagID::err_negative>(R, Name, spec::formatValue(V));
-      return false;
-    }
+    Diags.report<DiagID::err_negative>(R, Name, spec::formatValue(V));
     break;
   case Constraint::Range:
-    if (V.Num < F.Min || V.Num > F.Max) {
-      Diags.report<DiagID::err_out_of_range>(R, Name,
-                   spec::formatNumber(F.Min), spec::formatNumber(F.Max),
-                   spec::formatValue(V));
-      return false;
-    }
+    Diags.report<DiagID::err_out_of_range>(R, Name, spec::formatNumber(F.Min),
+                                           spec::formatNumber(F.Max),
+                                           spec::formatValue(V));
     break;
   }
-  return true;
+  return false;
 }
 
 } // namespace sema

@@ -118,23 +118,12 @@ void Resolver::resolveExpect(const ast::ExpectDecl &D) {
 /// A sweep point sets the axis field in a copy of the scenario; the fields
 /// computed from it are computed again (deriveSweepFields). A block on the
 /// axis's path that something read, or that is not set, refuses the axis.
-bool Resolver::axisReaders(const Object &Scenario, const ast::AxisMember &A,
-                           AxisReaders &Out) {
+bool Resolver::axisReaders(const Object &Scenario, const ObjectPaths &Paths,
+                           const ast::AxisMember &A, AxisReaders &Out) {
   Out.Range = A.Path.range();
   Out.Path = A.Path.str();
   // Readers outside the scenario's objects (another scenario copying one of
   // its fields) do not change a point.
-  DenseSet<const Object *> Reachable;
-  std::vector<const Object *> Work{&Scenario};
-  while (!Work.empty()) {
-    const Object *X = Work.back();
-    Work.pop_back();
-    if (!X || !Reachable.insert(X).second)
-      continue;
-    for (const spec::Field &F : X->Fields)
-      if (F.V.Kind == spec::ValueKind::Object)
-        Work.push_back(F.V.Obj);
-  }
   const Object *O = &Scenario;
   for (size_t I = 0; I < A.Path.Parts.size(); ++I) {
     int Idx = O->Type->findField(A.Path.Parts[I].Name);
@@ -144,7 +133,7 @@ bool Resolver::axisReaders(const Object &Scenario, const ast::AxisMember &A,
     auto It = ReadBy.find({O, static_cast<unsigned>(Idx)});
     if (It != ReadBy.end())
       for (const auto &Reader : It->second) {
-        if (!Reachable.count(Reader.first))
+        if (!Paths.count(Reader.first))
           continue;
         if (Last) {
           Out.Readers.push_back(Reader);
@@ -205,6 +194,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
   W.Scenario = Target->Obj;
   bool Ok = true;
   std::vector<AxisReaders> AxesRead;
+  const ObjectPaths Paths = objectPaths(*Target->Obj);
   auto CheckFigure = [&](const ast::Expr *E) -> const FigureSpec * {
     const auto *N = dyn_cast<ast::NameExpr>(E);
     const FigureSpec *F =
@@ -251,7 +241,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
         }
       }
       AxisReaders Readers;
-      if (!FS || !axisReaders(*Target->Obj, A, Readers)) {
+      if (!FS || !axisReaders(*Target->Obj, Paths, A, Readers)) {
         Ok = false;
         break;
       }
@@ -363,7 +353,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
       break; // Fields are rejected by applyBlock: a sweep has none.
     }
   }
-  if (Ok && !deriveSweepFields(*Target->Obj, AxesRead, W))
+  if (Ok && !deriveSweepFields(*Target->Obj, Paths, AxesRead, W))
     Ok = false;
   if (Ok)
     S.Sweeps.push_back(std::move(W));

@@ -100,6 +100,11 @@ readTrace(SourceFiles &Sources, DiagnosticEngine &Diags,
           llvm::StringRef Spelled, unsigned FromBuffer, llvm::SMRange Use,
           int64_t MaxSeq, llvm::StringRef ModelName);
 
+/// The objects a scenario reaches through object-valued fields, each with
+/// its path of field indices from it (the first found, breadth first).
+using ObjectPaths = llvm::DenseMap<const Object *, std::vector<unsigned>>;
+ObjectPaths objectPaths(const Object &Root);
+
 /// A step of evaluation, for cycle reports.
 struct EvalFrame {
   Object *Obj;
@@ -188,16 +193,17 @@ public:
     std::vector<std::pair<const Object *, unsigned>> Readers;
   };
   /// Finds the axis's field in the scenario's objects (Out.Target) and the
-  /// fields that read it (Out.Readers); false after a diagnostic (a block
-  /// on the way not set, or read itself).
-  bool axisReaders(const Object &Scenario, const ast::AxisMember &A,
-                   AxisReaders &Out);
+  /// fields of those objects (Paths: objectPaths of the scenario) that read
+  /// it (Out.Readers); false after a diagnostic (a block on the way not
+  /// set, or read itself).
+  bool axisReaders(const Object &Scenario, const ObjectPaths &Paths,
+                   const ast::AxisMember &A, AxisReaders &Out);
 
   // SweepDerived.cpp
   /// Lowers the fields computed from the axes, at any remove, into
   /// W.Derived, each after those it reads; false after a diagnostic (one
   /// a point cannot compute again).
-  bool deriveSweepFields(const Object &Scenario,
+  bool deriveSweepFields(const Object &Scenario, const ObjectPaths &Paths,
                          llvm::ArrayRef<AxisReaders> Axes, spec::Sweep &W);
 
   // SweepConditions.cpp

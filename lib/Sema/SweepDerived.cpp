@@ -24,34 +24,10 @@ namespace {
 using Cond = spec::Condition;
 using FieldRef = std::pair<const Object *, unsigned>;
 
-/// The objects the scenario reaches through object-valued fields, each
-/// with its path of field indices (the first path found, breadth first).
-DenseMap<const Object *, std::vector<unsigned>> pathsFrom(const Object &Root) {
-  DenseMap<const Object *, std::vector<unsigned>> Paths;
-  std::vector<const Object *> Work{&Root};
-  Paths[&Root] = {};
-  for (size_t I = 0; I < Work.size(); ++I) {
-    const Object *O = Work[I];
-    for (unsigned F = 0; F < O->Fields.size(); ++F) {
-      const spec::Field &Fd = O->Fields[F];
-      if (Fd.V.Kind != spec::ValueKind::Object || !Fd.V.Obj ||
-          Paths.count(Fd.V.Obj))
-        continue;
-      std::vector<unsigned> P = Paths[O];
-      P.push_back(F);
-      Paths[Fd.V.Obj] = std::move(P);
-      Work.push_back(Fd.V.Obj);
-    }
-  }
-  return Paths;
-}
-
 class DerivedLowering {
 public:
-  DerivedLowering(Resolver &R,
-                  const DenseMap<const Object *, std::vector<unsigned>> &Paths,
-                  const Object &Root, Cond &Out)
-      : R(R), Paths(Paths), Root(Root), Out(Out) {}
+  DerivedLowering(Resolver &R, const ObjectPaths &Paths, Cond &Out)
+      : R(R), Paths(Paths), Out(Out) {}
 
   /// Lowers E, evaluated in the context of Self; the node, or -1 with
   /// Why saying what a point cannot evaluate.
@@ -82,8 +58,7 @@ private:
   }
 
   Resolver &R;
-  const DenseMap<const Object *, std::vector<unsigned>> &Paths;
-  const Object &Root;
+  const ObjectPaths &Paths;
   Cond &Out;
 };
 
@@ -203,7 +178,28 @@ int DerivedLowering::lower(const ast::Expr &E, Object *Self) {
 
 } // namespace
 
+ObjectPaths objectPaths(const Object &Root) {
+  ObjectPaths Paths;
+  std::vector<const Object *> Work{&Root};
+  Paths[&Root] = {};
+  for (size_t I = 0; I < Work.size(); ++I) {
+    const Object *O = Work[I];
+    for (unsigned F = 0; F < O->Fields.size(); ++F) {
+      const spec::Field &Fd = O->Fields[F];
+      if (Fd.V.Kind != spec::ValueKind::Object || !Fd.V.Obj ||
+          Paths.count(Fd.V.Obj))
+        continue;
+      std::vector<unsigned> P = Paths[O];
+      P.push_back(F);
+      Paths[Fd.V.Obj] = std::move(P);
+      Work.push_back(Fd.V.Obj);
+    }
+  }
+  return Paths;
+}
+
 bool Resolver::deriveSweepFields(const Object &Scenario,
+                                 const ObjectPaths &Paths,
                                  ArrayRef<AxisReaders> Axes,
                                  spec::Sweep &W) {
   // The fields computed from the axes, at any remove; an axis field itself
@@ -217,7 +213,6 @@ bool Resolver::deriveSweepFields(const Object &Scenario,
     for (const FieldRef &F : A.Readers)
       if (!IsAxis.count(F) && Reached.try_emplace(F, &A).second)
         Work.push_back(F);
-  DenseMap<const Object *, std::vector<unsigned>> Paths = pathsFrom(Scenario);
   for (size_t I = 0; I < Work.size(); ++I) {
     auto It = ReadBy.find({Work[I].first, Work[I].second});
     if (It == ReadBy.end())
@@ -255,7 +250,7 @@ bool Resolver::deriveSweepFields(const Object &Scenario,
     const Slot &Sl = slot(O, F.second);
     const SlotExtra *X = extraOf(Sl);
     spec::SweepDerived D;
-    DerivedLowering L(*this, Paths, Scenario, D.Expr);
+    DerivedLowering L(*this, Paths, D.Expr);
     std::string Name = fieldPath(O, F.second);
     if (!Sl.E || Sl.Derive != Slot::DeriveKind::None ||
         (X && (X->Refine || X->Constant)))
@@ -268,7 +263,7 @@ bool Resolver::deriveSweepFields(const Object &Scenario,
                                                 L.Why, Name);
       return false;
     }
-    D.FieldPath = Paths[O];
+    D.FieldPath = Paths.lookup(O);
     D.FieldPath.push_back(F.second);
     const Object *At = &Scenario;
     for (unsigned Step : D.FieldPath) {

@@ -12,13 +12,11 @@ using namespace llvm;
 namespace llmsys {
 namespace sweep {
 
-/// The part of a scenario a path from it starts in.
-static uint8_t partOf(StringRef First, uint8_t Mapping, uint8_t Model,
-                      uint8_t System, uint8_t Whole) {
-  return First == "mapping"  ? Mapping
-         : First == "model"  ? Model
-         : First == "system" ? System
-                             : Whole;
+Instance::Part Instance::partOf(StringRef First) {
+  return First == "mapping"  ? MappingPart
+         : First == "model"  ? ModelPart
+         : First == "system" ? SystemPart
+                             : WholePart;
 }
 
 Instance::Instance(const spec::Sweep &W) : W(W) {
@@ -47,8 +45,7 @@ Instance::Instance(const spec::Sweep &W) : W(W) {
   // A field computed from an axis is set per point too.
   for (const spec::SweepDerived &D : W.Derived) {
     DerivedFields.push_back(Own(D.FieldPath));
-    DerivedParts |= partOf(StringRef(D.Path).split('.').first, MappingPart,
-                           ModelPart, SystemPart, WholePart);
+    DerivedParts |= partOf(StringRef(D.Path).split('.').first);
   }
   for (const spec::SweepAxis &A : W.Axes) {
     SmallVector<StringRef, 4> Parts;
@@ -66,8 +63,7 @@ Instance::Instance(const spec::Sweep &W) : W(W) {
     // Schema.def's Read column: whether the passes before partition read
     // the field, or a field of what it holds.
     AxisReadByPrefix.push_back(F->Spec->ReachesBuild);
-    AxisPart.push_back(
-        partOf(Parts[0], MappingPart, ModelPart, SystemPart, WholePart));
+    AxisPart.push_back(partOf(Parts[0]));
   }
   // A computed field the operator-building passes read makes every axis
   // part of the cache's key (conservatively: not only those it reads).
@@ -265,23 +261,13 @@ bool holds(const spec::Condition &C, const spec::Object &Root,
   return V.K == Val::Bool && V.B;
 }
 
-/// Whether a number is one the field accepts (as Sema checks a written
-/// value: a whole number where one is asked for, within the field's
+/// Whether a number is one the field accepts, by the rules Sema checks a
+/// written value with (a whole number where the field counts, within its
 /// limits).
 static bool accepts(const FieldSpec &F, double X) {
-  if (!std::isfinite(X))
-    return false;
-  if (F.Type.Kind == TypeKind::Integer &&
-      (std::fabs(X - std::round(X)) > 1e-9 * std::max(1.0, std::fabs(X)) ||
-       X > F.mostValue()))
-    return false;
-  switch (F.Check) {
-  case Constraint::None: return true;
-  case Constraint::Positive: return X > 0;
-  case Constraint::NonNegative: return X >= 0;
-  case Constraint::Range: return X >= F.Min && X <= F.Max;
-  }
-  return true;
+  return std::isfinite(X) &&
+         (!F.counted() || (isWholeNumber(X) && X <= F.mostValue())) &&
+         F.meetsConstraint(X);
 }
 
 std::optional<spec::Value> computedValue(const spec::SweepDerived &D,
@@ -292,9 +278,7 @@ std::optional<spec::Value> computedValue(const spec::SweepDerived &D,
   case Val::Number:
     if (!accepts(*D.Field, V.N))
       return std::nullopt;
-    return spec::Value::number(D.Field->Type.Kind == TypeKind::Integer
-                                   ? std::round(V.N)
-                                   : V.N,
+    return spec::Value::number(D.Field->counted() ? std::round(V.N) : V.N,
                                Old.Dim);
   case Val::Bool:
     return spec::Value::boolean(V.B);

@@ -49,6 +49,8 @@ public:
 private:
   enum Part : uint8_t { MappingPart = 1, ModelPart = 2, SystemPart = 4,
                         WholePart = 8 };
+  /// The part of the scenario a path from it starts in ("mapping").
+  static Part partOf(llvm::StringRef First);
   const spec::Sweep &W;
   std::deque<spec::Object> Copies;
   spec::Object *Root = nullptr;
