@@ -281,6 +281,10 @@ double decodeStepDataEnergy(const ir::Program &P, double Context,
                             const ir::SystemConfig *Sys = nullptr);
 double prefillAttentionTime(const ir::Program &P,
                             const ir::SystemConfig *Sys = nullptr);
+/// The LM head's share of decodeStepTime (its GEMM over the vocabulary):
+/// a step of prompt tokens needs logits at the prompts' last tokens only.
+double decodeHeadTime(const ir::Program &P,
+                      const ir::SystemConfig *Sys = nullptr);
 double kvCacheBytesPerToken(const ir::Program &P);
 
 /// In-flight batching (the scenario's `traffic`): simulates one replica's

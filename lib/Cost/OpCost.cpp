@@ -168,9 +168,14 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
   if (Peak > 0 && Efficiency > 0 && A.Sustained > 0)
     T.Compute = Flops * O.Executed / (Peak * Efficiency * A.Sustained);
   // Bandwidth: decode attention reading the KV cache (scattered per
-  // sequence and head), normalisation and element-wise kernels, and the
-  // rest (GEMM operands, weights, the optimizer) each at its own fraction.
-  double Fraction = O.BytesPerContext > 0 ? A.KvCacheEfficiency
+  // sequence and head; an 8- or 4-bit cache, the B operand of its
+  // products, at a fraction of its own), normalisation and element-wise
+  // kernels, and the rest (GEMM operands, weights, the optimizer) each at
+  // its own fraction.
+  bool NarrowCache = Contraction && O.BBytes > 0 && O.BBytes <= 1;
+  double Fraction = O.BytesPerContext > 0
+                        ? (NarrowCache ? A.KvCacheNarrowEfficiency
+                                       : A.KvCacheEfficiency)
                     : O.Category == OpCategory::Normalization ||
                             O.Category == OpCategory::Elementwise
                         ? A.ElementwiseEfficiency

@@ -463,6 +463,24 @@ double decodeStepDataEnergy(const Program &P, double Context,
          double(P.Scenario.Mapping.Cp);
 }
 
+double decodeHeadTime(const Program &P, const SystemConfig *Sys) {
+  const SystemConfig &On = Sys ? *Sys : P.Scenario.System;
+  // At the bandwidth decodeStepTime used (on chip when the step fits).
+  AcceleratorConfig A = On.Device;
+  if (residentOnChip(P, On, Phase::Decode, 0, 1, nullptr)) {
+    A.HbmBandwidth = On.Device.L2Bandwidth;
+    A.HbmLatency = On.Device.L2Latency;
+  }
+  double T = 0;
+  for (const Block &B : P.Blocks) {
+    double N = executions(B, P, nullptr);
+    for (const Op &O : B.Ops)
+      if (O.Ph == Phase::Decode && O.Kind == OpKind::LmHead && !O.fused())
+        T += N * opTime(O, A, 0).Time;
+  }
+  return T;
+}
+
 double prefillAttentionTime(const Program &P, const SystemConfig *Sys) {
   const AcceleratorConfig &A = (Sys ? *Sys : P.Scenario.System).Device;
   double T = 0;

@@ -11,10 +11,11 @@
 //
 // A step of T tokens (d generating sequences with contexts c_i and the
 // prompts of n new requests) takes
-//   dense(T) + attn(d) * mean(c_i) + n * prefill_attention
+//   dense(T) - head(T) + head(s) + attn(d) * mean(c_i) + n * prefill_attention
 // where dense(T) is the decode step of a program at batch T with no
 // context (every GEMM, norm and collective, the weights read once for all
-// T tokens), attn(d) the decode attention of d sequences per token of
+// T tokens), head(s) its LM head over the s positions that give a token
+// (d, and the prompts read to their end), attn(d) the decode attention of d sequences per token of
 // context (linear in the context: it reads the cache), and
 // prefill_attention the attention products of one prompt. dense and attn
 // come from the scenario's programs at those batches, built by the caller
@@ -45,11 +46,13 @@ namespace {
 /// step's tokens and a part per token of context.
 struct StepCost {
   double Dense = 0, PerContext = 0, Energy = 0, EnergyPerContext = 0;
+  double Head = 0; ///< the LM head's part of Dense
   StepCost lerp(const StepCost &B, double F) const {
     return {Dense + F * (B.Dense - Dense),
             PerContext + F * (B.PerContext - PerContext),
             Energy + F * (B.Energy - Energy),
-            EnergyPerContext + F * (B.EnergyPerContext - EnergyPerContext)};
+            EnergyPerContext + F * (B.EnergyPerContext - EnergyPerContext),
+            Head + F * (B.Head - Head)};
   }
 };
 
@@ -64,6 +67,8 @@ public:
   bool ok() const { return Ok; }
 
   double dense(int64_t Tokens) { return at(Tokens).Dense; }
+  /// The LM head over that many rows (0 rows: none).
+  double head(int64_t Rows) { return Rows > 0 ? at(Rows).Head : 0; }
   double attentionPerContext(int64_t Sequences) {
     return at(Sequences).PerContext;
   }
@@ -83,6 +88,7 @@ private:
       double Dense = decodeStepTime(*P, 0, Sys);
       double WithContext = decodeStepTime(*P, RefContext, Sys);
       V.Dense = Dense;
+      V.Head = std::min(Dense, decodeHeadTime(*P, Sys));
       V.PerContext = std::max(0.0, WithContext - Dense) / RefContext;
       double E = decodeStepDataEnergy(*P, 0, Sys);
       if (E > 0) {
@@ -376,7 +382,15 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       Read(I, std::min(Budget, ToRead));
     }
     double Context = PromptsOnly ? 0 : RunningContext;
-    double Step = Cost.dense(D + PromptTokens) +
+    // The head projects the positions that give a token: one a generating
+    // sequence, the last of a prompt read to its end (the engines gather
+    // those rows before it: TensorRT-LLM's gather_last_token_logits,
+    // vLLM's logits processor).
+    int64_t Logits = D;
+    for (auto [I, C] : Chunks)
+      Logits += All[size_t(I)].Context + C >= All[size_t(I)].Prompt;
+    double Step = Cost.dense(D + PromptTokens) - Cost.head(D + PromptTokens) +
+                  Cost.head(Logits) +
                   (D > 0 ? Cost.attentionPerContext(D) * Context / double(D) : 0) +
                   Attention;
     if (!Cost.ok())

@@ -274,6 +274,7 @@ static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.MemoryEfficiency = Eff(EF::Memory, 1);
   C.ElementwiseEfficiency = Eff(EF::Elementwise, C.MemoryEfficiency);
   C.KvCacheEfficiency = Eff(EF::KvCache, C.MemoryEfficiency);
+  C.KvCacheNarrowEfficiency = Eff(EF::KvCacheNarrow, C.KvCacheEfficiency);
   C.TileM = integerOf(A.ifSet(AF::Efficiency, EF::TileM), 128);
   C.TileN = integerOf(A.ifSet(AF::Efficiency, EF::TileN), 128);
   C.TileK = integerOf(A.ifSet(AF::Efficiency, EF::TileK), 32);

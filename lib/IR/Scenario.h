@@ -219,6 +219,7 @@ struct AcceleratorConfig {
   double ElementwiseEfficiency = 1;
   /// Bandwidth fraction of decode attention reading the KV cache.
   double KvCacheEfficiency = 1;
+  double KvCacheNarrowEfficiency = 1; ///< an 8- or 4-bit KV cache
   /// Achieved fraction of the peak of fused attention kernels.
   double AttentionEfficiency = 1;
   int64_t TileM = 128, TileN = 128, TileK = 32;

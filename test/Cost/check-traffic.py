@@ -18,10 +18,12 @@ def check(label, ok, *values):
 
 one, client = S["one"], S["client"]
 # One client, one request at a time: the static batch of one, except that
-# a step prices its prompt tokens through the decode program's GEMMs (the
-# LM head runs on every prompt token there): within 5%.
+# a step prices its prompt tokens through the decode program's GEMMs at
+# interpolated batches: within 1%. (The LM head projects the prompt's last
+# token only, as the static prefill does; over every prompt token it was
+# 2.8% slower here.)
 check("one client: ttft as a static batch of one",
-      close(client["ttft_s"], one["ttft_s"], 0.05), client["ttft_s"], one["ttft_s"])
+      close(client["ttft_s"], one["ttft_s"], 0.01), client["ttft_s"], one["ttft_s"])
 check("one client: tpot as a static batch of one",
       close(client["tpot_s"], one["tpot_s"], 1e-9), client["tpot_s"], one["tpot_s"])
 check("one client: no queueing (p99 ttft = mean)",
