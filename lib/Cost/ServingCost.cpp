@@ -233,14 +233,23 @@ ServingReport costServing(const Program &P, bool WithTables) {
   // With pipeline stages a request passes them in turn, each streaming its
   // own layers over its own link: the stages' transfers add up.
   const FullestStage Fullest = fullestStage(P);
-  const double MostParams = Fullest.Params;
   double MostLayers = double(Fullest.Layers);
+  // A stage's weights on a device: the layers' in `weights` (2:4-compressed
+  // when sparse), the embedding and the head in the base precision
+  // (ExpandLayers.cpp).
+  const StageParamCounter StageParams(P);
+  const double LayerBytes = M.SparseWeights
+                                ? sparseWeightBytes(dtypeBytes(M.Weights))
+                                : dtypeBytes(M.Weights);
+  auto StageWeightBytes = [&](const Stage &St) {
+    double Layers = StageParams(St, /*LayersOnly=*/true);
+    return Layers * LayerBytes +
+           (StageParams(St) - Layers) * dtypeBytes(M.Precision);
+  };
   double HostTime = 0;
-  if (M.OffloadWeights && A.HostLinkBandwidth > 0) {
-    StageParamCounter StageParams(P);
+  if (M.OffloadWeights && A.HostLinkBandwidth > 0)
     for (const Stage &St : P.Stages)
-      HostTime += StageParams(St) * dtypeBytes(M.Weights) / A.HostLinkBandwidth;
-  }
+      HostTime += StageWeightBytes(St) / A.HostLinkBandwidth;
   auto Streamed = [&](PhaseRoofline R) {
     R.HostTime = HostTime;
     if (HostTime > R.Time && R.Time > 0) {
@@ -342,19 +351,10 @@ ServingReport costServing(const Program &P, bool WithTables) {
   // Memory of the fullest stage (and the draft's, which lives beside it).
   // Offloaded weights keep two layers on the device: the one in use and
   // the next arriving.
-  double Weights = MostParams * dtypeBytes(M.Weights);
-  if (M.SparseWeights) {
-    // The layers' weights compressed (2:4), the embedding and head dense:
-    // the stage that holds the most.
-    StageParamCounter Count(P);
-    double B = dtypeBytes(M.Weights);
-    Weights = 0;
-    for (const Stage &St : P.Stages) {
-      double Layers = Count(St, /*LayersOnly=*/true);
-      Weights = std::max(Weights, Layers * sparseWeightBytes(B) +
-                                      (Count(St) - Layers) * B);
-    }
-  }
+  // The stage that holds the most.
+  double Weights = 0;
+  for (const Stage &St : P.Stages)
+    Weights = std::max(Weights, StageWeightBytes(St));
   if (M.OffloadWeights) {
     double Layer = 0;
     for (const Block &B : P.Blocks)

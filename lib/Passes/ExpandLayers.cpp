@@ -411,6 +411,14 @@ bool expandLayers(Program &P, PassContext &) {
   double AB = dtypeBytes(S.Mapping.Activations);
   double WB = dtypeBytes(S.Mapping.Weights);
   DType Act = S.Mapping.Activations;
+  // Serving quantizes the layers' linear weights only: the embedding table
+  // and the LM head stay in the base precision (ModelOpt's default
+  // configs disable "*lm_head*"; vLLM's and TensorRT-LLM's quantization
+  // methods cover the layers' linear modules, not the vocabulary ones).
+  // Training's head runs in its recipe's `head` format (Quantize.cpp).
+  DType VocabType = S.Training ? Act : S.Mapping.Precision;
+  double VocabAB = S.Training ? AB : dtypeBytes(VocabType);
+  double VocabWB = S.Training ? WB : dtypeBytes(VocabType);
 
   auto Embedding = [&](Phase Ph, int64_t Tokens, bool Dropout) {
     Block Emb;
@@ -419,7 +427,7 @@ bool expandLayers(Program &P, PassContext &) {
     double Elements = double(Tokens) * M.Hidden;
     Op Lookup = pointwise(OpKind::EmbedLookup, Ph, OpCategory::Memory, Act, AB,
                           Elements, 0, 0, 1);
-    Lookup.BytesRead = Elements * WB;
+    Lookup.BytesRead = Elements * VocabWB;
     Lookup.SequenceRegion = true;
     Emb.Ops.push_back(Lookup);
     if (M.LearnedPositions || Dropout) {
@@ -440,12 +448,13 @@ bool expandLayers(Program &P, PassContext &) {
     // The head projects Rows positions (every position in training and
     // prefill of encoders; decoders' serving needs the last position only
     // in prefill, which Rows says).
-    Op Logits = gemm(OpKind::LmHead, Ph, Act, AB, WB, Rows, M.Vocab, M.Hidden);
+    Op Logits = gemm(OpKind::LmHead, Ph, VocabType, VocabAB, VocabWB, Rows,
+                     M.Vocab, M.Hidden);
     Logits.SavedInSequenceRegion = true;
     Logits.TpAxis = Axis::N; // the vocabulary (Megatron's parallel head)
     Logits.TokenAxis = Axis::M;
     if (Loss) {
-      Logits.SavedBytes = double(Rows) * M.Hidden * AB;
+      Logits.SavedBytes = double(Rows) * M.Hidden * VocabAB;
       Hd.Ops.push_back(Logits);
       // Cross-entropy in fp32 over the vocabulary (Megatron-LM); the fp32
       // logits are kept for backward (Korthikanti et al. 2022 §4.3).
