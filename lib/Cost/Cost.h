@@ -219,6 +219,7 @@ struct TrafficReport {
   int64_t PeakBatch = 0;
   int64_t KvTokens = 0;  ///< the KV cache's capacity, tokens per replica
   double PeakKvTokens = 0; ///< the most reserved at once
+  int64_t Preemptions = 0; ///< on-demand admission: requests preempted
   double MeanPrompt = 0, MeanOutput = 0; ///< over the requests drawn
   Percentiles Ttft, Tpot, E2E;
   /// Requests per second at which the SLOs' p99s still hold (setGoodput);

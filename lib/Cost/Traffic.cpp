@@ -131,6 +131,13 @@ struct Request {
   /// Tokens in the cache: of the prompt while it is read, then prompt
   /// and generated tokens.
   int64_t Context = 0;
+  /// Tokens its prefill reads: the prompt, or after a preemption the
+  /// prompt and the tokens generated before it (recomputed).
+  int64_t ReadLen = 0;
+  /// KV cache blocks it holds, and when it was admitted (preemption takes
+  /// the latest first).
+  int64_t Blocks = 0, Admitted = 0;
+  bool Started = false; ///< its first token is out
 };
 
 Percentiles percentiles(std::vector<double> V) {
@@ -243,7 +250,15 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     SumPrompt += double(Q.Prompt);
     SumOutput += double(Q.Output);
   }
-  if (KvTokens < Longest) {
+  // The cache in blocks of kv_block tokens; a request holds whole blocks.
+  const int64_t BlockTokens = std::max<int64_t>(1, Tr.KvBlock);
+  const int64_t KvBlocks = KvTokens / BlockTokens;
+  auto BlocksFor = [&](int64_t Tokens) {
+    return (Tokens + BlockTokens - 1) / BlockTokens;
+  };
+  for (Request &Q : All)
+    Q.ReadLen = Q.Prompt;
+  if (KvBlocks < BlocksFor(Longest)) {
     if (Diags)
       Diags->report<DiagID::err_traffic_kv>(
           Tr.Use, S.Name, Longest, double(Longest) * PerToken / 1e9,
@@ -288,6 +303,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   std::vector<int64_t> Running; // prefilled, generating
   int64_t Next = 0;             // next request to arrive
   int64_t Done = 0, Reserved = 0, PeakBatch = 0, Steps = 0;
+  int64_t Preemptions = 0, Admissions = 0; // Reserved: blocks held
   double PeakReserved = 0, BatchTime = 0;
   double Now = 0;
   double DataEnergy = 0; ///< moving data, a replica's devices, all steps
@@ -302,7 +318,8 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     E2E.push_back(Now - Q.Arrival);
     if (Q.Output > 1)
       Tpot.push_back((Now - Q.FirstToken) / double(Q.Output - 1));
-    Reserved -= Q.Prompt + Q.Output;
+    Reserved -= Q.Blocks;
+    Q.Blocks = 0;
     OutputTokens += double(Q.Output);
     ++Done;
     // A client sends its next request when one completes.
@@ -318,6 +335,31 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   // tokens: exact).
   double RunningContext = 0;
   const double L0 = double(std::max<int64_t>(1, Prompt));
+  // The blocks a request takes when admitted: its whole prompt and output
+  // (reserve), or what its prefill writes and the slot of the token it
+  // gives (on demand).
+  auto AdmitBlocks = [&](const Request &Q) {
+    return Tr.OnDemand ? BlocksFor(Q.ReadLen + 1)
+                       : BlocksFor(Q.Prompt + Q.Output);
+  };
+  // On demand: a preempted request gives its blocks back and waits at the
+  // head of the queue to recompute its prompt and the tokens it generated.
+  auto Preempt = [&](int64_t I) {
+    Request &Q = All[size_t(I)];
+    Reserved -= Q.Blocks;
+    Q.Blocks = 0;
+    auto R = std::find(Running.begin(), Running.end(), I);
+    if (R != Running.end()) {
+      RunningContext -= double(Q.Context);
+      Running.erase(R);
+    } else {
+      Prefilling.erase(std::find(Prefilling.begin(), Prefilling.end(), I));
+    }
+    Q.Context = 0;
+    Q.ReadLen = Q.Started ? Q.Prompt + Q.Generated : Q.Prompt;
+    Waiting.push_front(I);
+    ++Preemptions;
+  };
   while (Done < Requests) {
     while (Next < Released && All[size_t(Next)].Arrival <= Now)
       Waiting.push_back(Next++);
@@ -339,8 +381,36 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       if (!PromptsOnly && !Waiting.empty() &&
           int64_t(Running.size()) < Tr.MaxBatch) {
         const Request &Q = All[size_t(Waiting.front())];
-        PromptsOnly = Reserved + Q.Prompt + Q.Output <= KvTokens &&
-                      (Tr.ChunkedPrefill || Q.Prompt <= Tr.MaxTokens);
+        PromptsOnly = Reserved + AdmitBlocks(Q) <= KvBlocks &&
+                      (Tr.ChunkedPrefill || Q.ReadLen <= Tr.MaxTokens);
+      }
+    }
+    // On demand: the generating sequences whose next token starts a block
+    // need one this step; while too few are free, the latest admitted
+    // sequences are preempted (vLLM preempts from the back of its running
+    // queue).
+    int64_t Growing = 0;
+    if (Tr.OnDemand && !PromptsOnly) {
+      auto Needs = [&](int64_t I) {
+        const Request &Q = All[size_t(I)];
+        return Q.Context + 1 > Q.Blocks * BlockTokens;
+      };
+      Growing = std::count_if(Running.begin(), Running.end(), Needs);
+      while (Growing > KvBlocks - Reserved) {
+        int64_t Latest = -1;
+        for (int64_t I : Running)
+          if (Latest < 0 || All[size_t(I)].Admitted > All[size_t(Latest)].Admitted)
+            Latest = I;
+        for (int64_t I : Prefilling)
+          if (Latest < 0 || All[size_t(I)].Admitted > All[size_t(Latest)].Admitted)
+            Latest = I;
+        if (Latest < 0)
+          break;
+        bool WasGrowing = std::find(Running.begin(), Running.end(), Latest) !=
+                              Running.end() &&
+                          Needs(Latest);
+        Preempt(Latest);
+        Growing -= WasGrowing;
       }
     }
     int64_t D = PromptsOnly ? 0 : int64_t(Running.size());
@@ -361,7 +431,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       if (Budget <= 0)
         break;
       const Request &Q = All[size_t(I)];
-      Read(I, std::min(Budget, Q.Prompt - Q.Context));
+      Read(I, std::min(Budget, Q.ReadLen - Q.Context));
     }
     int64_t Slots = int64_t(Running.size() + Prefilling.size());
     while (!Waiting.empty() && Slots < Tr.MaxBatch && Budget > 0) {
@@ -369,17 +439,24 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       // The prefix cache holds the first part of the prompt already.
       int64_t Cached = std::min<int64_t>(
           Q.Prompt - 1, int64_t(std::floor(Tr.PrefixHit * double(Q.Prompt))));
-      int64_t ToRead = Q.Prompt - Cached;
-      if ((!Tr.ChunkedPrefill && ToRead > Budget) ||
-          Reserved + Q.Prompt + Q.Output > KvTokens)
+      int64_t ToRead = Q.ReadLen - Cached;
+      // (Without chunked prefill a preempted request's recomputation, its
+      // prompt and generated tokens, may exceed the budget: it runs as the
+      // step's only prompt.)
+      bool Whole = !Tr.ChunkedPrefill &&
+                   (ToRead <= Budget || (Q.ReadLen > Q.Prompt && PromptTokens == 0));
+      if ((!Tr.ChunkedPrefill && !Whole) ||
+          Reserved + Growing + AdmitBlocks(Q) > KvBlocks)
         break;
       int64_t I = Waiting.front();
       Waiting.pop_front();
-      Reserved += Q.Prompt + Q.Output;
+      Q.Blocks = AdmitBlocks(Q);
+      Q.Admitted = Admissions++;
+      Reserved += Q.Blocks;
       ++Slots;
       Q.Context = Cached;
       Prefilling.push_back(I);
-      Read(I, std::min(Budget, ToRead));
+      Read(I, Whole ? ToRead : std::min(Budget, ToRead));
     }
     double Context = PromptsOnly ? 0 : RunningContext;
     // The head projects the positions that give a token: one a generating
@@ -388,7 +465,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     // vLLM's logits processor).
     int64_t Logits = D;
     for (auto [I, C] : Chunks)
-      Logits += All[size_t(I)].Context + C >= All[size_t(I)].Prompt;
+      Logits += All[size_t(I)].Context + C >= All[size_t(I)].ReadLen;
     double Step = Cost.dense(D + PromptTokens) - Cost.head(D + PromptTokens) +
                   Cost.head(Logits) +
                   (D > 0 ? Cost.attentionPerContext(D) * Context / double(D) : 0) +
@@ -415,6 +492,11 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       ++Q.Generated;
       ++Q.Context;
       RunningContext += 1;
+      // On demand, the block set aside above.
+      if (Q.Context > Q.Blocks * BlockTokens) {
+        ++Q.Blocks;
+        ++Reserved;
+      }
       if (Q.Generated >= Q.Output) {
         RunningContext -= double(Q.Context);
         Complete(I);
@@ -426,13 +508,19 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     for (auto [I, C] : Chunks) {
       Request &Q = All[size_t(I)];
       Q.Context += C;
-      if (Q.Context < Q.Prompt)
+      if (Q.Context < Q.ReadLen)
         continue;
       Prefilling.erase(std::find(Prefilling.begin(), Prefilling.end(), I));
-      Q.FirstToken = Now;
-      Q.Generated = 1;
-      Q.Context = Q.Prompt + 1;
-      Ttft.push_back(Now - Q.Arrival);
+      // A preempted request's recomputation gives its next token.
+      if (Q.Started) {
+        ++Q.Generated;
+      } else {
+        Q.Started = true;
+        Q.FirstToken = Now;
+        Q.Generated = 1;
+        Ttft.push_back(Now - Q.Arrival);
+      }
+      Q.Context = Q.ReadLen + 1;
       if (Q.Generated >= Q.Output) {
         Complete(I);
       } else {
@@ -454,7 +542,8 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   T.MeanBatch = Now > 0 ? BatchTime / Now : 0;
   T.PeakBatch = PeakBatch;
   T.KvTokens = KvTokens;
-  T.PeakKvTokens = PeakReserved;
+  T.PeakKvTokens = PeakReserved * double(BlockTokens);
+  T.Preemptions = Preemptions;
   T.MeanPrompt = SumPrompt / double(std::max<int64_t>(1, Requests));
   T.MeanOutput = SumOutput / double(std::max<int64_t>(1, Requests));
   T.Ttft = percentiles(std::move(Ttft));
@@ -473,7 +562,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   // Moving data: each step's, over the replica's output tokens (the
   // prompt attention of the steps that read prompts is left out).
   R.DataEnergyPerToken = OutputTokens > 0 ? DataEnergy / OutputTokens : 0;
-  R.Memory.KVCache = PeakReserved * PerToken;
+  R.Memory.KVCache = PeakReserved * double(BlockTokens) * PerToken;
   R.Memory.Activations = Activations;
   R.MaxBatch = std::min<int64_t>(Tr.MaxBatch, KvTokens / (Prompt + Output));
   checkSlos(R, S);

@@ -411,6 +411,9 @@ static void readTraffic(const spec::Object &S, ScenarioConfig &C) {
   T.PrefixHit = numberOf(Get(TrafficField::PrefixHit), 0);
   T.PrefillFirst = checkedEnum<StepPolicy>(wordOf(Get(TrafficField::Policy))) ==
                    StepPolicy::PrefillFirst;
+  T.KvBlock = integerOf(Get(TrafficField::KvBlock), 1);
+  T.OnDemand = checkedEnum<KvAdmission>(wordOf(Get(TrafficField::Admission))) ==
+               KvAdmission::OnDemand;
   T.Seed = static_cast<uint64_t>(integerOf(Get(TrafficField::Seed), 1));
   T.Lengths =
       checkedEnum<LengthDistribution>(wordOf(Get(TrafficField::Lengths)));

@@ -365,6 +365,11 @@ struct TrafficConfig {
   /// Share of each prompt found in the prefix cache (not computed).
   double PrefixHit = 0;
   double KvFraction = 0.9;
+  /// Tokens per block of the paged KV cache (1: exact tokens).
+  int64_t KvBlock = 1;
+  /// Blocks taken as the context grows, with preemption by recompute
+  /// (vLLM); false: the whole request reserved at admission.
+  bool OnDemand = false;
   uint64_t Seed = 1;
   /// Request lengths around the scenario's prompt and output (their
   /// means), with these standard deviations (0: fixed).

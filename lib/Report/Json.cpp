@@ -184,6 +184,9 @@ static Value trafficJson(const ScenarioConfig &S, const cost::TrafficReport &T) 
                 {"peak_batch", T.PeakBatch},
                 {"kv_cache_tokens", T.KvTokens},
                 {"peak_kv_cache_tokens", T.PeakKvTokens},
+                {"kv_block_tokens", C.KvBlock},
+                {"admission", C.OnDemand ? "on_demand" : "reserve"},
+                {"preemptions", T.Preemptions},
                 {"ttft_mean_s", T.Ttft.Mean},
                 {"tpot_mean_s", T.Tpot.Mean},
                 {"e2e_mean_s", T.E2E.Mean}};

@@ -178,8 +178,9 @@ Value serving() {
   Closed Traffic;
   for (const char *K : {"arrival", "lengths"})
     Traffic.key(K, text());
+  Traffic.key("admission", words({"reserve", "on_demand"}));
   for (const char *K : {"requests", "max_batch", "max_tokens", "steps",
-                        "peak_batch"})
+                        "peak_batch", "kv_block_tokens", "preemptions"})
     Traffic.key(K, integer());
   for (const char *K :
        {"mean_prompt_tokens", "mean_output_tokens", "duration_s",

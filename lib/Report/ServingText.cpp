@@ -63,10 +63,16 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                                        si(T.MeanOutput, "", 4))
                          : fmt::format("{} tokens", S.OutputLen),
                      Arrival, Formats));
+    std::string Blocks =
+        C.KvBlock > 1 ? fmt::format(" in blocks of {}", C.KvBlock) : "";
+    std::string Demand =
+        C.OnDemand ? fmt::format(" taken on demand ({} preempted)",
+                                 T.Preemptions)
+                   : "";
     line(OS, "in-flight batching",
          fmt::format("max batch {}, max tokens {} a step; KV cache {} tokens "
-                     "a replica, peak {} reserved; {} steps",
-                     C.MaxBatch, C.MaxTokens, T.KvTokens,
+                     "a replica{}{}, peak {} reserved; {} steps",
+                     C.MaxBatch, C.MaxTokens, T.KvTokens, Blocks, Demand,
                      percent(T.KvTokens > 0 ? T.PeakKvTokens / double(T.KvTokens) : 0),
                      T.Steps));
     line(OS, "served",

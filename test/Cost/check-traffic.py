@@ -69,6 +69,32 @@ check("kv-bound: peak batch = cache / (prompt + output)",
       kv["traffic"]["peak_batch"], kv["traffic"]["kv_cache_tokens"])
 check("kv-bound: the static max_batch figure agrees",
       kv["max_batch"] == kv["traffic"]["kv_cache_tokens"] // per)
+# Paged: whole blocks of 100 tokens, 6 a request.
+kb = S["kvbound_blocks"]["traffic"]
+check("kv blocks: peak batch = blocks / blocks a request",
+      kb["peak_batch"] == (kb["kv_cache_tokens"] // 100) // 6,
+      kb["peak_batch"], kb["kv_cache_tokens"])
+# On demand: a request takes the blocks of its prompt and first token (33
+# of 16 tokens) and one more every 16 tokens it generates (36 at the end).
+kd = S["kvbound_demand"]
+k16 = S["kvbound16"]["traffic"]
+check("on demand: more requests at once than reserved",
+      kd["traffic"]["peak_batch"] > k16["peak_batch"],
+      kd["traffic"]["peak_batch"], k16["peak_batch"])
+check("on demand: preempted when the cache fills",
+      kd["traffic"]["preemptions"] > 0 and k16["preemptions"] == 0,
+      kd["traffic"]["preemptions"])
+check("on demand: every output token served",
+      close(kd["throughput_tokens_per_s"] * kd["traffic"]["duration_s"], 500 * 64, 1e-9),
+      kd["throughput_tokens_per_s"] * kd["traffic"]["duration_s"])
+# (Faster or not depends on the load: here all 500 arrive at once, the
+# extra requests admitted are preempted again and recompute, and the run
+# ends 5% slower than reserving.)
+cd8 = S["clients8_demand"]
+check("on demand with room: the same run as reserving",
+      cd8["traffic"]["preemptions"] == 0 and
+      all(close(cd8[k], S["clients8"][k], 1e-12)
+          for k in ("ttft_s", "tpot_s", "e2e_s", "throughput_tokens_per_s")))
 # SLOs apply to the 99th percentiles.
 slo = {x["name"]: x for x in S["client"]["slo"]}
 check("slo on p99 ttft", close(slo["ttft"]["value"], client["ttft_p99_s"], 1e-12))
