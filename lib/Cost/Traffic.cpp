@@ -564,7 +564,8 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   R.DataEnergyPerToken = OutputTokens > 0 ? DataEnergy / OutputTokens : 0;
   R.Memory.KVCache = PeakReserved * double(BlockTokens) * PerToken;
   R.Memory.Activations = Activations;
-  R.MaxBatch = std::min<int64_t>(Tr.MaxBatch, KvTokens / (Prompt + Output));
+  R.MaxBatch =
+      std::min<int64_t>(Tr.MaxBatch, KvBlocks / BlocksFor(Prompt + Output));
   checkSlos(R, S);
   return true;
 }

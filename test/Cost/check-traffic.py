@@ -72,7 +72,8 @@ check("kv-bound: the static max_batch figure agrees",
 # Paged: whole blocks of 100 tokens, 6 a request.
 kb = S["kvbound_blocks"]["traffic"]
 check("kv blocks: peak batch = blocks / blocks a request",
-      kb["peak_batch"] == (kb["kv_cache_tokens"] // 100) // 6,
+      kb["peak_batch"] == (kb["kv_cache_tokens"] // 100) // 6 ==
+      S["kvbound_blocks"]["max_batch"],
       kb["peak_batch"], kb["kv_cache_tokens"])
 # On demand: a request takes the blocks of its prompt and first token (33
 # of 16 tokens) and one more every 16 tokens it generates (36 at the end).
