@@ -66,16 +66,20 @@ public:
   /// False when a program could not be built (diagnosed by the builder).
   bool ok() const { return Ok; }
 
-  double dense(int64_t Tokens) { return at(Tokens).Dense; }
-  /// The LM head over that many rows (0 rows: none).
-  double head(int64_t Rows) { return Rows > 0 ? at(Rows).Head : 0; }
-  double attentionPerContext(int64_t Sequences) {
-    return at(Sequences).PerContext;
-  }
-  /// The same for the energy of moving data (0: not known).
-  double denseEnergy(int64_t Tokens) { return at(Tokens).Energy; }
-  double energyPerContext(int64_t Sequences) {
-    return at(Sequences).EnergyPerContext;
+  /// A step's cost at a batch: dense(T) and its head at T tokens,
+  /// attn per context and the data energy at T sequences.
+  StepCost at(int64_t N) {
+    N = std::max<int64_t>(1, N);
+    if (N <= 64)
+      return exact(N);
+    // Buckets at 64 * 2^(k/8), linear between them.
+    double K = std::floor(8 * std::log2(double(N) / 64));
+    int64_t Lo = int64_t(std::llround(64 * std::exp2(K / 8)));
+    int64_t Hi = int64_t(std::llround(64 * std::exp2((K + 1) / 8)));
+    Lo = std::min(Lo, N);
+    Hi = std::max(Hi, Lo + 1);
+    StepCost A = exact(Lo), B = exact(Hi);
+    return A.lerp(B, double(N - Lo) / double(Hi - Lo));
   }
 
 private:
@@ -100,20 +104,6 @@ private:
       Ok = false;
     }
     return Memo[Batch] = V;
-  }
-
-  StepCost at(int64_t N) {
-    N = std::max<int64_t>(1, N);
-    if (N <= 64)
-      return exact(N);
-    // Buckets at 64 * 2^(k/8), linear between them.
-    double K = std::floor(8 * std::log2(double(N) / 64));
-    int64_t Lo = int64_t(std::llround(64 * std::exp2(K / 8)));
-    int64_t Hi = int64_t(std::llround(64 * std::exp2((K + 1) / 8)));
-    Lo = std::min(Lo, N);
-    Hi = std::max(Hi, Lo + 1);
-    StepCost A = exact(Lo), B = exact(Hi);
-    return A.lerp(B, double(N - Lo) / double(Hi - Lo));
   }
 
   const ProgramAtBatch &AtBatch;
@@ -466,14 +456,19 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     int64_t Logits = D;
     for (auto [I, C] : Chunks)
       Logits += All[size_t(I)].Context + C >= All[size_t(I)].ReadLen;
-    double Step = Cost.dense(D + PromptTokens) - Cost.head(D + PromptTokens) +
-                  Cost.head(Logits) +
-                  (D > 0 ? Cost.attentionPerContext(D) * Context / double(D) : 0) +
-                  Attention;
+    // (One look-up a batch: a decode-only step has T = d = s.)
+    const int64_t T = D + PromptTokens;
+    const StepCost AtT = Cost.at(T);
+    const StepCost AtD = D == T ? AtT : Cost.at(D);
+    double Head = Logits <= 0   ? 0
+                  : Logits == T ? AtT.Head
+                  : Logits == D ? AtD.Head
+                                : Cost.at(Logits).Head;
+    double Step = AtT.Dense - AtT.Head + Head +
+                  (D > 0 ? AtD.PerContext * Context / double(D) : 0) + Attention;
     if (!Cost.ok())
       return false;
-    DataEnergy += Cost.denseEnergy(D + PromptTokens) +
-                  (D > 0 ? Cost.energyPerContext(D) * Context / double(D) : 0);
+    DataEnergy += AtT.Energy + (D > 0 ? AtD.EnergyPerContext * Context / double(D) : 0);
     Now += Step;
     ++Steps;
     int64_t InStep = D + int64_t(Chunks.size());
