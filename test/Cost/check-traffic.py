@@ -129,6 +129,13 @@ check("chunked prefill: a long prompt over four steps",
       lc["ttft_s"] > lw["ttft_s"] and lc["ttft_s"] < lw["ttft_s"] + 3 * client["tpot_s"] * 1.5
       and close(lc["tpot_s"], lw["tpot_s"], 1e-9),
       lc["ttft_s"], lw["ttft_s"], client["tpot_s"])
+# A larger vocabulary adds one head projection to the first token, chunked
+# or not: the three steps that read the prompt's first chunks project
+# nothing.
+dc = S["long_chunked_vocab"]["ttft_s"] - lc["ttft_s"]
+dw = S["long_whole_vocab"]["ttft_s"] - lw["ttft_s"]
+check("chunked prefill: the head runs once a prompt",
+      dw > 0 and close(dc, dw, 1e-6), dc, dw)
 # Half of each prompt from the prefix cache: the step reads 256 of 512
 # tokens (they still attend over all 512); the decode is the same.
 pc = S["client_cached"]
