@@ -7,7 +7,12 @@
 // sequences), its prompt fits the step's token budget (`max_tokens`, one
 // token per generating sequence counted) and its whole prompt and output
 // fit in the free KV cache (reserved at admission, as TensorRT-LLM's
-// GUARANTEED_NO_EVICT policy does: no request is ever preempted).
+// GUARANTEED_NO_EVICT policy does: no request is ever preempted). The
+// cache is counted in blocks of `kv_block` tokens. With on-demand admission
+// (vLLM) a request is admitted when its prompt's blocks fit and takes one
+// more block each time its context grows into one; when a step's
+// generating sequences need more blocks than are free, the latest admitted
+// are preempted and later recompute their prompt and generated tokens.
 //
 // A step of T tokens (d generating sequences with contexts c_i and the
 // prompts of n new requests) takes
