@@ -156,16 +156,28 @@ bool residentOnChip(const Program &P, const SystemConfig &Sys, Phase Ph,
   return R.Bytes <= A.L2Capacity;
 }
 
+/// The device as a phase's step sees it: its memory the on-chip one when
+/// the step is resident there (residentOnChip).
+AcceleratorConfig stepDevice(const Program &P, const SystemConfig &Sys,
+                             Phase Ph, double Context, double PerSequence,
+                             const Stage *St, bool &OnChip) {
+  AcceleratorConfig A = Sys.Device;
+  OnChip = residentOnChip(P, Sys, Ph, Context, PerSequence, St);
+  if (OnChip) {
+    A.HbmBandwidth = Sys.Device.L2Bandwidth;
+    A.HbmLatency = Sys.Device.L2Latency;
+  }
+  return A;
+}
+
 PhaseRoofline phaseCost(const Program &P, const SystemConfig &Sys, Phase Ph,
                         double Context, OpTables *Tables = nullptr,
                         double PerSequence = 1, const Stage *St = nullptr) {
-  if (!residentOnChip(P, Sys, Ph, Context, PerSequence, St))
-    return phaseOn(P, Sys, Sys.Device, Ph, Context, Tables, PerSequence, St);
-  AcceleratorConfig OnChip = Sys.Device;
-  OnChip.HbmBandwidth = Sys.Device.L2Bandwidth;
-  OnChip.HbmLatency = Sys.Device.L2Latency;
-  PhaseRoofline R = phaseOn(P, Sys, OnChip, Ph, Context, Tables, PerSequence, St);
-  R.OnChip = true;
+  bool OnChip = false;
+  AcceleratorConfig A =
+      stepDevice(P, Sys, Ph, Context, PerSequence, St, OnChip);
+  PhaseRoofline R = phaseOn(P, Sys, A, Ph, Context, Tables, PerSequence, St);
+  R.OnChip = OnChip;
   return R;
 }
 
@@ -464,13 +476,10 @@ double decodeStepDataEnergy(const Program &P, double Context,
 }
 
 double decodeHeadTime(const Program &P, const SystemConfig *Sys) {
-  const SystemConfig &On = Sys ? *Sys : P.Scenario.System;
-  // At the bandwidth decodeStepTime used (on chip when the step fits).
-  AcceleratorConfig A = On.Device;
-  if (residentOnChip(P, On, Phase::Decode, 0, 1, nullptr)) {
-    A.HbmBandwidth = On.Device.L2Bandwidth;
-    A.HbmLatency = On.Device.L2Latency;
-  }
+  // On the device decodeStepTime's step sees.
+  bool OnChip = false;
+  AcceleratorConfig A = stepDevice(P, Sys ? *Sys : P.Scenario.System,
+                                   Phase::Decode, 0, 1, nullptr, OnChip);
   double T = 0;
   for (const Block &B : P.Blocks) {
     double N = executions(B, P, nullptr);

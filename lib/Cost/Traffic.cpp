@@ -16,12 +16,14 @@
 //
 // A step of T tokens (d generating sequences with contexts c_i and the
 // prompts of n new requests) takes
-//   dense(T) - head(T) + head(s) + attn(d) * mean(c_i) + n * prefill_attention
+//   dense(T) - head(T) + head(s) + attn(d) * mean(c_i)
+//     + n * prefill_attention
 // where dense(T) is the decode step of a program at batch T with no
 // context (every GEMM, norm and collective, the weights read once for all
 // T tokens), head(s) its LM head over the s positions that give a token
-// (d, and the prompts read to their end), attn(d) the decode attention of d sequences per token of
-// context (linear in the context: it reads the cache), and
+// (d, and the prompts read to their end), attn(d) the decode attention of
+// d sequences per token of context (linear in the context: it reads the
+// cache), and
 // prefill_attention the attention products of one prompt. dense and attn
 // come from the scenario's programs at those batches, built by the caller
 // and interpolated between buckets above 64 (every 1/8 of an octave), so
@@ -339,17 +341,16 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   };
   // On demand: a preempted request gives its blocks back and waits at the
   // head of the queue to recompute its prompt and the tokens it generated.
-  auto Preempt = [&](int64_t I) {
+  // (Generating: its place in Running; reading its prompt: in Prefilling.)
+  auto Preempt = [&](std::vector<int64_t> &From,
+                     std::vector<int64_t>::iterator At) {
+    int64_t I = *At;
     Request &Q = All[size_t(I)];
     Reserved -= Q.Blocks;
     Q.Blocks = 0;
-    auto R = std::find(Running.begin(), Running.end(), I);
-    if (R != Running.end()) {
+    if (&From == &Running)
       RunningContext -= double(Q.Context);
-      Running.erase(R);
-    } else {
-      Prefilling.erase(std::find(Prefilling.begin(), Prefilling.end(), I));
-    }
+    From.erase(At);
     Q.Context = 0;
     Q.ReadLen = Q.Started ? Q.Prompt + Q.Generated : Q.Prompt;
     Waiting.push_front(I);
@@ -391,21 +392,22 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
         return Q.Context + 1 > Q.Blocks * BlockTokens;
       };
       Growing = std::count_if(Running.begin(), Running.end(), Needs);
-      while (Growing > KvBlocks - Reserved) {
-        int64_t Latest = -1;
-        for (int64_t I : Running)
-          if (Latest < 0 || All[size_t(I)].Admitted > All[size_t(Latest)].Admitted)
-            Latest = I;
-        for (int64_t I : Prefilling)
-          if (Latest < 0 || All[size_t(I)].Admitted > All[size_t(Latest)].Admitted)
-            Latest = I;
-        if (Latest < 0)
-          break;
-        bool WasGrowing = std::find(Running.begin(), Running.end(), Latest) !=
-                              Running.end() &&
-                          Needs(Latest);
-        Preempt(Latest);
-        Growing -= WasGrowing;
+      auto ByAdmission = [&](int64_t A, int64_t B) {
+        return All[size_t(A)].Admitted < All[size_t(B)].Admitted;
+      };
+      while (Growing > KvBlocks - Reserved &&
+             !(Running.empty() && Prefilling.empty())) {
+        auto R = std::max_element(Running.begin(), Running.end(), ByAdmission);
+        auto F = std::max_element(Prefilling.begin(), Prefilling.end(),
+                                  ByAdmission);
+        bool FromRunning = F == Prefilling.end() ||
+                           (R != Running.end() && ByAdmission(*F, *R));
+        if (FromRunning) {
+          Growing -= Needs(*R);
+          Preempt(Running, R);
+        } else {
+          Preempt(Prefilling, F);
+        }
       }
     }
     int64_t D = PromptsOnly ? 0 : int64_t(Running.size());
@@ -438,8 +440,9 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       // (Without chunked prefill a preempted request's recomputation, its
       // prompt and generated tokens, may exceed the budget: it runs as the
       // step's only prompt.)
+      bool Resumed = Q.ReadLen > Q.Prompt;
       bool Whole = !Tr.ChunkedPrefill &&
-                   (ToRead <= Budget || (Q.ReadLen > Q.Prompt && PromptTokens == 0));
+                   (ToRead <= Budget || (Resumed && PromptTokens == 0));
       if ((!Tr.ChunkedPrefill && !Whole) ||
           Reserved + Growing + AdmitBlocks(Q) > KvBlocks)
         break;
@@ -469,11 +472,15 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
                   : Logits == T ? AtT.Head
                   : Logits == D ? AtD.Head
                                 : Cost.at(Logits).Head;
-    double Step = AtT.Dense - AtT.Head + Head +
-                  (D > 0 ? AtD.PerContext * Context / double(D) : 0) + Attention;
+    // (The generating sequences' mean context is Context / d.)
+    auto PerContext = [&](double X) {
+      return D > 0 ? X * Context / double(D) : 0;
+    };
+    double Step = AtT.Dense - AtT.Head + Head + PerContext(AtD.PerContext) +
+                  Attention;
     if (!Cost.ok())
       return false;
-    DataEnergy += AtT.Energy + (D > 0 ? AtD.EnergyPerContext * Context / double(D) : 0);
+    DataEnergy += AtT.Energy + PerContext(AtD.EnergyPerContext);
     Now += Step;
     ++Steps;
     int64_t InStep = D + int64_t(Chunks.size());
