@@ -27,6 +27,12 @@ std::optional<double> figureValue(const TrainingReport &R, FigureID F) {
   case FigureID::Hfu: return R.Hfu;
   case FigureID::ModelFlopsRate: return R.ModelFlopsRate;
   case FigureID::HardwareFlopsRate: return R.HardwareFlopsRate;
+  case FigureID::CommShare: {
+    double Comm = 0;
+    for (double T : R.ExposedComm)
+      Comm += T;
+    return R.StepTime > 0 ? Comm / R.StepTime : 0.0;
+  }
   case FigureID::TimeToTrain: return positive(R.TimeToTrain);
   case FigureID::TrainEnergy: return positive(R.Energy);
   case FigureID::TrainEnergyPerToken: return positive(R.EnergyPerToken);
