@@ -126,6 +126,7 @@ static const std::vector<NamedDim> &namedDims() {
       {dims::currency(), "currency", "25000 USD"},
       {dims::currency() / dims::time(), "cost rate", "2 USD/h"},
       {dims::currency() / dims::energy(), "energy price", "0.1 USD/kWh"},
+      {dims::currency() / dims::power(), "price per power", "11000 USD/kW"},
       {dims::length(), "length", "5 nm"},
       {dims::length().pow(2), "area", "814 mm^2"},
       {Dimension() / dims::length().pow(2), "areal density", ""},

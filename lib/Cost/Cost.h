@@ -135,8 +135,12 @@ struct TrainingReport {
   double ModelFlopsRate = 0, HardwareFlopsRate = 0; ///< per device
   double TimeToTrain = 0;  ///< the scenario's tokens
   double DeviceHours = 0;
-  double Energy = 0;       ///< devices x TDP x PUE x time (an upper bound)
-  double EnergyPerToken = 0; ///< J per trained token (0: no TDP)
+  /// Energy from activity (0: its inputs missing; EnergyCost.cpp), to
+  /// train the tokens and per trained token, and the TDP bound of each.
+  double Energy = 0, EnergyPerToken = 0;
+  double TdpEnergy = 0, TdpEnergyPerToken = 0;
+  double PowerPerDevice = 0; ///< from activity (0: not computable)
+  bool CostAtTdp = false;    ///< cost's electricity at TDP
   /// J per trained token of moving data (0: an energy_per_bit missing).
   double DataEnergyPerToken = 0;
   double Cost = 0;         ///< to train the tokens (0: not computable)
@@ -159,17 +163,40 @@ TrainingReport costTraining(const ir::Program &P, bool Tables = true);
 void costTraining(const ir::Program &P, bool Tables, TrainingReport &R);
 
 /// Where a serving phase sits on the roofline.
-/// Bytes moved per device (DataEnergy.cpp): in device memory, and on the
-/// wire inside a node and across nodes.
+/// What a device does that costs energy beyond its static power
+/// (DataEnergy.cpp): bytes moved in device memory and on the wire inside
+/// a node and across nodes, and FLOPs by the format they run in.
 struct DataTraffic {
   double Memory = 0, ScaleUp = 0, ScaleOut = 0;
+  double Flops[ir::NumDTypes] = {};
   /// An operator executed Times times at a context (decode).
   void add(const ir::Op &O, double Times, double Context);
+  /// Another's activity, Times times.
+  void add(const DataTraffic &D, double Times);
   bool any() const { return Memory > 0 || ScaleUp > 0 || ScaleOut > 0; }
-  /// Their energy on a system, 0 when an energy_per_bit it needs is
-  /// missing.
+  /// The energy of the bytes on a system, 0 when an energy_per_bit it
+  /// needs is missing.
   double energy(const ir::SystemConfig &Sys) const;
+  /// The energy of the FLOPs on a device, each at the flop_energy of the
+  /// format it runs in; -1 when one of those is missing.
+  double computeEnergy(const ir::AcceleratorConfig &A) const;
+  /// Bytes and FLOPs together; -1 when either is not computable.
+  double activityEnergy(const ir::SystemConfig &Sys) const;
 };
+
+/// Energy and cost per unit of a run's output (a trained or generated
+/// token; EnergyCost.cpp). 0: not computable from the inputs given.
+struct RunCharge {
+  double EnergyPerUnit = 0;    ///< from activity, at the wall
+  double TdpEnergyPerUnit = 0; ///< devices x TDP x PUE x time
+  double PowerPerDevice = 0;   ///< from activity, at the device
+  double CostPerUnit = 0;
+  bool CostAtTdp = false; ///< electricity at TDP: no activity inputs
+};
+/// Charged devices for SecondsPerUnit each, doing DynamicPerUnit joules
+/// of FLOPs and data movement (-1: not computable).
+RunCharge chargeRun(const ir::SystemConfig &Sys, double Charged,
+                    double SecondsPerUnit, double DynamicPerUnit);
 
 struct PhaseRoofline {
   double Flops = 0, Bytes = 0, Time = 0;
@@ -240,7 +267,11 @@ struct ServingReport {
   double DecodeCrossoverBatch = 0;     ///< 0: the decode stays memory-bound
   ServingMemory Memory;
   int64_t MaxBatch = 0;
-  double EnergyPerToken = 0; ///< J per output token (0: no TDP)
+  /// J per output token from activity (0: its inputs missing), and the
+  /// TDP bound.
+  double EnergyPerToken = 0, TdpEnergyPerToken = 0;
+  double PowerPerDevice = 0; ///< from activity (0: not computable)
+  bool CostAtTdp = false;    ///< cost's electricity at TDP
   /// J per output token of moving data (0: an energy_per_bit missing, or
   /// in-flight batching).
   double DataEnergyPerToken = 0;
@@ -266,7 +297,7 @@ void checkSlos(ServingReport &R, const ir::ScenarioConfig &S);
 /// Energy and cost per output token from R's throughput: the devices the
 /// mapping uses, or the whole system with charge_idle.
 void chargeServing(ServingReport &R, const ir::ScenarioConfig &S,
-                   const ir::SystemConfig &Sys);
+                   const ir::SystemConfig &Sys, double DynamicPerToken);
 
 /// Pieces of a serving step, whole model (one replica): a decode step of
 /// P's batch with each sequence at Context; the prefill's attention
@@ -276,9 +307,13 @@ void chargeServing(ServingReport &R, const ir::ScenarioConfig &S,
 /// scales it.)
 double decodeStepTime(const ir::Program &P, double Context,
                       const ir::SystemConfig *Sys = nullptr);
-/// The energy a replica's devices spend moving data in that step (0: an
-/// energy_per_bit missing; DataEnergy.cpp).
-double decodeStepDataEnergy(const ir::Program &P, double Context,
+/// The energy a replica's devices spend in that step: moving data (0: an
+/// energy_per_bit missing), and all their activity, FLOPs included (-1:
+/// an input missing; DataEnergy.cpp).
+struct StepEnergy {
+  double Data = 0, Activity = -1;
+};
+StepEnergy decodeStepEnergy(const ir::Program &P, double Context,
                             const ir::SystemConfig *Sys = nullptr);
 double prefillAttentionTime(const ir::Program &P,
                             const ir::SystemConfig *Sys = nullptr);

@@ -1,6 +1,8 @@
-//===- DataEnergy.cpp - the energy of moving data ----------------------------===//
+//===- DataEnergy.cpp - the energy of a device's activity --------------------===//
 //
-// The bytes a step moves, times what moving a byte costs where it moves:
+// The FLOPs a step computes, each at the flop_energy of the format it runs
+// in (fp8 on a device without fp8 runs, and is charged, as bf16), and the
+// bytes it moves, times what moving a byte costs where it moves:
 // every operator's device-memory bytes (read and written, unfused) at the
 // energy_per_bit of the memory technology the accelerator's `hbm` names,
 // and every collective's bytes on the wire at the energy_per_bit of the
@@ -49,6 +51,39 @@ void DataTraffic::add(const Op &O, double Times, double Context) {
     return;
   Memory += Times * (O.BytesRead + O.BytesWritten +
                      O.BytesPerContext * O.contextRead(Context));
+  // The FLOPs the op's kernel runs (a causal kernel skips the masked
+  // tiles: Executed), as dense ones.
+  double F = O.Flops + O.FlopsPerContext * O.contextRead(Context);
+  if (F > 0)
+    Flops[static_cast<int>(O.Type)] += Times * F * O.Executed;
+}
+
+void DataTraffic::add(const DataTraffic &D, double Times) {
+  Memory += Times * D.Memory;
+  ScaleUp += Times * D.ScaleUp;
+  ScaleOut += Times * D.ScaleOut;
+  for (int I = 0; I < NumDTypes; ++I)
+    Flops[I] += Times * D.Flops[I];
+}
+
+double DataTraffic::computeEnergy(const AcceleratorConfig &A) const {
+  double E = 0;
+  for (int I = 0; I < NumDTypes; ++I) {
+    if (Flops[I] <= 0)
+      continue;
+    double PerFlop = A.FlopEnergy[static_cast<int>(A.runsAs(DType(I)))];
+    if (PerFlop <= 0)
+      return -1;
+    E += Flops[I] * PerFlop;
+  }
+  return E;
+}
+
+double DataTraffic::activityEnergy(const SystemConfig &Sys) const {
+  double Bytes = energy(Sys), Compute = computeEnergy(Sys.Device);
+  if ((Bytes <= 0 && any()) || Compute < 0)
+    return -1;
+  return Bytes + Compute;
 }
 
 double DataTraffic::energy(const SystemConfig &Sys) const {

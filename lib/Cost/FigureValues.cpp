@@ -36,6 +36,9 @@ std::optional<double> figureValue(const TrainingReport &R, FigureID F) {
   case FigureID::TimeToTrain: return positive(R.TimeToTrain);
   case FigureID::TrainEnergy: return positive(R.Energy);
   case FigureID::TrainEnergyPerToken: return positive(R.EnergyPerToken);
+  case FigureID::TrainTdpEnergy: return positive(R.TdpEnergy);
+  case FigureID::TrainTdpEnergyPerToken: return positive(R.TdpEnergyPerToken);
+  case FigureID::TrainPowerPerDevice: return positive(R.PowerPerDevice);
   case FigureID::TrainDataEnergyPerToken: return positive(R.DataEnergyPerToken);
   case FigureID::TrainCost: return positive(R.Cost);
   case FigureID::TrainCostPerToken: return positive(R.CostPerToken);
@@ -58,6 +61,8 @@ std::optional<double> figureValue(const ServingReport &R, FigureID F) {
   case FigureID::ServePeakMemory: return R.Memory.total();
   case FigureID::ServeFits: return R.Memory.fits() ? 1.0 : 0.0;
   case FigureID::ServeEnergyPerToken: return positive(R.EnergyPerToken);
+  case FigureID::ServeTdpEnergyPerToken: return positive(R.TdpEnergyPerToken);
+  case FigureID::ServePowerPerDevice: return positive(R.PowerPerDevice);
   case FigureID::ServeDataEnergyPerToken: return positive(R.DataEnergyPerToken);
   case FigureID::ServeCostPerToken: return positive(R.CostPerToken);
   default: break;

@@ -340,11 +340,13 @@ ServingReport costServing(const Program &P, bool WithTables) {
   R.Throughput = R.E2E > 0 ? R.Replicas * Batch * Output / R.E2E : 0;
   R.ThroughputPerDevice =
       R.Throughput / double(R.Replicas * R.DevicesPerReplica);
-  chargeServing(R, S, Sys);
-  // Moving data: the prefill once and the decode steps at the middle
+  // Activity: the prefill once and the decode steps at the middle
   // context, on each of a replica's tp x cp device columns (a column of
   // pp devices holds every layer once), per output token (DataEnergy.cpp).
-  if (Sys.Device.HbmEnergyPerByte > 0 && !Speculating) {
+  // Speculative decoding's draft and verification steps are not counted.
+  double Dynamic = -1;
+  if ((Sys.Device.HbmEnergyPerByte > 0 || Sys.Device.StaticPower > 0) &&
+      !Speculating) {
     DataTraffic T;
     for (const Block &B : P.Blocks) {
       double N = executions(B, P, nullptr);
@@ -354,9 +356,15 @@ ServingReport costServing(const Program &P, bool WithTables) {
         else if (O.Ph == Phase::Decode && Output > 1)
           T.add(O, N * (Output - 1), MidCtx);
     }
-    double Columns = double(S.Mapping.Tp) * double(S.Mapping.Cp);
-    R.DataEnergyPerToken = T.energy(Sys) * Columns / (Batch * Output);
+    double PerToken = double(S.Mapping.Tp) * double(S.Mapping.Cp) /
+                      (double(Batch) * Output);
+    if (Sys.Device.HbmEnergyPerByte > 0)
+      R.DataEnergyPerToken = T.energy(Sys) * PerToken;
+    double E = T.activityEnergy(Sys);
+    if (E >= 0)
+      Dynamic = E * PerToken;
   }
+  chargeServing(R, S, Sys, Dynamic);
   R.PrefillLayerTime = layerTime(P, Phase::Prefill, 0);
   R.DecodeLayerTime = Output > 1 ? layerTime(P, Phase::Decode, LastCtx) : 0;
 
@@ -416,12 +424,18 @@ ServingReport costServing(const Program &P, bool WithTables) {
 }
 
 void chargeServing(ServingReport &R, const ScenarioConfig &S,
-                   const SystemConfig &Sys) {
+                   const SystemConfig &Sys, double DynamicPerToken) {
   if (R.Throughput <= 0)
     return;
+  // A token costs its replica's FLOPs and bytes, and all charged
+  // devices' static power for 1 / throughput.
   double Charged = double(S.ChargeIdle ? Sys.devices() : S.Mapping.devices());
-  R.EnergyPerToken = Sys.wallPower() * Charged / R.Throughput;
-  R.CostPerToken = Sys.costRate() * Charged / R.Throughput;
+  RunCharge C = chargeRun(Sys, Charged, 1 / R.Throughput, DynamicPerToken);
+  R.EnergyPerToken = C.EnergyPerUnit;
+  R.TdpEnergyPerToken = C.TdpEnergyPerUnit;
+  R.PowerPerDevice = C.PowerPerDevice;
+  R.CostPerToken = C.CostPerUnit;
+  R.CostAtTdp = C.CostAtTdp;
 }
 
 void checkSlos(ServingReport &R, const ScenarioConfig &S) {
@@ -459,11 +473,12 @@ double decodeStepTime(const Program &P, double Context,
       .Time;
 }
 
-double decodeStepDataEnergy(const Program &P, double Context,
+StepEnergy decodeStepEnergy(const Program &P, double Context,
                             const SystemConfig *Sys) {
   const SystemConfig &On = Sys ? *Sys : P.Scenario.System;
-  if (On.Device.HbmEnergyPerByte <= 0)
-    return 0;
+  StepEnergy E;
+  if (On.Device.HbmEnergyPerByte <= 0 && On.Device.StaticPower <= 0)
+    return E;
   DataTraffic T;
   for (const Block &B : P.Blocks) {
     double N = executions(B, P, nullptr);
@@ -471,8 +486,12 @@ double decodeStepDataEnergy(const Program &P, double Context,
       if (O.Ph == Phase::Decode)
         T.add(O, N, Context);
   }
-  return T.energy(On) * double(P.Scenario.Mapping.Tp) *
-         double(P.Scenario.Mapping.Cp);
+  double Columns =
+      double(P.Scenario.Mapping.Tp) * double(P.Scenario.Mapping.Cp);
+  E.Data = T.energy(On) * Columns;
+  double A = T.activityEnergy(On);
+  E.Activity = A >= 0 ? A * Columns : -1;
+  return E;
 }
 
 double decodeHeadTime(const Program &P, const SystemConfig *Sys) {

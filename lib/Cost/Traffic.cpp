@@ -54,12 +54,19 @@ namespace {
 struct StepCost {
   double Dense = 0, PerContext = 0, Energy = 0, EnergyPerContext = 0;
   double Head = 0; ///< the LM head's part of Dense
+  /// All the step's activity (FLOPs too; Activity -1: an input missing).
+  double Activity = -1, ActivityPerContext = 0;
   StepCost lerp(const StepCost &B, double F) const {
     return {Dense + F * (B.Dense - Dense),
             PerContext + F * (B.PerContext - PerContext),
             Energy + F * (B.Energy - Energy),
             EnergyPerContext + F * (B.EnergyPerContext - EnergyPerContext),
-            Head + F * (B.Head - Head)};
+            Head + F * (B.Head - Head),
+            Activity < 0 || B.Activity < 0
+                ? -1
+                : Activity + F * (B.Activity - Activity),
+            ActivityPerContext +
+                F * (B.ActivityPerContext - ActivityPerContext)};
   }
 };
 
@@ -101,11 +108,17 @@ private:
       V.Dense = Dense;
       V.Head = std::min(Dense, decodeHeadTime(*P, Sys));
       V.PerContext = std::max(0.0, WithContext - Dense) / RefContext;
-      double E = decodeStepDataEnergy(*P, 0, Sys);
-      if (E > 0) {
-        V.Energy = E;
-        V.EnergyPerContext = std::max(
-            0.0, (decodeStepDataEnergy(*P, RefContext, Sys) - E) / RefContext);
+      StepEnergy E = decodeStepEnergy(*P, 0, Sys);
+      if (E.Data > 0 || E.Activity >= 0) {
+        StepEnergy AtRef = decodeStepEnergy(*P, RefContext, Sys);
+        V.Energy = E.Data;
+        V.EnergyPerContext =
+            std::max(0.0, (AtRef.Data - E.Data) / RefContext);
+        if (E.Activity >= 0 && AtRef.Activity >= 0) {
+          V.Activity = E.Activity;
+          V.ActivityPerContext =
+              std::max(0.0, (AtRef.Activity - E.Activity) / RefContext);
+        }
       }
     } else {
       Ok = false;
@@ -304,6 +317,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   double PeakReserved = 0, BatchTime = 0;
   double Now = 0;
   double DataEnergy = 0; ///< moving data, a replica's devices, all steps
+  double Activity = 0;   ///< all their activity (-1: an input missing)
   std::vector<double> Ttft, Tpot, E2E;
   Ttft.reserve(All.size());
   Tpot.reserve(All.size());
@@ -481,6 +495,11 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     if (!Cost.ok())
       return false;
     DataEnergy += AtT.Energy + PerContext(AtD.EnergyPerContext);
+    if (Activity >= 0)
+      Activity = AtT.Activity < 0
+                     ? -1
+                     : Activity + AtT.Activity +
+                           PerContext(AtD.ActivityPerContext);
     Now += Step;
     ++Steps;
     int64_t InStep = D + int64_t(Chunks.size());
@@ -565,10 +584,13 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   R.Throughput = T.Duration > 0 ? OutputTokens * double(Replicas) / T.Duration : 0;
   R.ThroughputPerDevice =
       R.Throughput / double(R.Replicas * R.DevicesPerReplica);
-  chargeServing(R, S, System);
-  // Moving data: each step's, over the replica's output tokens (the
-  // prompt attention of the steps that read prompts is left out).
+  // Activity: each step's, over the replica's output tokens (the prompt
+  // attention of the steps that read prompts is left out); static power
+  // over the run, idle stretches between arrivals included.
   R.DataEnergyPerToken = OutputTokens > 0 ? DataEnergy / OutputTokens : 0;
+  chargeServing(R, S, System,
+                OutputTokens > 0 && Activity >= 0 ? Activity / OutputTokens
+                                                  : -1);
   R.Memory.KVCache = PeakReserved * double(BlockTokens) * PerToken;
   R.Memory.Activations = Activations;
   R.MaxBatch =

@@ -58,8 +58,8 @@ struct BlockTime {
   double RingExposed[2] = {0, 0};
   /// Contraction FLOPs of one repeat: counted in MFU, and performed.
   double ModelFlops = 0, HardwareFlops = 0;
-  /// Bytes one repeat moves (for the data-movement energy; only when the
-  /// memory has an energy_per_bit).
+  /// Bytes one repeat moves and FLOPs it computes (for energy; only when
+  /// the device has an energy input).
   DataTraffic Data;
 };
 
@@ -81,7 +81,8 @@ bool overlapsWeightGradients(const Op &O, const MappingConfig &M) {
 BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
   BlockTime T;
   const AcceleratorConfig &A = S.System.Device;
-  const bool Energy = A.HbmEnergyPerByte > 0;
+  // Activity for energy, when the device has its energy inputs.
+  const bool Energy = A.HbmEnergyPerByte > 0 || A.StaticPower > 0;
   double Compute[2] = {0, 0}; // forward, backward compute
   double Hideable[2] = {0, 0};
   double HideableKind[2][NumCommKinds] = {}; // the same, by kind
@@ -338,13 +339,11 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   R.Mfu = Peak > 0 ? R.ModelFlopsRate / Peak : 0;
   R.Hfu = Peak > 0 ? R.HardwareFlopsRate / Peak : 0;
   // Energy and cost count the devices used, or the whole system with
-  // charge_idle.
+  // charge_idle. Activity (DataEnergy.cpp): a column of pp devices holds
+  // every layer once; tp x cp x dp columns; the optimizer on every device.
   double Charged = double(S.chargedDevices());
-  R.EnergyPerToken = Charged * S.System.wallPower() / R.TokensPerSecond;
-  R.CostPerToken = Charged * S.System.costRate() / R.TokensPerSecond;
-  // Moving data (DataEnergy.cpp): a column of pp devices holds every
-  // layer once; tp x cp x dp columns; the optimizer on every device.
-  if (A.HbmEnergyPerByte > 0) {
+  double Dynamic = -1;
+  if (A.HbmEnergyPerByte > 0 || A.StaticPower > 0) {
     DataTraffic Column, Update;
     for (const Block &B : P.Blocks) {
       if (B.Kind == BlockKind::Optimizer) {
@@ -354,24 +353,32 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
       }
       if (B.Kind == BlockKind::PipelineComm && P.Stages.size() < 2)
         continue;
-      const DataTraffic &D = TimeOf(B.Kind).Data;
-      double N = double(B.Repeat) * Mb;
-      Column.Memory += N * D.Memory;
-      Column.ScaleUp += N * D.ScaleUp;
-      Column.ScaleOut += N * D.ScaleOut;
+      Column.add(TimeOf(B.Kind).Data, double(B.Repeat) * Mb);
     }
+    double Columns = double(M.Tp) * M.Cp * M.Dp;
     double C = Column.energy(S.System), U = Update.energy(S.System);
     bool Missing = (C == 0 && Column.any()) || (U == 0 && Update.any());
-    if (!Missing)
+    if (!Missing && A.HbmEnergyPerByte > 0)
       R.DataEnergyPerToken =
-          (C * double(M.Tp) * M.Cp * M.Dp + U * double(R.Devices)) /
-          R.TokensPerStep;
+          (C * Columns + U * double(R.Devices)) / R.TokensPerStep;
+    double CA = Column.activityEnergy(S.System);
+    double UA = Update.activityEnergy(S.System);
+    if (CA >= 0 && UA >= 0)
+      Dynamic = (CA * Columns + UA * double(R.Devices)) / R.TokensPerStep;
   }
+  RunCharge Charge =
+      chargeRun(S.System, Charged, 1 / R.TokensPerSecond, Dynamic);
+  R.EnergyPerToken = Charge.EnergyPerUnit;
+  R.TdpEnergyPerToken = Charge.TdpEnergyPerUnit;
+  R.PowerPerDevice = Charge.PowerPerDevice;
+  R.CostPerToken = Charge.CostPerUnit;
+  R.CostAtTdp = Charge.CostAtTdp;
   if (S.Tokens > 0) {
     R.TimeToTrain = S.Tokens / R.TokensPerSecond;
     R.DeviceHours = R.TimeToTrain * Charged / 3600;
-    R.Energy = R.TimeToTrain * Charged * S.System.wallPower();
-    R.Cost = R.TimeToTrain * Charged * S.System.costRate();
+    R.Energy = S.Tokens * R.EnergyPerToken;
+    R.TdpEnergy = S.Tokens * R.TdpEnergyPerToken;
+    R.Cost = S.Tokens * R.CostPerToken;
   }
 
   R.Memory = trainingMemory(P);

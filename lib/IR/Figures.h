@@ -39,6 +39,7 @@ enum class FigureType : uint8_t {
   Bytes,
   Energy,
   EnergyPerToken,
+  Power,
   Currency,
   CurrencyPerToken,
   Frequency,

@@ -268,6 +268,12 @@ static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
     C.HostLinkBandwidth = numberOf(Host->ifSet(NetworkField::Bandwidth), 0) *
                           numberOf(Host->ifSet(NetworkField::Efficiency), 1);
   C.Price = numberOf(A.ifSet(AF::Price), 0);
+  C.StaticPower = numberOf(A.ifSet(AF::StaticPower), 0);
+  static_assert(static_cast<int>(FlopEnergyField::FP4) + 1 == NumDTypes,
+                "a flop_energy field per number format, in DType's order");
+  for (int I = 0; I < NumDTypes; ++I)
+    C.FlopEnergy[I] = numberOf(
+        A.ifSet(AF::FlopEnergy, static_cast<FlopEnergyField>(I)), 0);
   using EF = EfficiencyField;
   C.ComputeEfficiency = Eff(EF::Compute, 1);
   C.AttentionEfficiency = Eff(EF::Attention, C.ComputeEfficiency);
@@ -323,6 +329,14 @@ SystemConfig systemFromSpec(const spec::Object &S) {
   C.Pue = numberOf(S.ifSet(SystemField::Pue), 1);
   C.EnergyPrice = numberOf(S.ifSet(SystemField::EnergyPrice), 0);
   C.Lifetime = numberOf(S.ifSet(SystemField::Lifetime), 0);
+  C.Rented = checkedEnum<Ownership>(wordOf(S.ifSet(SystemField::Ownership))) ==
+             Ownership::Rent;
+  C.Rent = numberOf(S.ifSet(SystemField::Rent), 0);
+  C.HostPrice = numberOf(S.ifSet(SystemField::HostPrice), 0);
+  C.NetworkPrice = numberOf(S.ifSet(SystemField::NetworkPrice), 0);
+  C.FacilityPrice = numberOf(S.ifSet(SystemField::FacilityPrice), 0);
+  C.FacilityLifetime = numberOf(S.ifSet(SystemField::FacilityLifetime), 0);
+  C.Utilization = numberOf(S.ifSet(SystemField::Utilization), 1);
   C.Decl = S.DeclRange;
   return C;
 }

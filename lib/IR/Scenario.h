@@ -212,6 +212,10 @@ struct AcceleratorConfig {
   double HbmEnergyPerByte = 0;
   int64_t ComputeUnits = 0;
   double Tdp = 0;
+  /// Power drawn in use while idle (0: not given), and the energy per FLOP
+  /// above it by format (0: not given), for energy from activity.
+  double StaticPower = 0;
+  double FlopEnergy[NumDTypes] = {};
   double Price = 0; ///< per device (0: not given)
   // Efficiency knobs (stdlib values carry their sources).
   double ComputeEfficiency = 1, MemoryEfficiency = 1;
@@ -286,15 +290,14 @@ struct SystemConfig {
   double Pue = 1;
   double EnergyPrice = 0; ///< per joule (0: not given)
   double Lifetime = 0;    ///< seconds (0: not given)
-  /// Power drawn per device at the wall: TDP x PUE.
-  double wallPower() const { return Device.Tdp * Pue; }
-  /// Cost per device per second (amortised price + energy), or 0 when
-  /// price, lifetime or energy price is missing.
-  double costRate() const {
-    if (Device.Price <= 0 || Lifetime <= 0 || EnergyPrice <= 0)
-      return 0;
-    return Device.Price / Lifetime + wallPower() * EnergyPrice;
-  }
+  /// The costs of owning (ownership = own; 0: not given): a node's host,
+  /// a device's share of the network, the facility per watt of TDP and
+  /// the period it is amortised over; or renting: a device-second's price.
+  bool Rented = false;
+  double Rent = 0;
+  double HostPrice = 0, NetworkPrice = 0;
+  double FacilityPrice = 0, FacilityLifetime = 0;
+  double Utilization = 1; ///< fraction of the time spent on useful work
   bool HasScaleOut = false; ///< a fabric between nodes
   /// The node's host memory bandwidth, shared by its devices (0: not
   /// given).

@@ -394,6 +394,7 @@ Schema::Schema() {
     case ir::FigureType::Bytes: return B.qty(bytes());
     case ir::FigureType::Energy: return B.qty(energy());
     case ir::FigureType::EnergyPerToken: return B.qty(energy() / tokens());
+    case ir::FigureType::Power: return B.qty(power());
     case ir::FigureType::Currency: return B.qty(currency());
     case ir::FigureType::CurrencyPerToken: return B.qty(currency() / tokens());
     case ir::FigureType::Frequency: return B.qty(frequency());

@@ -1,6 +1,7 @@
 //===- ServingText.cpp - the text report of a serving scenario
 //---------------===//
 
+#include "Report/EnergyText.h"
 #include "Report/Format.h"
 #include "Report/Report.h"
 
@@ -133,12 +134,15 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                    si(R.ThroughputPerDevice, "tokens/s"), R.Replicas,
                    R.Replicas == 1 ? "replica" : "replicas",
                    R.DevicesPerReplica, R.DevicesPerReplica == 1 ? "" : "s"));
-  if (R.EnergyPerToken > 0)
-    line(OS, "energy per token",
-         si(R.EnergyPerToken, "J") + (R.CostPerToken > 0
-                                          ? "; " + money(R.CostPerToken * 1e6) +
-                                                " per million output tokens"
-                                          : std::string()));
+  std::string E = energyText(R.EnergyPerToken, R.TdpEnergyPerToken,
+                             R.PowerPerDevice, S.System, "J");
+  if (!E.empty())
+    line(OS, "energy per token", E);
+  if (R.CostPerToken > 0)
+    line(OS, "cost",
+         fmt::format("{} per million output tokens ({})",
+                     money(R.CostPerToken * 1e6),
+                     costBasis(S.System, R.CostAtTdp)));
   line(OS, "prefill", roofline(R.Prefill));
   if (S.OutputLen > 1) {
     line(OS, "decode", roofline(R.Decode));

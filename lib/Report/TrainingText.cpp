@@ -1,5 +1,6 @@
 //===- TrainingText.cpp - the text report of a training scenario -------------===//
 
+#include "Report/EnergyText.h"
 #include "Report/Format.h"
 #include "Report/Report.h"
 
@@ -105,26 +106,28 @@ void printTrainingText(const Program &P, const cost::TrainingReport &R,
   line(OS, "FLOP/s per device",
        fmt::format("{} model, {} hardware", si(R.ModelFlopsRate, "FLOP/s"),
                    si(R.HardwareFlopsRate, "FLOP/s")));
-  if (S.Tokens > 0)
+  if (S.Tokens > 0) {
     line(OS, "time to train",
-         fmt::format("{} for {} ({} device-hours, {} at TDP{})",
-                     duration(R.TimeToTrain), si(S.Tokens, "tokens"),
-                     si(R.DeviceHours, ""), si(R.Energy / 3600, "Wh"),
-                     S.System.Pue != 1
-                         ? fmt::format(" x PUE {:g}", S.System.Pue)
-                         : std::string()));
-  if (R.EnergyPerToken > 0) {
-    std::string Money;
-    if (R.CostPerToken > 0)
-      Money = fmt::format("; {} per million tokens{} (devices amortised over "
-                          "{}, energy at {:.3g} USD/kWh)",
-                          money(R.CostPerToken * 1e6),
-                          R.Cost > 0 ? ", " + money(R.Cost) + " to train"
-                                     : std::string(),
-                          duration(S.System.Lifetime),
-                          S.System.EnergyPrice * 3.6e6);
-    line(OS, "energy per token", si(R.EnergyPerToken, "J") + Money);
+         fmt::format("{} for {} ({} device-hours)", duration(R.TimeToTrain),
+                     si(S.Tokens, "tokens"), si(R.DeviceHours, "")));
+    std::string E = energyText(R.Energy / 3600, R.TdpEnergy / 3600,
+                               R.PowerPerDevice, S.System, "Wh");
+    if (!E.empty())
+      line(OS, "energy", E);
   }
+  // The power once: on the run's line when there is one.
+  std::string E = energyText(R.EnergyPerToken, R.TdpEnergyPerToken,
+                             S.Tokens > 0 ? 0 : R.PowerPerDevice, S.System,
+                             "J");
+  if (!E.empty())
+    line(OS, "energy per token", E);
+  if (R.CostPerToken > 0)
+    line(OS, "cost",
+         fmt::format("{} per million tokens{} ({})",
+                     money(R.CostPerToken * 1e6),
+                     R.Cost > 0 ? ", " + money(R.Cost) + " to train"
+                                : std::string(),
+                     costBasis(S.System, R.CostAtTdp)));
   const cost::MemoryBreakdown &Mem = R.Memory;
   line(OS, "memory per device",
        fmt::format("{} of {} (stage {}): {}; largest: {}", si(Mem.total(), "B"),

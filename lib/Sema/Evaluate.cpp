@@ -286,6 +286,40 @@ void Resolver::evaluateAll(Object *O) {
     checkModelFields(*O);
   if (O->Type->Name == "network" && FieldsChecked.insert(O).second)
     checkNetworkFields(*O);
+  if (O->Type->Name == "system" && FieldsChecked.insert(O).second)
+    checkSystemFields(*O);
+}
+
+void Resolver::checkSystemFields(const Object &S) {
+  // A cost of owning written on a rented system, or the reverse, would
+  // change nothing (inherited ones are the base's business).
+  auto Written = [&](SystemField Field) -> const spec::Field * {
+    const spec::Field *F = S.ifSet(Field);
+    return F && F->From == spec::Origin::File ? F : nullptr;
+  };
+  llvm::StringRef Own = spec::wordOf(S.ifSet(SystemField::Ownership));
+  bool Rent = Own == ir::enumWord(ir::Ownership::Rent);
+  for (SystemField Field :
+       {SystemField::HostPrice, SystemField::NetworkPrice,
+        SystemField::FacilityPrice, SystemField::FacilityLifetime,
+        SystemField::Lifetime, SystemField::EnergyPrice, SystemField::Rent})
+    if (const spec::Field *F = Written(Field);
+        F && (Field == SystemField::Rent) != Rent) {
+      Diags.report<DiagID::err_system_ownership_field>(
+          at(F->Loc), F->Spec->Name, Rent ? "owning" : "renting", S.Name,
+          Own.empty() ? "own" : Own);
+      return;
+    }
+  const spec::Field *Ownership = S.ifSet(SystemField::Ownership);
+  if (Rent && !S.ifSet(SystemField::Rent))
+    Diags.report<DiagID::err_system_cost_needs>(
+        at(Ownership->Loc), "ownership = rent", S.Name,
+        "rent, the price of a device-hour");
+  const spec::Field *Facility = S.ifSet(SystemField::FacilityPrice);
+  if (!Rent && Facility && !S.ifSet(SystemField::FacilityLifetime))
+    Diags.report<DiagID::err_system_cost_needs>(
+        at(Facility->Loc), "facility_price", S.Name,
+        "facility_lifetime, the period it is amortised over");
 }
 
 void Resolver::checkNetworkFields(const Object &N) {

@@ -255,6 +255,7 @@ public:
   llvm::DenseSet<const Object *> FieldsChecked;
   void checkModelFields(const Object &M);
   void checkNetworkFields(const Object &N);
+  void checkSystemFields(const Object &S);
 
   /// Parsed default expressions, by field.
   std::unordered_map<const FieldSpec *, const ast::Expr *> Defaults;
