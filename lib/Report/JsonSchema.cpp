@@ -382,9 +382,22 @@ llvm::json::Value diffJsonSchema() {
                    .key("verdicts", arrayOf(std::move(Verdict)))
                    .key("binding", arrayOf(std::move(Binding)))
                    .build();
+  // A chain (three sides or more, or --figure): one figure along them.
+  Value Step = Closed()
+                   .key("scenario", text())
+                   .key("value", orNull("number"))
+                   .key("step_ratio", orNull("number"))
+                   .key("total_ratio", orNull("number"))
+                   .key("changed", arrayOf(text()))
+                   .build();
+  Value Chain = Closed()
+                    .key("figure", text())
+                    .key("steps", arrayOf(std::move(Step)))
+                    .build();
   Closed Doc;
   Doc.key("schema_version", Object{{"const", JsonSchemaVersion}})
-      .key("diffs", arrayOf(std::move(Diff)));
+      .key("diffs", arrayOf(std::move(Diff)))
+      .optionalKey("chain", std::move(Chain));
   return document(Doc, "diff", "lib/Report/JsonSchema.cpp");
 }
 

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Report/Chain.h"
 #include "Report/Format.h"
 #include "Report/Report.h"
 #include "Report/SweepReport.h"
@@ -226,6 +227,10 @@ void printMarkdown(const json::Value &Scenario, raw_ostream &OS) {
 
 void printDiffMarkdown(const DiffResult &D, raw_ostream &OS) {
   printSectionMarkdown(diffSection(D), OS);
+}
+
+void printChainMarkdown(const Chain &C, raw_ostream &OS) {
+  printSectionMarkdown(chainSection(C), OS);
 }
 
 } // namespace report

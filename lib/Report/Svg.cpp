@@ -639,5 +639,70 @@ std::string plotSweep(const spec::Sweep &Sw, const sweep::Result &R,
   return C.str();
 }
 
+std::string plotWaterfall(const Chain &Ch) {
+  const FigureSpec &F = *Ch.Figure;
+  bool Higher = sweep::higherIsBetter(F.Name);
+  Canvas C("Chain: " + F.Name + " from " + Ch.Steps.front().Scenario +
+           " to " + Ch.Steps.back().Scenario);
+  frame(C);
+  // The running totals (1 at the first scenario); a step without a value
+  // on either side draws no bar.
+  size_t N = Ch.Steps.size();
+  std::vector<std::optional<double>> Total(N);
+  double Lo = 1, Hi = 1;
+  for (size_t I = 0; I < N; ++I)
+    if ((Total[I] = Ch.totalRatio(I)) && *Total[I] > 0) {
+      Lo = std::min(Lo, *Total[I]);
+      Hi = std::max(Hi, *Total[I]);
+    }
+  LogAxis Ya(Lo, Hi, H - Bottom, Top + 18);
+  for (double D = Ya.Lo; D <= Ya.Hi; ++D) {
+    double Y = Ya.at(std::pow(10, D));
+    C.line(Left, Y, W - Right, Y, "#ddd", 0.5);
+    C.text(Left - 6, Y + 4, tick(std::pow(10, D), "") + "x", "end", 10);
+  }
+  C.line(Left, Ya.at(1), W - Right, Ya.at(1), "#999", 1, "4 3");
+  // One slot per step after the first, and one for the whole.
+  double Slot = (W - Right - Left) / double(N);
+  auto XAt = [&](size_t K) { return Left + Slot * (double(K) + 0.2); };
+  auto Bar = [&](size_t K, double From, double To, StringRef Colour,
+                 const std::string &Tip) {
+    double Y0 = Ya.at(From), Y1 = Ya.at(To);
+    C.rect(XAt(K), std::min(Y0, Y1), Slot * 0.6,
+           std::max(1.0, std::abs(Y1 - Y0)), Colour, Tip);
+    C.text(XAt(K) + Slot * 0.3, std::min(Y0, Y1) - 4,
+           fmt::format("{:.3g}x", To / From), "middle", 10);
+    C.text(XAt(K) + Slot * 0.3, H - Bottom + 16, std::to_string(K + 1),
+           "middle", 10);
+  };
+  for (size_t I = 1; I < N; ++I) {
+    if (!Total[I] || !Total[I - 1] || *Total[I] <= 0 || *Total[I - 1] <= 0)
+      continue;
+    bool Better = (*Total[I] >= *Total[I - 1]) == Higher;
+    Bar(I - 1, *Total[I - 1], *Total[I], Better ? Palette[0] : Palette[2],
+        Ch.Steps[I - 1].Scenario + " -> " + Ch.Steps[I].Scenario);
+  }
+  if (Total[N - 1] && *Total[N - 1] > 0)
+    Bar(N - 1, 1, *Total[N - 1], Palette[1],
+        Ch.Steps.front().Scenario + " -> " + Ch.Steps.back().Scenario);
+  C.text((Left + W - Right) / 2, H - 18, "step", "middle", 12);
+  C.text(22, (Top + H - Bottom) / 2,
+         F.Name + " relative to the first" +
+             (Higher ? " (higher is better)" : " (lower is better)"),
+         "middle", 12,
+         fmt::format("transform=\"rotate(-90 22 {})\"",
+                     num((Top + H - Bottom) / 2)));
+  C.legend({{"a step that helps", std::string(Palette[0])},
+            {"a step that hurts", std::string(Palette[2])},
+            {"the whole chain", std::string(Palette[1])}});
+  C.gap();
+  for (size_t I = 1; I < N; ++I)
+    C.note(fmt::format("{}: {} -> {}", I, Ch.Steps[I - 1].Scenario,
+                       Ch.Steps[I].Scenario),
+           9);
+  C.note(fmt::format("{}: the whole", N), 9);
+  return C.str();
+}
+
 } // namespace report
 } // namespace llmsys

@@ -10,6 +10,7 @@
 #define LLMSYS_REPORT_SVG_H
 
 #include "IR/Program.h"
+#include "Report/Chain.h"
 #include "IR/Spec.h"
 #include "Sweep/Sweep.h"
 
@@ -27,6 +28,10 @@ std::string plotTime(const llvm::json::Value &Report);
 /// Memory per device by part, against capacity.
 std::string plotMemory(const llvm::json::Value &Report);
 /// A `pareto` sweep's front, on log axes of its two figures.
+/// A chain's waterfall: each step's ratio as a bar from the running total
+/// before it to the one after it, on a logarithmic axis, and the whole as
+/// the last bar.
+std::string plotWaterfall(const Chain &C);
 std::string plotPareto(const spec::Sweep &W, const sweep::Result &R);
 /// Any other sweep: its objective (or, without one, its first figure)
 /// against its first axis, a dot per point (Points: the kept or every

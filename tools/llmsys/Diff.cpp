@@ -1,12 +1,14 @@
 //===- Diff.cpp - llmsys diff ---------------------------------------------===//
 //
-// Two sides, FILE or FILE:SCENARIO, each compiled on its own; scenarios
-// paired, evaluated and compared (lib/Report/Diff.cpp); --fail-if
-// thresholds.
+// Two sides or more, FILE or FILE:SCENARIO, each compiled on its own;
+// each side's scenarios paired with the next side's, evaluated and
+// compared (lib/Report/Diff.cpp); a chain of three or more followed by one
+// figure (lib/Report/Chain.cpp); --fail-if thresholds.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Basic/Suggest.h"
+#include "Report/Chain.h"
 #include "Report/Diff.h"
 #include "Report/Report.h"
 #include "Driver/Evaluate.h"
@@ -96,9 +98,9 @@ static std::optional<std::string> gitShow(const DiffSide &S) {
 }
 
 int runDiff(const char *Argv0) {
-  if (DiffSides.size() != 2) {
+  if (DiffSides.size() < 2) {
     WithColor::error(errs(), "llmsys")
-        << "diff needs two sides: FILE[:SCENARIO] FILE[:SCENARIO]\n";
+        << "diff needs two sides or more: FILE[:SCENARIO] FILE[:SCENARIO]...\n";
     return ExitBadInput;
   }
   std::vector<report::Threshold> Thresholds;
@@ -111,7 +113,9 @@ int runDiff(const char *Argv0) {
     }
     Thresholds.push_back(*Th);
   }
-  DiffSide Sides[2] = {splitSide(DiffSides[0]), splitSide(DiffSides[1])};
+  std::vector<DiffSide> Sides;
+  for (const std::string &Arg : DiffSides)
+    Sides.push_back(splitSide(Arg));
   for (DiffSide &S : Sides) {
     CompileOptions O = compileOptions(Argv0);
     O.Files = {S.File};
@@ -132,12 +136,28 @@ int runDiff(const char *Argv0) {
           << didYouMean(S.Scenario, report::scenarioNames(S.C->Spec)) << '\n';
       return ExitBadInput;
     }
-  std::vector<report::ScenarioPair> Pairs = report::pairScenarios(
-      Sides[0].C->Spec, Sides[0].Scenario, Sides[1].C->Spec, Sides[1].Scenario);
-  if (Pairs.empty()) {
-    WithColor::error(errs(), "llmsys")
-        << "no pair of scenarios to compare; name them: FILE:SCENARIO\n";
-    return ExitBadInput;
+  // Each side with the next. A chain (three sides or more) follows one
+  // scenario from side to side.
+  bool IsChain = Sides.size() > 2 || !ChainFigure.empty();
+  struct Link {
+    size_t Side; ///< the pair's first side
+    report::ScenarioPair Pair;
+  };
+  std::vector<Link> Links;
+  for (size_t K = 0; K + 1 < Sides.size(); ++K) {
+    std::vector<report::ScenarioPair> Pairs = report::pairScenarios(
+        Sides[K].C->Spec, Sides[K].Scenario, Sides[K + 1].C->Spec,
+        Sides[K + 1].Scenario);
+    if (Pairs.empty() || (IsChain && Pairs.size() != 1)) {
+      WithColor::error(errs(), "llmsys")
+          << (Pairs.empty() ? "no pair of scenarios to compare"
+                            : "a chain compares one scenario per side")
+          << " between " << DiffSides[K] << " and " << DiffSides[K + 1]
+          << "; name them: FILE:SCENARIO\n";
+      return ExitBadInput;
+    }
+    for (const report::ScenarioPair &P : Pairs)
+      Links.push_back({K, P});
   }
   bool Json = OutputFormat == Format::Json;
   json::Array Out;
@@ -145,29 +165,30 @@ int runDiff(const char *Argv0) {
   std::vector<std::string> Crossed;
   std::vector<report::HtmlSection> Page;
   bool Failed = false;
-  for (size_t I = 0; I < Pairs.size(); ++I) {
-    const spec::Object &A = *Pairs[I].first, &B = *Pairs[I].second;
+  for (size_t I = 0; I < Links.size(); ++I) {
+    DiffSide &SA = Sides[Links[I].Side], &SB = Sides[Links[I].Side + 1];
+    const spec::Object &A = *Links[I].Pair.first, &B = *Links[I].Pair.second;
     if (A.Type != B.Type) {
-      Sides[1].C->Diags.report<DiagID::err_diff_kinds>(
-          B.DeclRange, A.Type->Name, A.Name, B.Type->Name, B.Name);
+      SB.C->Diags.report<DiagID::err_diff_kinds>(B.DeclRange, A.Type->Name,
+                                                  A.Name, B.Type->Name, B.Name);
       Failed = true;
       continue;
     }
     passes::PassContext CtxA, CtxB;
-    CtxA.Diags = &Sides[0].C->Diags;
-    CtxB.Diags = &Sides[1].C->Diags;
+    CtxA.Diags = &SA.C->Diags;
+    CtxB.Diags = &SB.C->Diags;
     std::optional<driver::Evaluation> EA =
-        driver::evaluate(ir::scenarioFromSpec(*Pairs[I].first), CtxA);
+        driver::evaluate(ir::scenarioFromSpec(A), CtxA);
     std::optional<driver::Evaluation> EB =
-        driver::evaluate(ir::scenarioFromSpec(*Pairs[I].second), CtxB);
+        driver::evaluate(ir::scenarioFromSpec(B), CtxB);
     if (!EA || !EB) {
       Failed = true;
       continue;
     }
-    report::DiffResult D = report::diff(Sides[0].C->Spec, A, *EA,
-                                        Sides[1].C->Spec, B, *EB);
-    D.FileA = Sides[0].Shown;
-    D.FileB = Sides[1].Shown;
+    report::DiffResult D =
+        report::diff(SA.C->Spec, A, *EA, SB.C->Spec, B, *EB);
+    D.FileA = SA.Shown;
+    D.FileB = SB.Shown;
     if (Json)
       Out.push_back(report::diffJson(D));
     else if (OutputFormat == Format::Csv)
@@ -199,18 +220,54 @@ int runDiff(const char *Argv0) {
       return ExitBadInput;
     }
   }
-  if (Json)
-    out() << formatv("{0:2}",
-                     json::Value(json::Object{
-                         {"schema_version", report::JsonSchemaVersion},
-                         {"diffs", std::move(Out)}}))
-          << '\n';
+  // The chain: one figure along the sides, in every format but CSV (whose
+  // rows already hold each pair's figures), and its waterfall.
+  std::optional<report::Chain> Chain;
+  if (IsChain && !Failed) {
+    std::string Error;
+    Chain = report::chainOf(Results,
+                            ChainFigure.empty() ? "throughput_per_device"
+                                                : ChainFigure.getValue(),
+                            Error);
+    if (!Chain) {
+      WithColor::error(errs(), "llmsys") << "--figure: " << Error << '\n';
+      return ExitBadInput;
+    }
+  }
+  if (Json) {
+    json::Object Doc{{"schema_version", report::JsonSchemaVersion},
+                     {"diffs", std::move(Out)}};
+    if (Chain)
+      Doc["chain"] = report::chainJson(*Chain);
+    out() << formatv("{0:2}", json::Value(std::move(Doc))) << '\n';
+  }
   if (OutputFormat == Format::Csv)
     report::printDiffCsv(Results, out());
-  if (OutputFormat == Format::Html)
+  if (OutputFormat == Format::Html) {
+    if (Chain)
+      Page.push_back({report::chainSection(*Chain),
+                      {report::plotWaterfall(*Chain)}});
     report::printHtml("llmsys diff", Page, out());
+  }
+  if (Chain && (OutputFormat == Format::Text || OutputFormat == Format::Md)) {
+    out() << '\n';
+    if (OutputFormat == Format::Md)
+      report::printChainMarkdown(*Chain, out());
+    else
+      report::printChainText(*Chain, out());
+  }
   out().flush();
-  int Status = std::max(Sides[0].C->finish(errs()), Sides[1].C->finish(errs()));
+  if (!PlotDir.empty() && !Failed) {
+    if (!Chain) {
+      std::string Error;
+      Chain = report::chainOf(Results, "throughput_per_device", Error);
+    }
+    if (Chain && !writePlot("chain.waterfall.svg", report::plotWaterfall(*Chain)))
+      return ExitBadInput;
+  }
+  int Status = ExitOk;
+  for (DiffSide &S : Sides)
+    Status = std::max(Status, S.C->finish(errs()));
   for (const std::string &M : Crossed)
     WithColor::error(errs(), "llmsys") << "threshold crossed: " << M << '\n';
   return std::max<int>(Status, Failed             ? ExitBadInput

@@ -31,7 +31,7 @@ extern cl::list<std::string> Inputs, DiffSides, FailIf, ValidateDirs,
     IncludeDirs;
 extern cl::opt<std::string> InitDir;
 extern cl::opt<std::string> StdlibDir, ScenarioFilter, SweepFilter, OutputFile,
-    PlotDir;
+    PlotDir, ChainFigure;
 extern cl::opt<unsigned> ErrorLimit, TopOps, SweepThreads;
 extern cl::opt<bool> SweepReusePrefix, CrossValidate;
 extern cl::list<std::string> Budgets;

@@ -33,7 +33,8 @@ cl::SubCommand
 cl::SubCommand
     DiffCmd("diff",
             "Two scenarios side by side: the inputs that differ and every "
-            "figure with the ratio");
+            "figure with the ratio; three or more: each with the next, and "
+            "one figure along the chain");
 cl::SubCommand SchemaCmd("schema", "Print every entity kind with its "
                                    "fields, as Markdown");
 cl::opt<std::string> SchemaJson(
@@ -54,8 +55,14 @@ cl::list<std::string> Inputs(cl::Positional, cl::desc("<file.llmsys>..."),
                              cl::sub(RequireCmd), cl::cat(LLMSysCat));
 cl::list<std::string>
     DiffSides(cl::Positional,
-              cl::desc("<file.llmsys[:scenario]> <file.llmsys[:scenario]>"),
+              cl::desc("<file.llmsys[:scenario]> <file.llmsys[:scenario]>..."),
               cl::OneOrMore, cl::sub(DiffCmd), cl::cat(LLMSysCat));
+cl::opt<std::string> ChainFigure(
+    "figure",
+    cl::desc("The figure a chain of scenarios is followed by (default: "
+             "throughput_per_device; a chain is shown for three or more "
+             "sides, or two with this option)"),
+    cl::value_desc("name"), cl::sub(DiffCmd), cl::cat(LLMSysCat));
 cl::list<std::string>
     FailIf("fail-if",
            cl::desc("Exit 1 when a figure's ratio (second / first) crosses a "
@@ -184,9 +191,10 @@ cl::opt<std::string> OutputFile(
 cl::opt<std::string> PlotDir(
     "plot",
     cl::desc("Write SVG figures to <dir>: per scenario its roofline, time "
-             "and memory; per pareto sweep its front"),
+             "and memory; per pareto sweep its front; per diff chain its "
+             "waterfall"),
     cl::value_desc("dir"), cl::sub(EvalCmd), cl::sub(SweepCmd),
-    cl::cat(LLMSysCat));
+    cl::sub(DiffCmd), cl::cat(LLMSysCat));
 
 } // namespace driver
 } // namespace llmsys
