@@ -139,6 +139,13 @@ int runDiff(const char *Argv0) {
   // Each side with the next. A chain (three sides or more) follows one
   // scenario from side to side.
   bool IsChain = Sides.size() > 2 || !ChainFigure.empty();
+  if (ChainOnly && (!IsChain || (OutputFormat != Format::Text &&
+                                 OutputFormat != Format::Md))) {
+    WithColor::error(errs(), "llmsys")
+        << "--chain-only prints a chain (three sides or more, or --figure) "
+           "as text or Markdown\n";
+    return ExitBadInput;
+  }
   struct Link {
     size_t Side; ///< the pair's first side
     report::ScenarioPair Pair;
@@ -203,7 +210,7 @@ int runDiff(const char *Argv0) {
       Page.push_back({report::diffSection(D),
                       {report::plotTime(JA), report::plotTime(JB),
                        report::plotMemory(JA), report::plotMemory(JB)}});
-    } else {
+    } else if (!(IsChain && ChainOnly)) {
       if (I)
         out() << '\n';
       if (OutputFormat == Format::Md)
@@ -250,7 +257,8 @@ int runDiff(const char *Argv0) {
     report::printHtml("llmsys diff", Page, out());
   }
   if (Chain && (OutputFormat == Format::Text || OutputFormat == Format::Md)) {
-    out() << '\n';
+    if (!ChainOnly)
+      out() << '\n';
     if (OutputFormat == Format::Md)
       report::printChainMarkdown(*Chain, out());
     else

@@ -33,7 +33,7 @@ extern cl::opt<std::string> InitDir;
 extern cl::opt<std::string> StdlibDir, ScenarioFilter, SweepFilter, OutputFile,
     PlotDir, ChainFigure;
 extern cl::opt<unsigned> ErrorLimit, TopOps, SweepThreads;
-extern cl::opt<bool> SweepReusePrefix, CrossValidate;
+extern cl::opt<bool> SweepReusePrefix, CrossValidate, ChainOnly;
 extern cl::list<std::string> Budgets;
 extern cl::opt<bool> SweepReuseEvaluation, Strict, Quiet;
 extern cl::opt<std::string> SchemaJson;

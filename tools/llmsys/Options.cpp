@@ -63,6 +63,11 @@ cl::opt<std::string> ChainFigure(
              "throughput_per_device; a chain is shown for three or more "
              "sides, or two with this option)"),
     cl::value_desc("name"), cl::sub(DiffCmd), cl::cat(LLMSysCat));
+cl::opt<bool> ChainOnly(
+    "chain-only",
+    cl::desc("Of a chain, print the chain alone, not each pair (text and "
+             "Markdown)"),
+    cl::sub(DiffCmd), cl::cat(LLMSysCat));
 cl::list<std::string>
     FailIf("fail-if",
            cl::desc("Exit 1 when a figure's ratio (second / first) crosses a "
