@@ -235,7 +235,7 @@ AcceleratorConfig::Rate AcceleratorConfig::rate(DType T) const {
   return {Peak[static_cast<int>(R)], Efficiency};
 }
 
-static AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
+AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   AcceleratorConfig C;
   C.Name = A.Name;
   // The peaks by format: the peak block has a field per DType, in its

@@ -449,6 +449,8 @@ int64_t servingMicroBatchSize(const ScenarioConfig &S, int64_t Batch);
 /// The parts of it, for a sweep that changes one part per point.
 MappingConfig mappingFromSpec(const spec::Object &Mapping);
 SystemConfig systemFromSpec(const spec::Object &System);
+/// Reads an accelerator entity (already checked by Sema).
+AcceleratorConfig acceleratorFromSpec(const spec::Object &Accelerator);
 
 } // namespace ir
 } // namespace llmsys

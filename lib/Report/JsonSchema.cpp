@@ -446,7 +446,36 @@ std::optional<llvm::json::Value> jsonSchemaOf(llvm::StringRef Command) {
     return diffJsonSchema();
   if (Command == "require")
     return requireJsonSchema();
+  if (Command == "trends")
+    return trendsJsonSchema();
   return std::nullopt;
+}
+
+llvm::json::Value trendsJsonSchema() {
+  Value Point = Closed()
+                    .key("accelerator", text())
+                    .key("year", type("integer"))
+                    .key("value", type("number"))
+                    .key("fitted", type("number"))
+                    .build();
+  Value Trend = Closed()
+                    .key("name", text())
+                    .key("quantity", text())
+                    .key("unit", text())
+                    .key("per_years", type("number"))
+                    .key("growth", type("number"))
+                    .key("growth_low", orNull("number"))
+                    .key("growth_high", orNull("number"))
+                    .key("r2", type("number"))
+                    .key("reference", orNull("number"))
+                    .key("first_year", type("integer"))
+                    .key("last_year", type("integer"))
+                    .key("points", arrayOf(std::move(Point)))
+                    .build();
+  Closed Doc;
+  Doc.key("schema_version", Object{{"const", JsonSchemaVersion}})
+      .key("trends", arrayOf(std::move(Trend)));
+  return document(Doc, "trends", "lib/Report/JsonSchema.cpp");
 }
 
 llvm::json::Value evalJsonSchema() {

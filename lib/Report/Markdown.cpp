@@ -12,6 +12,7 @@
 #include "Report/Format.h"
 #include "Report/Report.h"
 #include "Report/SweepReport.h"
+#include "Report/TrendReport.h"
 #include "Report/Tables.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -231,6 +232,10 @@ void printDiffMarkdown(const DiffResult &D, raw_ostream &OS) {
 
 void printChainMarkdown(const Chain &C, raw_ostream &OS) {
   printSectionMarkdown(chainSection(C), OS);
+}
+
+void printTrendMarkdown(const driver::TrendFit &T, raw_ostream &OS) {
+  printSectionMarkdown(trendSection(T), OS);
 }
 
 } // namespace report

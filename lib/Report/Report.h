@@ -37,8 +37,10 @@ const char *requirementKindName(driver::Requirement::Kind K);
 llvm::json::Value sweepJsonSchema();
 llvm::json::Value diffJsonSchema();
 llvm::json::Value requireJsonSchema();
+/// The JSON Schema of `llmsys trends --format=json`.
+llvm::json::Value trendsJsonSchema();
 /// The JSON Schema of the command's document (eval, validate, sweep, diff,
-/// require), or null for another word.
+/// require, trends), or null for another word.
 std::optional<llvm::json::Value> jsonSchemaOf(llvm::StringRef Command);
 
 /// The text report of a training scenario (llmsys eval): a summary, the

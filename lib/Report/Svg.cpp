@@ -704,5 +704,77 @@ std::string plotWaterfall(const Chain &Ch) {
   return C.str();
 }
 
+std::string plotTrend(const driver::TrendFit &T) {
+  Canvas C("Trend " + T.Name + ": " + T.Quantity + " by year");
+  frame(C);
+  double Y0 = double(T.FirstYear) - 0.5, Y1 = double(T.LastYear) + 0.5;
+  auto XAt = [&](double Year) {
+    return Left + (Year - Y0) / (Y1 - Y0) * (W - Right - Left);
+  };
+  // The fit's line: exp(a + b year) through its points' fitted values.
+  double B = std::log(T.Growth) / T.PerYears;
+  double MidYear = 0, MidLog = 0;
+  for (const driver::TrendPoint &P : T.Points) {
+    MidYear += double(P.Year);
+    MidLog += std::log(P.Fitted);
+  }
+  MidYear /= double(T.Points.size());
+  MidLog /= double(T.Points.size());
+  auto Fit = [&](double Year) { return std::exp(MidLog + B * (Year - MidYear)); };
+  std::optional<double> RefB;
+  if (T.Reference)
+    RefB = std::log(*T.Reference) / T.PerYears;
+  auto Ref = [&](double Year) {
+    return std::exp(MidLog + *RefB * (Year - MidYear));
+  };
+  double Lo = Fit(Y0), Hi = Fit(Y1);
+  for (const driver::TrendPoint &P : T.Points) {
+    Lo = std::min(Lo, P.Value);
+    Hi = std::max(Hi, P.Value);
+  }
+  if (RefB) {
+    Lo = std::min({Lo, Ref(Y0), Ref(Y1)});
+    Hi = std::max({Hi, Ref(Y0), Ref(Y1)});
+  }
+  LogAxis Ya(Lo, Hi, H - Bottom, Top + 10);
+  for (double D = Ya.Lo; D <= Ya.Hi; ++D) {
+    double Y = Ya.at(std::pow(10, D));
+    C.line(Left, Y, W - Right, Y, "#ddd", 0.5);
+    C.text(Left - 6, Y + 4, tick(std::pow(10, D), T.Unit), "end", 10);
+  }
+  for (int64_t Year = T.FirstYear; Year <= T.LastYear; ++Year)
+    C.text(XAt(double(Year)), H - Bottom + 16, std::to_string(Year), "middle",
+           10);
+  C.text((Left + W - Right) / 2, H - 18, "year", "middle", 12);
+  C.text(22, (Top + H - Bottom) / 2, T.Quantity + " (" + T.Unit + ")",
+         "middle", 12,
+         fmt::format("transform=\"rotate(-90 22 {})\"",
+                     num((Top + H - Bottom) / 2)));
+  C.polyline({{XAt(Y0), Ya.at(Fit(Y0))}, {XAt(Y1), Ya.at(Fit(Y1))}},
+             Palette[1], 1.5);
+  if (RefB)
+    C.line(XAt(Y0), Ya.at(Ref(Y0)), XAt(Y1), Ya.at(Ref(Y1)), Palette[2], 1.5,
+           "5 4");
+  for (const driver::TrendPoint &P : T.Points)
+    C.circle(XAt(double(P.Year)), Ya.at(P.Value), 4, Palette[0],
+             fmt::format("{} ({}): {}", P.Accelerator, P.Year,
+                         si(P.Value, T.Unit, 4)));
+  std::vector<std::pair<std::string, std::string>> Keys = {
+      {"a part", Palette[0]},
+      {fmt::format("fit: x{:.2f} per {:g} years, R^2 {:.3f}", T.Growth,
+                   T.PerYears, T.R2),
+       Palette[1]}};
+  if (T.Reference)
+    Keys.push_back({fmt::format("reference: x{:.2f} per {:g} years (its "
+                                "slope, through the fit's middle)",
+                                *T.Reference, T.PerYears),
+                    Palette[2]});
+  C.legend(Keys);
+  C.gap();
+  for (const driver::TrendPoint &P : T.Points)
+    C.note(fmt::format("{} {}", P.Year, P.Accelerator), 9);
+  return C.str();
+}
+
 } // namespace report
 } // namespace llmsys

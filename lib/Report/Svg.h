@@ -10,6 +10,7 @@
 #define LLMSYS_REPORT_SVG_H
 
 #include "IR/Program.h"
+#include "Driver/Trend.h"
 #include "Report/Chain.h"
 #include "IR/Spec.h"
 #include "Sweep/Sweep.h"
@@ -32,6 +33,9 @@ std::string plotMemory(const llvm::json::Value &Report);
 /// before it to the one after it, on a logarithmic axis, and the whole as
 /// the last bar.
 std::string plotWaterfall(const Chain &C);
+/// A trend: each part's value by year on a logarithmic axis, the fitted
+/// line, and the reference growth's slope through the fit's middle.
+std::string plotTrend(const driver::TrendFit &T);
 std::string plotPareto(const spec::Sweep &W, const sweep::Result &R);
 /// Any other sweep: its objective (or, without one, its first figure)
 /// against its first axis, a dot per point (Points: the kept or every

@@ -288,6 +288,18 @@ void Resolver::evaluateAll(Object *O) {
     checkNetworkFields(*O);
   if (O->Type->Name == "system" && FieldsChecked.insert(O).second)
     checkSystemFields(*O);
+  if (O->Type->Name == "trend" && FieldsChecked.insert(O).second)
+    checkTrendFields(*O);
+}
+
+void Resolver::checkTrendFields(const Object &T) {
+  // A format for a quantity other than a peak would change nothing.
+  const spec::Field *Precision = T.ifSet(TrendField::Precision);
+  llvm::StringRef Quantity = spec::wordOf(T.ifSet(TrendField::Quantity));
+  if (Precision && Precision->From == spec::Origin::File &&
+      Quantity != ir::enumWord(ir::TrendQuantity::Peak))
+    Diags.report<DiagID::err_trend_precision>(at(Precision->Loc), T.Name,
+                                              Quantity);
 }
 
 void Resolver::checkSystemFields(const Object &S) {

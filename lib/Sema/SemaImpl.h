@@ -256,6 +256,7 @@ public:
   void checkModelFields(const Object &M);
   void checkNetworkFields(const Object &N);
   void checkSystemFields(const Object &S);
+  void checkTrendFields(const Object &T);
 
   /// Parsed default expressions, by field.
   std::unordered_map<const FieldSpec *, const ast::Expr *> Defaults;

@@ -10,9 +10,10 @@ ones that may be left unwritten; a documentation-only field written in the
 spec must change nothing. A field the schema says is read by `layout`
 only (IR/Schema.def's Read column, on which sweeps reuse the operators
 built before `partition`) must leave those operators unchanged
-(`llmsys-opt --passes=...`, the passes before partition). The entity kinds `measurement` and `sweep` are
-read by `llmsys validate` and `llmsys sweep`, not by a scenario, and are
-not walked.
+(`llmsys-opt --passes=...`, the passes before partition). The entity kinds `measurement`, `sweep` and
+`trend` are read by `llmsys validate`, `llmsys sweep` and `llmsys trends`,
+not by a scenario, and are not walked (test/Driver/trends.test checks that
+a trend's fields change its fit).
 
     schema-walk.py LLMSYS LLMSYS_OPT SPEC
 """
@@ -23,7 +24,7 @@ import sys
 
 llmsys, llmsys_opt, spec = sys.argv[1], sys.argv[2], sys.argv[3]
 BUILD_PASSES = "expand-layers,adapt,fuse,recompute"
-NOT_WALKED = {"measurement", "sweep"}
+NOT_WALKED = {"measurement", "sweep", "trend"}
 
 schema = subprocess.run([llmsys, "schema"], capture_output=True, text=True,
                         check=True).stdout

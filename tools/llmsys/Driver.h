@@ -26,7 +26,7 @@ enum class Format { Text, Md, Csv, Json, Html };
 
 extern cl::OptionCategory LLMSysCat;
 extern cl::SubCommand EvalCmd, CheckCmd, ListCmd, ValidateCmd, SweepCmd,
-    RequireCmd, DiffCmd, SchemaCmd, InitLitCmd;
+    RequireCmd, TrendsCmd, DiffCmd, SchemaCmd, InitLitCmd;
 extern cl::list<std::string> Inputs, DiffSides, FailIf, ValidateDirs,
     IncludeDirs;
 extern cl::opt<std::string> InitDir;
@@ -69,6 +69,7 @@ int runCheck(Units &Us);
 int runList(Units &Us);
 int runSweep(Units &Us);
 int runRequire(Units &Us);
+int runTrends(Units &Us);
 int runDiff(const char *Argv0);
 int runValidate(const char *Argv0);
 int runInitLit();

@@ -30,6 +30,9 @@ cl::SubCommand
     RequireCmd("require",
                "For serve scenarios with SLOs: the least compute, memory "
                "bandwidth, capacity and interconnect that meet them");
+cl::SubCommand TrendsCmd("trends",
+                         "Check files, then fit their trends: a quantity of "
+                         "dated accelerators, its growth per period");
 cl::SubCommand
     DiffCmd("diff",
             "Two scenarios side by side: the inputs that differ and every "
@@ -52,7 +55,8 @@ cl::opt<std::string> InitDir(cl::Positional, cl::desc("[<dir>]"),
 cl::list<std::string> Inputs(cl::Positional, cl::desc("<file.llmsys>..."),
                              cl::sub(EvalCmd), cl::sub(CheckCmd),
                              cl::sub(ListCmd), cl::sub(SweepCmd),
-                             cl::sub(RequireCmd), cl::cat(LLMSysCat));
+                             cl::sub(RequireCmd), cl::sub(TrendsCmd),
+                             cl::cat(LLMSysCat));
 cl::list<std::string>
     DiffSides(cl::Positional,
               cl::desc("<file.llmsys[:scenario]> <file.llmsys[:scenario]>..."),
@@ -93,7 +97,7 @@ cl::list<std::string>
                 cl::value_desc("dir"), cl::Prefix, cl::sub(EvalCmd),
                 cl::sub(CheckCmd), cl::sub(ListCmd), cl::sub(ValidateCmd),
                 cl::sub(SweepCmd), cl::sub(RequireCmd), cl::sub(DiffCmd),
-                cl::cat(LLMSysCat));
+                cl::sub(TrendsCmd), cl::cat(LLMSysCat));
 cl::opt<std::string> StdlibDir("stdlib",
                                cl::desc("Directory of the standard library "
                                         "(default: the installed one)"),
@@ -101,12 +105,13 @@ cl::opt<std::string> StdlibDir("stdlib",
                                cl::sub(CheckCmd), cl::sub(ListCmd),
                                cl::sub(ValidateCmd), cl::sub(SweepCmd),
                                cl::sub(RequireCmd), cl::sub(DiffCmd),
-                               cl::cat(LLMSysCat));
+                               cl::sub(TrendsCmd), cl::cat(LLMSysCat));
 cl::opt<unsigned> ErrorLimit(
     "error-limit", cl::desc("Stop printing errors after <n> (0: no limit)"),
     cl::init(20), cl::value_desc("n"), cl::sub(EvalCmd), cl::sub(CheckCmd),
     cl::sub(ListCmd), cl::sub(ValidateCmd), cl::sub(SweepCmd),
-    cl::sub(RequireCmd), cl::sub(DiffCmd), cl::cat(LLMSysCat));
+    cl::sub(RequireCmd), cl::sub(DiffCmd), cl::sub(TrendsCmd),
+    cl::cat(LLMSysCat));
 cl::opt<unsigned> TopOps("ops", cl::desc("Rows of the operator table (0: all)"),
                          cl::init(12), cl::value_desc("n"), cl::sub(EvalCmd),
                          cl::cat(LLMSysCat));
@@ -114,10 +119,11 @@ cl::opt<Format> OutputFormat(
     "format", cl::desc("Report format"), cl::init(Format::Text),
     cl::values(clEnumValN(Format::Text, "text", "aligned text (default)"),
                clEnumValN(Format::Md, "md",
-                          "Markdown tables (eval, diff, validate)"),
+                          "Markdown tables (eval, diff, validate, trends)"),
                clEnumValN(Format::Csv, "csv",
                           "one table, base SI units (eval: a row per "
-                          "scenario; diff: a row per figure)"),
+                          "scenario; diff: a row per figure; trends: a row "
+                          "per point)"),
                clEnumValN(Format::Json, "json",
                           "one JSON document, base SI units "
                           "(docs/report-format.md)"),
@@ -125,7 +131,7 @@ cl::opt<Format> OutputFormat(
                           "one self-contained page: tables and figures "
                           "inline (eval, diff)")),
     cl::sub(EvalCmd), cl::sub(RequireCmd), cl::sub(DiffCmd),
-    cl::sub(ValidateCmd), cl::cat(LLMSysCat));
+    cl::sub(ValidateCmd), cl::sub(TrendsCmd), cl::cat(LLMSysCat));
 cl::opt<std::string>
     ScenarioFilter("scenario", cl::desc("Evaluate only the scenario <name>"),
                    cl::value_desc("name"), cl::sub(EvalCmd),
@@ -181,7 +187,8 @@ cl::opt<bool> Quiet("q",
                              "errors only"),
                     cl::sub(EvalCmd), cl::sub(CheckCmd), cl::sub(ListCmd),
                     cl::sub(SweepCmd), cl::sub(RequireCmd), cl::sub(DiffCmd),
-                    cl::sub(ValidateCmd), cl::cat(LLMSysCat));
+                    cl::sub(ValidateCmd), cl::sub(TrendsCmd),
+                    cl::cat(LLMSysCat));
 static cl::alias QuietLong("quiet", cl::desc("Alias for -q"),
                            cl::aliasopt(Quiet), cl::cat(LLMSysCat));
 
@@ -191,15 +198,15 @@ cl::opt<std::string> OutputFile(
              "place), also when a check fails (exit 1); not on bad input"),
     cl::value_desc("file"), cl::sub(EvalCmd), cl::sub(SweepCmd),
     cl::sub(RequireCmd), cl::sub(DiffCmd), cl::sub(ValidateCmd),
-    cl::cat(LLMSysCat));
+    cl::sub(TrendsCmd), cl::cat(LLMSysCat));
 
 cl::opt<std::string> PlotDir(
     "plot",
     cl::desc("Write SVG figures to <dir>: per scenario its roofline, time "
              "and memory; per pareto sweep its front; per diff chain its "
-             "waterfall"),
+             "waterfall; per trend its fit"),
     cl::value_desc("dir"), cl::sub(EvalCmd), cl::sub(SweepCmd),
-    cl::sub(DiffCmd), cl::cat(LLMSysCat));
+    cl::sub(DiffCmd), cl::sub(TrendsCmd), cl::cat(LLMSysCat));
 
 } // namespace driver
 } // namespace llmsys

@@ -40,7 +40,7 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions({&LLMSysCat});
   for (cl::SubCommand *Sub :
-       {&EvalCmd, &CheckCmd, &ListCmd, &ValidateCmd, &SweepCmd, &RequireCmd,
+       {&EvalCmd, &CheckCmd, &ListCmd, &ValidateCmd, &SweepCmd, &RequireCmd, &TrendsCmd,
         &DiffCmd, &SchemaCmd, &InitLitCmd})
     cl::HideUnrelatedOptions({&LLMSysCat}, *Sub);
   cl::SetVersionPrinter(
@@ -133,8 +133,8 @@ int main(int argc, char **argv) {
       if (!S) {
         WithColor::error(errs(), "llmsys")
             << "--json=" << Of
-            << ": the JSON Schemas are of eval, validate, sweep, diff and "
-               "require\n";
+            << ": the JSON Schemas are of eval, validate, sweep, diff, "
+               "require and trends\n";
         return ExitBadInput;
       }
       outs() << formatv("{0:2}", *S) << '\n';
@@ -148,7 +148,8 @@ int main(int argc, char **argv) {
     return runInitLit();
   if (DiffCmd)
     return withOutput([&] { return runDiff(argv[0]); });
-  if (!EvalCmd && !CheckCmd && !ListCmd && !SweepCmd && !RequireCmd) {
+  if (!EvalCmd && !CheckCmd && !ListCmd && !SweepCmd && !RequireCmd &&
+      !TrendsCmd) {
     WithColor::error(errs(), "llmsys")
         << "no subcommand given; see 'llmsys --help'\n";
     return ExitBadInput;
@@ -183,5 +184,7 @@ int main(int argc, char **argv) {
     return withOutput([&] { return runSweep(Us); });
   if (RequireCmd)
     return withOutput([&] { return runRequire(Us); });
+  if (TrendsCmd)
+    return withOutput([&] { return runTrends(Us); });
   return runList(Us);
 }
