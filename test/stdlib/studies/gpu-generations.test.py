@@ -3,7 +3,7 @@
 recomputed from `llmsys diff --format=json` over the chain and from the
 scenarios' CSV, must appear as quoted, and the findings hold.
 
-    gpu-generations.test.py CHAIN.json PATH.csv GPT3.csv PAGE.md
+    gpu-generations.test.py CHAIN.json PATH.csv GPT3.csv PAGE.md [SERVING.json]
 """
 import csv
 import json
@@ -60,6 +60,19 @@ quoted(f"its MFU against the fp4 peak is {min(mfu):.2f}-{max(mfu):.2f} on the ra
        f"({float(rows['gpt3_a100']['mfu']):.2f} for the A100 in bf16)")
 comm = [float(rows[n]["comm_share"]) for n in ("path_gb200_fp4", "path_gb200_fp4_mapped", "path_gb300_fp4")]
 quoted(f"(`comm_share` {min(comm):.2f}-{max(comm):.2f})")
+
+# Serving (serving.llmsys), when its chain is given.
+if len(sys.argv) > 5:
+    sv = {s["scenario"]: s for s in json.load(open(sys.argv[5]))["chain"]["steps"]}
+    sr = lambda n: sv[n]["step_ratio"]
+    quoted(f"fp8 weights and KV cache on the H100 give {x(sr('gpt3_serve_h100_fp8'))}")
+    quoted(f"the B200 in fp8 {x(sr('gpt3_serve_b200_fp8'))} more")
+    quoted(f"fp4 weights add {x(sr('gpt3_serve_b200_fp4'))}, and the NVL72 rack "
+           f"{x(sr('gpt3_serve_gb200_fp4'))}")
+    quoted(f"the chain multiplies to {x(sv['gpt3_serve_gb200_fp4']['total_ratio'])} per GPU at this SLO")
+    check("formats give serving more than training",
+          sr("gpt3_serve_h100_fp8") > r("gpt3_h100_fp8"))
+    check("serving short of 35x", sv["gpt3_serve_gb200_fp4"]["total_ratio"] < 35 / 2)
 
 for t in failed:
     print(f"FAILED: {t}")
