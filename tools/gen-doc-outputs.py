@@ -12,8 +12,16 @@ Text output is put in a ```text fence unless the command asks for
 
     <!-- llmsys-plot docs/studies/figures/x: eval stdlib/studies/x.llmsys -->
 
-which runs the command with `--plot DIR` (stdout discarded). Commands run
-from the repository root with the source tree's stdlib.
+which runs the command with `--plot DIR` (stdout discarded). A number in
+prose is generated in place, between
+
+    <!--= eval stdlib/studies/x.llmsys | a.cost_per_token_usd * 1e6 | .3g -->23.1<!--=-->
+
+: the JSON of `llmsys ARGS --format=json` (ARGS an eval command), an
+expression over SCENARIO.KEY terms (the figure keys of the scenarios of
+that document, and its `inputs` keys) with + - * / and numbers, and a
+Python format spec (`.3g`, `,.0f`, `.1%`). Commands run from the
+repository root with the source tree's stdlib.
 
     python3 tools/gen-doc-outputs.py [--llmsys BIN] [--check] PAGE...
 
@@ -22,6 +30,7 @@ test/stdlib/studies/*.test).
 """
 import argparse
 import filecmp
+import json
 import os
 import re
 import shlex
@@ -32,6 +41,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BLOCK = re.compile(r"(<!-- llmsys: (.*?) -->\n)(.*?)(<!-- end -->)", re.S)
 PLOT = re.compile(r"<!-- llmsys-plot (\S+): (.*?) -->")
+VALUE = re.compile(r"(<!--= (.*?) \| (.*?) \| (\S+) -->)(.*?)(<!--=-->)", re.S)
+TERM = re.compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b")
 
 
 def run(llmsys, args, extra=()):
@@ -41,6 +52,31 @@ def run(llmsys, args, extra=()):
     if out.returncode != 0:
         sys.exit(f"gen-doc-outputs: 'llmsys {args}' failed:\n{out.stderr}")
     return out.stdout
+
+
+def value(llmsys, cache, args, expr, spec):
+    """One generated number: EXPR over SCENARIO.KEY terms of the JSON of
+    `llmsys ARGS --format=json`, formatted by SPEC."""
+    if args not in cache:
+        doc = json.loads(run(llmsys, args, ["--format=json"]))
+        cache[args] = {s["name"]: s for s in doc["scenarios"]}
+    scenarios = cache[args]
+
+    def term(m):
+        name, key = m.group(1), m.group(2)
+        if name not in scenarios:
+            sys.exit(f"gen-doc-outputs: no scenario '{name}' in 'llmsys {args}'")
+        s = scenarios[name]
+        v = s.get(key, s.get("inputs", {}).get(key))
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            sys.exit(f"gen-doc-outputs: '{name}.{key}' is not a number in "
+                     f"'llmsys {args}'")
+        return repr(float(v))
+
+    code = TERM.sub(term, expr)
+    if not re.fullmatch(r"[0-9eE.+\-*/() ]+", code):
+        sys.exit(f"gen-doc-outputs: '{expr}' is not an expression of figures")
+    return format(eval(code, {"__builtins__": {}}), spec)
 
 
 def main():
@@ -60,6 +96,10 @@ def main():
             return m.group(1) + out + m.group(4)
 
         new = BLOCK.sub(fill, text)
+        cache = {}
+        new = VALUE.sub(lambda m: m.group(1) + value(a.llmsys, cache, m.group(2),
+                                                     m.group(3), m.group(4))
+                        + m.group(6), new)
         if new != text:
             stale.append(page)
             if not a.check:

@@ -272,8 +272,7 @@ struct ServingReport {
   double EnergyPerToken = 0, TdpEnergyPerToken = 0;
   double PowerPerDevice = 0; ///< from activity (0: not computable)
   bool CostAtTdp = false;    ///< cost's electricity at TDP
-  /// J per output token of moving data (0: an energy_per_bit missing, or
-  /// in-flight batching).
+  /// J per output token of moving data (0: an energy_per_bit missing).
   double DataEnergyPerToken = 0;
   double CostPerToken = 0;   ///< per output token (0: not computable)
   /// Speculative decoding at the mean context (all 0 without it).
@@ -315,6 +314,13 @@ struct StepEnergy {
 };
 StepEnergy decodeStepEnergy(const ir::Program &P, double Context,
                             const ir::SystemConfig *Sys = nullptr);
+/// The activity of a decode step's LM head, and of the prefill's
+/// attention products (a sequence's prompt per micro-batch sequence), on
+/// a replica's devices (-1: an input missing).
+double decodeHeadActivity(const ir::Program &P,
+                          const ir::SystemConfig *Sys = nullptr);
+double prefillAttentionActivity(const ir::Program &P,
+                                const ir::SystemConfig *Sys = nullptr);
 double prefillAttentionTime(const ir::Program &P,
                             const ir::SystemConfig *Sys = nullptr);
 /// The LM head's share of decodeStepTime (its GEMM over the vocabulary):

@@ -9,8 +9,8 @@
 // fabric it crosses (the node's inside a node, the system's across
 // nodes). On the wire a device sends 2 (n - 1) / n of an all-reduce's
 // message, (n - 1) / n of an all-gather's, reduce-scatter's or
-// all-to-all's, and all of a send/recv's. A part of the step's energy,
-// not a model of it: compute and static power are not in it.
+// all-to-all's, and all of a send/recv's. Static power, drawn for the
+// whole run whatever runs, is added by the callers (EnergyCost.cpp).
 //
 //===----------------------------------------------------------------------===//
 

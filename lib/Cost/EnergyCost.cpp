@@ -49,8 +49,11 @@ RunCharge chargeRun(const SystemConfig &Sys, double Charged,
                    Sys.NetworkPrice;
   double Rate = Capital / Sys.Lifetime;
   if (Sys.FacilityPrice > 0) {
-    if (A.Tdp <= 0)
-      return C; // the facility is sized by the devices' TDP
+    // The facility is sized by the devices' TDP and amortised over its
+    // own lifetime (a sweep point may lack one; Sema refuses a spec that
+    // does).
+    if (A.Tdp <= 0 || Sys.FacilityLifetime <= 0)
+      return C;
     Rate += Sys.FacilityPrice * A.Tdp / Sys.FacilityLifetime;
   }
   // Electricity: the run's activity and static power while idle, or,

@@ -347,9 +347,11 @@ ServingReport costServing(const Program &P, bool WithTables) {
   double Dynamic = -1;
   if ((Sys.Device.HbmEnergyPerByte > 0 || Sys.Device.StaticPower > 0) &&
       !Speculating) {
+    // Pipelined, each micro-batch runs its own program (and reads the
+    // weights again).
     DataTraffic T;
-    for (const Block &B : P.Blocks) {
-      double N = executions(B, P, nullptr);
+    for (const Block &B : Runs.Blocks) {
+      double N = executions(B, Runs, nullptr) * (Micro ? Parts : 1.0);
       for (const Op &O : B.Ops)
         if (O.Ph == Phase::Prefill)
           T.add(O, N, 0);
@@ -492,6 +494,38 @@ StepEnergy decodeStepEnergy(const Program &P, double Context,
   double A = T.activityEnergy(On);
   E.Activity = A >= 0 ? A * Columns : -1;
   return E;
+}
+
+/// The activity of the ops that Keep selects, over a replica's tp x cp
+/// columns (-1: an input missing).
+template <typename KeepFn>
+static double columnActivity(const Program &P, const SystemConfig &On,
+                             Phase Ph, KeepFn Keep) {
+  DataTraffic T;
+  for (const Block &B : P.Blocks) {
+    double N = executions(B, P, nullptr);
+    for (const Op &O : B.Ops)
+      if (O.Ph == Ph && Keep(O))
+        T.add(O, N, 0);
+  }
+  double A = T.activityEnergy(On);
+  return A < 0 ? -1
+               : A * double(P.Scenario.Mapping.Tp) *
+                     double(P.Scenario.Mapping.Cp);
+}
+
+double decodeHeadActivity(const Program &P, const SystemConfig *Sys) {
+  return columnActivity(P, Sys ? *Sys : P.Scenario.System, Phase::Decode,
+                        [](const Op &O) { return O.Kind == OpKind::LmHead; });
+}
+
+double prefillAttentionActivity(const Program &P, const SystemConfig *Sys) {
+  return columnActivity(P, Sys ? *Sys : P.Scenario.System, Phase::Prefill,
+                        [](const Op &O) {
+                          return !O.isCollective() &&
+                                 (isAttentionProduct(O) ||
+                                  O.Kind == OpKind::AttnSoftmax);
+                        });
 }
 
 double decodeHeadTime(const Program &P, const SystemConfig *Sys) {

@@ -54,8 +54,9 @@ namespace {
 struct StepCost {
   double Dense = 0, PerContext = 0, Energy = 0, EnergyPerContext = 0;
   double Head = 0; ///< the LM head's part of Dense
-  /// All the step's activity (FLOPs too; Activity -1: an input missing).
-  double Activity = -1, ActivityPerContext = 0;
+  /// All the step's activity (FLOPs too; Activity -1: an input missing),
+  /// and its LM head's part.
+  double Activity = -1, ActivityPerContext = 0, HeadActivity = 0;
   StepCost lerp(const StepCost &B, double F) const {
     return {Dense + F * (B.Dense - Dense),
             PerContext + F * (B.PerContext - PerContext),
@@ -66,7 +67,8 @@ struct StepCost {
                 ? -1
                 : Activity + F * (B.Activity - Activity),
             ActivityPerContext +
-                F * (B.ActivityPerContext - ActivityPerContext)};
+                F * (B.ActivityPerContext - ActivityPerContext),
+            HeadActivity + F * (B.HeadActivity - HeadActivity)};
   }
 };
 
@@ -114,10 +116,12 @@ private:
         V.Energy = E.Data;
         V.EnergyPerContext =
             std::max(0.0, (AtRef.Data - E.Data) / RefContext);
-        if (E.Activity >= 0 && AtRef.Activity >= 0) {
+        double Head = decodeHeadActivity(*P, Sys);
+        if (E.Activity >= 0 && AtRef.Activity >= 0 && Head >= 0) {
           V.Activity = E.Activity;
           V.ActivityPerContext =
               std::max(0.0, (AtRef.Activity - E.Activity) / RefContext);
+          V.HeadActivity = std::min(E.Activity, Head);
         }
       }
     } else {
@@ -281,6 +285,10 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   // with its square).
   double PrefillAttention =
       prefillAttentionTime(P, Sys) / double(std::max<int64_t>(1, P.MicroBatch));
+  // Its activity likewise (-1: an energy input missing).
+  double PrefillAttentionEnergy = prefillAttentionActivity(P, Sys);
+  if (PrefillAttentionEnergy >= 0)
+    PrefillAttentionEnergy /= double(std::max<int64_t>(1, P.MicroBatch));
 
 
   // Arrivals.
@@ -427,13 +435,15 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     int64_t D = PromptsOnly ? 0 : int64_t(Running.size());
     int64_t Budget = Tr.MaxTokens - D;
     int64_t PromptTokens = 0;
-    double Attention = 0;
+    double Attention = 0, AttentionEnergy = 0;
     std::vector<std::pair<int64_t, int64_t>> Chunks; // request, tokens
     // A chunk of c prompt tokens after o already read: its share of the
     // causal attention products, c (2 o + c) of the prompt's L^2.
     auto Read = [&](int64_t I, int64_t C) {
       Request &Q = All[size_t(I)];
-      Attention += PrefillAttention * double(C) * double(2 * Q.Context + C) / (L0 * L0);
+      double Share = double(C) * double(2 * Q.Context + C) / (L0 * L0);
+      Attention += PrefillAttention * Share;
+      AttentionEnergy += PrefillAttentionEnergy * Share;
       PromptTokens += C;
       Budget -= C;
       Chunks.push_back({I, C});
@@ -495,11 +505,17 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     if (!Cost.ok())
       return false;
     DataEnergy += AtT.Energy + PerContext(AtD.EnergyPerContext);
+    // The head's activity where a token comes out, as its time.
+    double HeadActivity = Logits <= 0   ? 0
+                          : Logits == T ? AtT.HeadActivity
+                          : Logits == D ? AtD.HeadActivity
+                                        : Cost.at(Logits).HeadActivity;
     if (Activity >= 0)
-      Activity = AtT.Activity < 0
+      Activity = AtT.Activity < 0 || PrefillAttentionEnergy < 0
                      ? -1
-                     : Activity + AtT.Activity +
-                           PerContext(AtD.ActivityPerContext);
+                     : Activity + AtT.Activity - AtT.HeadActivity +
+                           HeadActivity + PerContext(AtD.ActivityPerContext) +
+                           AttentionEnergy;
     Now += Step;
     ++Steps;
     int64_t InStep = D + int64_t(Chunks.size());
@@ -584,9 +600,10 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   R.Throughput = T.Duration > 0 ? OutputTokens * double(Replicas) / T.Duration : 0;
   R.ThroughputPerDevice =
       R.Throughput / double(R.Replicas * R.DevicesPerReplica);
-  // Activity: each step's, over the replica's output tokens (the prompt
-  // attention of the steps that read prompts is left out); static power
-  // over the run, idle stretches between arrivals included.
+  // Activity: each step's, the prompts' attention and the LM head where
+  // a token comes out included, over the replica's output tokens; static
+  // power over the run, idle stretches between arrivals included. (The
+  // data-movement figure keeps each step's dense part only.)
   R.DataEnergyPerToken = OutputTokens > 0 ? DataEnergy / OutputTokens : 0;
   chargeServing(R, S, System,
                 OutputTokens > 0 && Activity >= 0 ? Activity / OutputTokens

@@ -353,7 +353,12 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
       }
       if (B.Kind == BlockKind::PipelineComm && P.Stages.size() < 2)
         continue;
-      Column.add(TimeOf(B.Kind).Data, double(B.Repeat) * Mb);
+      // Activations cross each boundary between the column's pp x v model
+      // chunks once per micro-batch and direction.
+      double Times = B.Kind == BlockKind::PipelineComm
+                         ? double(B.Repeat) * double(P.Stages.size()) - 1
+                         : double(B.Repeat);
+      Column.add(TimeOf(B.Kind).Data, Times * Mb);
     }
     double Columns = double(M.Tp) * M.Cp * M.Dp;
     double C = Column.energy(S.System), U = Update.energy(S.System);

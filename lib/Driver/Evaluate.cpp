@@ -64,6 +64,18 @@ static void warnFormatFallbacks(const ir::ScenarioConfig &S,
   }
 }
 
+/// Energy from activity above TDP x time: inputs that describe a device
+/// drawing more than its board power (docs/cost-model.md, "Energy and
+/// cost").
+static void warnPowerAboveTdp(const ir::ScenarioConfig &S,
+                              const Evaluation &E, DiagnosticEngine &Diags) {
+  double Power = S.Training ? E.Train.PowerPerDevice : E.Serve.PowerPerDevice;
+  double Tdp = S.System.Device.Tdp;
+  if (Tdp > 0 && Power > Tdp * (1 + 1e-9))
+    Diags.report<DiagID::warn_power_above_tdp>(S.Decl, S.System.Name, Power,
+                                                S.System.Device.Name, Tdp);
+}
+
 std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
                                    passes::PassContext &Ctx,
                                    bool Detail) {
@@ -72,8 +84,10 @@ std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
   std::optional<Evaluation> E(std::in_place);
   if (!evaluateInto(S, Ctx, *E, Detail))
     E.reset();
-  else if (Detail && Ctx.Diags)
+  else if (Detail && Ctx.Diags) {
     warnFormatFallbacks(S, E->Program, *Ctx.Diags);
+    warnPowerAboveTdp(S, *E, *Ctx.Diags);
+  }
   return E;
 }
 

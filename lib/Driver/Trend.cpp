@@ -4,6 +4,8 @@
 
 #include "IR/Scenario.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <cmath>
 #include <set>
 
@@ -71,6 +73,13 @@ std::optional<TrendFit> fitTrend(const spec::Object &T, DiagnosticEngine &Diags)
     const spec::Object *A = V.Obj;
     if (!A)
       continue;
+    if (llvm::any_of(F.Points, [&](const TrendPoint &P) {
+          return P.Accelerator == A->Name;
+        })) {
+      Diags.report<DiagID::err_trend_twice>(Of->Loc, T.Name, A->Name);
+      Ok = false;
+      continue;
+    }
     Quantity Qty = quantityOf(*A, Q, Format);
     F.Quantity = Qty.Name;
     F.Unit = Qty.Unit;

@@ -9,7 +9,8 @@ namespace llmsys {
 namespace report {
 
 std::string energyText(double Activity, double AtTdp, double Power,
-                       const ir::SystemConfig &Sys, const char *Unit) {
+                       const ir::SystemConfig &Sys, const char *Unit,
+                       llvm::StringRef Why) {
   std::string Pue =
       Sys.Pue != 1 ? fmt::format(" x PUE {:g}", Sys.Pue) : std::string();
   if (Activity > 0) {
@@ -23,10 +24,11 @@ std::string energyText(double Activity, double AtTdp, double Power,
                        Also.empty() ? std::string() : " (" + Also + ")");
   }
   if (AtTdp > 0)
-    return fmt::format("{} at TDP{} (an upper bound: static_power, "
-                       "flop_energy or an energy_per_bit for activity is "
-                       "missing)",
-                       si(AtTdp, Unit), Pue);
+    return fmt::format("{} at TDP{} (an upper bound: {})", si(AtTdp, Unit),
+                       Pue,
+                       Why.empty() ? "static_power, flop_energy or an "
+                                     "energy_per_bit for activity is missing"
+                                   : Why.str());
   return "";
 }
 

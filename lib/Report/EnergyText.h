@@ -18,8 +18,10 @@ namespace report {
 /// or the TDP bound alone when the activity's inputs are missing; "" when
 /// neither is computable. Unit: "J" per token, "Wh" for a whole run;
 /// Power 0 leaves the power out.
+/// Why says why the activity is missing ("" for a missing input).
 std::string energyText(double Activity, double AtTdp, double Power,
-                       const ir::SystemConfig &Sys, const char *Unit);
+                       const ir::SystemConfig &Sys, const char *Unit,
+                       llvm::StringRef Why = "");
 
 /// What a cost counts: "rented at 2.00 USD per device-hour" or "owned:
 /// devices, hosts and network over 5 years, facility over 15 years,

@@ -134,8 +134,11 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                    si(R.ThroughputPerDevice, "tokens/s"), R.Replicas,
                    R.Replicas == 1 ? "replica" : "replicas",
                    R.DevicesPerReplica, R.DevicesPerReplica == 1 ? "" : "s"));
-  std::string E = energyText(R.EnergyPerToken, R.TdpEnergyPerToken,
-                             R.PowerPerDevice, S.System, "J");
+  std::string E = energyText(
+      R.EnergyPerToken, R.TdpEnergyPerToken, R.PowerPerDevice, S.System, "J",
+      S.Speculative.Enabled
+          ? "energy from activity is not computed for speculative decoding"
+          : "");
   if (!E.empty())
     line(OS, "energy per token", E);
   if (R.CostPerToken > 0)

@@ -28,7 +28,6 @@ std::string plotRoofline(const ir::Program &P, const llvm::json::Value &Report);
 std::string plotTime(const llvm::json::Value &Report);
 /// Memory per device by part, against capacity.
 std::string plotMemory(const llvm::json::Value &Report);
-/// A `pareto` sweep's front, on log axes of its two figures.
 /// A chain's waterfall: each step's ratio as a bar from the running total
 /// before it to the one after it, on a logarithmic axis, and the whole as
 /// the last bar.
@@ -36,6 +35,7 @@ std::string plotWaterfall(const Chain &C);
 /// A trend: each part's value by year on a logarithmic axis, the fitted
 /// line, and the reference growth's slope through the fit's middle.
 std::string plotTrend(const driver::TrendFit &T);
+/// A `pareto` sweep's front, on log axes of its two figures.
 std::string plotPareto(const spec::Sweep &W, const sweep::Result &R);
 /// Any other sweep: its objective (or, without one, its first figure)
 /// against its first axis, a dot per point (Points: the kept or every

@@ -322,12 +322,13 @@ void Resolver::checkSystemFields(const Object &S) {
           Own.empty() ? "own" : Own);
       return;
     }
-  const spec::Field *Ownership = S.ifSet(SystemField::Ownership);
-  if (Rent && !S.ifSet(SystemField::Rent))
+  // Each fault once, on the system that writes it.
+  const spec::Field *Ownership = Written(SystemField::Ownership);
+  if (Rent && Ownership && !S.ifSet(SystemField::Rent))
     Diags.report<DiagID::err_system_cost_needs>(
         at(Ownership->Loc), "ownership = rent", S.Name,
         "rent, the price of a device-hour");
-  const spec::Field *Facility = S.ifSet(SystemField::FacilityPrice);
+  const spec::Field *Facility = Written(SystemField::FacilityPrice);
   if (!Rent && Facility && !S.ifSet(SystemField::FacilityLifetime))
     Diags.report<DiagID::err_system_cost_needs>(
         at(Facility->Loc), "facility_price", S.Name,

@@ -60,5 +60,19 @@ sf = d["sf"]
 say("in-flight", sf["energy_per_token_j"] is not None
     and close(sf["power_per_device_w"] * N / sf["throughput_tokens_per_s"] * PUE,
               sf["energy_per_token_j"])
-    and 0.5 < sf["energy_per_token_j"] / s64["energy_per_token_j"] < 2,
+    and 0.95 < sf["energy_per_token_j"] / s64["energy_per_token_j"] < 1.05,
     (sf["energy_per_token_j"], s64["energy_per_token_j"]))
+# In-flight steps against the static batch, where the head or the prompt's
+# attention dominates: the same energy per token within 10%.
+for what, a, b in (("head", "head_st", "head_fl"), ("attention", "attn_st", "attn_fl")):
+    r = d[b]["energy_per_token_j"] / d[a]["energy_per_token_j"]
+    say(f"in-flight {what}", 0.9 < r < 1.1, r)
+# Pipelined serving: each of 4 micro-batches reads the weights again.
+p1, p4 = d["p1"], d["p4"]
+say("pipelined serving", p4["data_energy_per_token_j"] > 2.5 * p1["data_energy_per_token_j"],
+    (p1["data_energy_per_token_j"], p4["data_energy_per_token_j"]))
+# Training's send/recv: pp - 1 boundaries per micro-batch and direction.
+tp2, tp4 = d["tp2"], d["tp4"]
+say("pipeline boundaries",
+    2.7 < tp4["data_energy_per_token_j"] / tp2["data_energy_per_token_j"] < 3.1,
+    (tp2["data_energy_per_token_j"], tp4["data_energy_per_token_j"]))

@@ -24,6 +24,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/WithColor.h"
+#include <map>
 #include <memory>
 
 using namespace llvm;
@@ -163,14 +164,32 @@ int runDiff(const char *Argv0) {
           << "; name them: FILE:SCENARIO\n";
       return ExitBadInput;
     }
+    // The scenario a side gives the pair after it is the one it gave the
+    // pair before.
+    if (IsChain && K > 0 && Links.back().Pair.second != Pairs.front().first) {
+      WithColor::error(errs(), "llmsys")
+          << "a chain follows one scenario per side; " << DiffSides[K]
+          << " gives '" << Links.back().Pair.second->Name << "' to the side "
+          << "before it and '" << Pairs.front().first->Name
+          << "' to the side after; name it: FILE:SCENARIO\n";
+      return ExitBadInput;
+    }
     for (const report::ScenarioPair &P : Pairs)
       Links.push_back({K, P});
+  }
+  if (!PlotDir.empty() && Links.size() != 1 && !IsChain) {
+    WithColor::error(errs(), "llmsys")
+        << "--plot draws a chain's waterfall: one scenario per side\n";
+    return ExitBadInput;
   }
   bool Json = OutputFormat == Format::Json;
   json::Array Out;
   std::vector<report::DiffResult> Results;
   std::vector<std::string> Crossed;
   std::vector<report::HtmlSection> Page;
+  std::map<const spec::Object *,
+           std::unique_ptr<std::optional<driver::Evaluation>>>
+      Evaluated;
   bool Failed = false;
   for (size_t I = 0; I < Links.size(); ++I) {
     DiffSide &SA = Sides[Links[I].Side], &SB = Sides[Links[I].Side + 1];
@@ -181,13 +200,20 @@ int runDiff(const char *Argv0) {
       Failed = true;
       continue;
     }
-    passes::PassContext CtxA, CtxB;
-    CtxA.Diags = &SA.C->Diags;
-    CtxB.Diags = &SB.C->Diags;
-    std::optional<driver::Evaluation> EA =
-        driver::evaluate(ir::scenarioFromSpec(A), CtxA);
-    std::optional<driver::Evaluation> EB =
-        driver::evaluate(ir::scenarioFromSpec(B), CtxB);
+    // Each scenario once, though a chain's middle ones are in two pairs.
+    auto Evaluate = [&](const spec::Object &O, DiffSide &Side)
+        -> const std::optional<driver::Evaluation> & {
+      std::unique_ptr<std::optional<driver::Evaluation>> &E = Evaluated[&O];
+      if (!E) {
+        passes::PassContext Ctx;
+        Ctx.Diags = &Side.C->Diags;
+        E = std::make_unique<std::optional<driver::Evaluation>>(
+            driver::evaluate(ir::scenarioFromSpec(O), Ctx));
+      }
+      return *E;
+    };
+    const std::optional<driver::Evaluation> &EA = Evaluate(A, SA);
+    const std::optional<driver::Evaluation> &EB = Evaluate(B, SB);
     if (!EA || !EB) {
       Failed = true;
       continue;

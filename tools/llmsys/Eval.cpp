@@ -9,6 +9,7 @@
 #include "Basic/Suggest.h"
 #include "Driver/Evaluate.h"
 #include "Driver.h"
+#include "Driver/Trend.h"
 #include "Report/Csv.h"
 #include "Report/Diff.h"
 #include "Report/Html.h"
@@ -155,13 +156,17 @@ int runEval(Units &Us) {
 
 int runCheck(Units &Us) {
   // Checks each file, then evaluates its expectations (costing only the
-  // scenarios they name).
+  // scenarios they name) and fits its trends (whose points need their
+  // years and values).
   int Status = ExitOk;
   for (std::unique_ptr<Compilation> &Unit : Us) {
     Compilation &C = *Unit;
     if (C.run()) {
       std::map<const spec::Object *, std::optional<driver::Evaluation>> Done;
       report::checkExpectations(C.Spec, C.Diags, Done);
+      for (const spec::Object *O : C.Spec.Entities)
+        if (O->Type->Id == StructID::Trend && C.Spec.isTopLevel(*O))
+          (void)driver::fitTrend(*O, C.Diags);
     }
     Status = std::max(Status, C.finish(errs()));
   }
