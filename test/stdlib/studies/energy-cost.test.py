@@ -8,23 +8,15 @@ findings must hold.
 import csv
 import sys
 
+from prose import Prose
+
 rows = {r["scenario"]: r for r in csv.DictReader(open(sys.argv[1]))}
-page = " ".join(open(sys.argv[2]).read().split())
-failed = []
+prose = Prose(sys.argv[2])
+quoted, check = prose.quoted, prose.check
 
 
 def f(scenario, key):
     return float(rows[scenario][key])
-
-
-def quoted(text):
-    if text not in page:
-        failed.append(text)
-
-
-def check(what, ok):
-    if not ok:
-        failed.append(what)
 
 
 MWH, GWH = 3.6e9, 3.6e12
@@ -94,6 +86,4 @@ quoted(f"its token costs {c[1] / c[0]:.2f}x the A100's ({c[1]:.2f} against "
        f"{c[0]:.2f} USD per million), and the B200's {c[2] / c[0]:.2f}x "
        f"({c[2]:.2f} USD per million)")
 
-for x in failed:
-    print(f"FAILED: {x}")
-print("prose and findings: " + ("ok" if not failed else f"{len(failed)} failed"))
+prose.report("prose and findings")

@@ -9,26 +9,18 @@ import csv
 import json
 import sys
 
+from prose import Prose
+
 chain = json.load(open(sys.argv[1]))["chain"]["steps"]
 rows = {r["scenario"]: r for r in csv.DictReader(open(sys.argv[2]))}
 rows.update({r["scenario"]: r for r in csv.DictReader(open(sys.argv[3]))})
-page = " ".join(open(sys.argv[4]).read().split())
-failed = []
+prose = Prose(sys.argv[4])
+quoted, check = prose.quoted, prose.check
 step = {s["scenario"]: s for s in chain}
 
 
 def x(v):
     return f"{v:.3g}x"
-
-
-def quoted(text):
-    if text not in page:
-        failed.append(text)
-
-
-def check(what, ok):
-    if not ok:
-        failed.append(what)
 
 
 r = lambda n: step[n]["step_ratio"]
@@ -74,6 +66,4 @@ if len(sys.argv) > 5:
           sr("gpt3_serve_h100_fp8") > r("gpt3_h100_fp8"))
     check("serving short of 35x", sv["gpt3_serve_gb200_fp4"]["total_ratio"] < 35 / 2)
 
-for t in failed:
-    print(f"FAILED: {t}")
-print("path prose and findings: " + ("ok" if not failed else f"{len(failed)} failed"))
+prose.report("path prose and findings")

@@ -8,19 +8,11 @@ the findings hold.
 import json
 import sys
 
+from prose import Prose
+
 t = {x["name"]: x for x in json.load(open(sys.argv[1]))["trends"]}
-page = " ".join(open(sys.argv[2]).read().split())
-failed = []
-
-
-def quoted(text):
-    if text not in page:
-        failed.append(text)
-
-
-def check(what, ok):
-    if not ok:
-        failed.append(what)
+prose = Prose(sys.argv[2])
+quoted, check = prose.quoted, prose.check
 
 
 g = lambda n: t[n]["growth"]
@@ -40,6 +32,4 @@ check("memory and links above the seed's", ratio("dram") > 1 and ratio("intercon
 check("the wall stands in headline figures", g("flops_headline") > 1.5 * g("dram"))
 check("references are the seed's", [t[n]["reference"] for n in
       ("flops_fp16", "flops_headline", "dram", "interconnect")] == [3.0, 3.0, 1.6, 1.4])
-for x in failed:
-    print(f"FAILED: {x}")
-print("fitted rates: " + ("ok" if not failed else f"{len(failed)} failed"))
+prose.report("fitted rates")
