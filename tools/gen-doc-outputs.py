@@ -19,7 +19,8 @@ prose is generated in place, between
 
 : the JSON of `llmsys ARGS --format=json` (ARGS an eval command), an
 expression over SCENARIO.KEY terms (the figure keys of the scenarios of
-that document, and its `inputs` keys) with + - * / and numbers, and a
+that document, its `inputs` keys, or BLOCK.KEY of a block such as
+`breakdown`) with + - * / and numbers, and a
 Python format spec (`.3g`, `,.0f`, `.1%`). Commands run from the
 repository root with the source tree's stdlib.
 
@@ -42,7 +43,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BLOCK = re.compile(r"(<!-- llmsys: (.*?) -->\n)(.*?)(<!-- end -->)", re.S)
 PLOT = re.compile(r"<!-- llmsys-plot (\S+): (.*?) -->")
 VALUE = re.compile(r"(<!--= (.*?) \| (.*?) \| (\S+) -->)(.*?)(<!--=-->)", re.S)
-TERM = re.compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b")
+TERM = re.compile(r"\b([A-Za-z_]\w*)((?:\.[A-Za-z_]\w*)+)\b")
 
 
 def run(llmsys, args, extra=()):
@@ -63,13 +64,18 @@ def value(llmsys, cache, args, expr, spec):
     scenarios = cache[args]
 
     def term(m):
-        name, key = m.group(1), m.group(2)
+        name, path = m.group(1), m.group(2)[1:].split(".")
         if name not in scenarios:
             sys.exit(f"gen-doc-outputs: no scenario '{name}' in 'llmsys {args}'")
-        s = scenarios[name]
-        v = s.get(key, s.get("inputs", {}).get(key))
+        # A figure, an input, or a key of one of the report's blocks
+        # (breakdown.compute_bound_s).
+        v = scenarios[name]
+        if len(path) == 1 and path[0] not in v:
+            v = v.get("inputs", {})
+        for key in path:
+            v = v.get(key) if isinstance(v, dict) else None
         if not isinstance(v, (int, float)) or isinstance(v, bool):
-            sys.exit(f"gen-doc-outputs: '{name}.{key}' is not a number in "
+            sys.exit(f"gen-doc-outputs: '{m.group(0)}' is not a number in "
                      f"'llmsys {args}'")
         return repr(float(v))
 
