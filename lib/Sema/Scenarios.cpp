@@ -3,6 +3,7 @@
 #include "Sema/SemaImpl.h"
 
 #include "Basic/Suggest.h"
+#include "IR/Scenario.h"
 
 using namespace llvm;
 
@@ -355,8 +356,62 @@ void Resolver::resolveSweep(EntityInfo &EI) {
   }
   if (Ok && !deriveSweepFields(*Target->Obj, Paths, AxesRead, W))
     Ok = false;
+  if (Ok && !checkSweepCosts(AxesRead, W))
+    Ok = false;
   if (Ok)
     S.Sweeps.push_back(std::move(W));
+}
+
+bool Resolver::checkSweepCosts(const std::vector<AxisReaders> &Axes,
+                               const spec::Sweep &W) {
+  // A system's costs of owning or renting swept where its ownership makes
+  // them change nothing, or a rented point without a rent: as written
+  // fields would be (checkSystemFields).
+  for (size_t I = 0; I < Axes.size(); ++I) {
+    const auto [O, Idx] = Axes[I].Target;
+    if (!O || O->Type->Id != StructID::System)
+      continue;
+    auto Field = static_cast<SystemField>(Idx);
+    // The ownership at the points: swept with this system, or its own.
+    std::vector<llvm::StringRef> Ownerships;
+    for (size_t J = 0; J < Axes.size(); ++J)
+      if (Axes[J].Target.first == O &&
+          static_cast<SystemField>(Axes[J].Target.second) ==
+              SystemField::Ownership)
+        for (const spec::Value &V : W.Axes[J].Values)
+          Ownerships.push_back(V.str());
+    if (Ownerships.empty())
+      Ownerships.push_back(spec::wordOf(O->ifSet(SystemField::Ownership)));
+    bool AnyRent = llvm::is_contained(Ownerships,
+                                      ir::enumWord(ir::Ownership::Rent));
+    bool AnyOwn = llvm::any_of(Ownerships, [](llvm::StringRef W) {
+      return W != ir::enumWord(ir::Ownership::Rent);
+    });
+    bool Owning = Field == SystemField::HostPrice ||
+                  Field == SystemField::NetworkPrice ||
+                  Field == SystemField::FacilityPrice ||
+                  Field == SystemField::FacilityLifetime ||
+                  Field == SystemField::Lifetime ||
+                  Field == SystemField::EnergyPrice;
+    if ((Owning && !AnyOwn) || (Field == SystemField::Rent && !AnyRent)) {
+      Diags.report<DiagID::err_system_ownership_field>(
+          Axes[I].Range, Axes[I].Path, Owning ? "owning" : "renting", O->Name,
+          Owning ? "rent" : "own");
+      return false;
+    }
+    bool RentSwept = llvm::any_of(Axes, [&](const AxisReaders &A) {
+      return A.Target.first == O &&
+             static_cast<SystemField>(A.Target.second) == SystemField::Rent;
+    });
+    if (Field == SystemField::Ownership && AnyRent && !RentSwept &&
+        !O->ifSet(SystemField::Rent)) {
+      Diags.report<DiagID::err_system_cost_needs>(
+          Axes[I].Range, "ownership = rent", O->Name,
+          "rent, the price of a device-hour");
+      return false;
+    }
+  }
+  return true;
 }
 
 void Resolver::resolveMeasurement(EntityInfo &EI) {

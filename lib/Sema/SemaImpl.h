@@ -196,6 +196,10 @@ public:
   /// fields of those objects (Paths: objectPaths of the scenario) that read
   /// it (Out.Readers); false after a diagnostic (a block on the way not
   /// set, or read itself).
+  /// Sweep axes over a system's costs checked against its ownership at
+  /// the points; false after a diagnostic.
+  bool checkSweepCosts(const std::vector<AxisReaders> &Axes,
+                       const spec::Sweep &W);
   bool axisReaders(const Object &Scenario, const ObjectPaths &Paths,
                    const ast::AxisMember &A, AxisReaders &Out);
 
