@@ -311,17 +311,17 @@ void Resolver::checkSystemFields(const Object &S) {
   };
   llvm::StringRef Own = spec::wordOf(S.ifSet(SystemField::Ownership));
   bool Rent = Own == ir::enumWord(ir::Ownership::Rent);
-  for (SystemField Field :
-       {SystemField::HostPrice, SystemField::NetworkPrice,
-        SystemField::FacilityPrice, SystemField::FacilityLifetime,
-        SystemField::Lifetime, SystemField::EnergyPrice, SystemField::Rent})
-    if (const spec::Field *F = Written(Field);
-        F && (Field == SystemField::Rent) != Rent) {
-      Diags.report<DiagID::err_system_ownership_field>(
-          at(F->Loc), F->Spec->Name, Rent ? "owning" : "renting", S.Name,
-          Own.empty() ? "own" : Own);
-      return;
-    }
+  const spec::Field *Misplaced = Rent ? nullptr : Written(SystemField::Rent);
+  if (Rent)
+    for (SystemField Field : CostsOfOwning)
+      if ((Misplaced = Written(Field)))
+        break;
+  if (Misplaced) {
+    Diags.report<DiagID::err_system_ownership_field>(
+        at(Misplaced->Loc), Misplaced->Spec->Name,
+        Rent ? "owning" : "renting", S.Name, Own.empty() ? "own" : Own);
+    return;
+  }
   // Each fault once, on the system that writes it.
   const spec::Field *Ownership = Written(SystemField::Ownership);
   if (Rent && Ownership && !S.ifSet(SystemField::Rent))

@@ -387,12 +387,7 @@ bool Resolver::checkSweepCosts(const std::vector<AxisReaders> &Axes,
     bool AnyOwn = llvm::any_of(Ownerships, [](llvm::StringRef W) {
       return W != ir::enumWord(ir::Ownership::Rent);
     });
-    bool Owning = Field == SystemField::HostPrice ||
-                  Field == SystemField::NetworkPrice ||
-                  Field == SystemField::FacilityPrice ||
-                  Field == SystemField::FacilityLifetime ||
-                  Field == SystemField::Lifetime ||
-                  Field == SystemField::EnergyPrice;
+    bool Owning = llvm::is_contained(CostsOfOwning, Field);
     if ((Owning && !AnyOwn) || (Field == SystemField::Rent && !AnyRent)) {
       Diags.report<DiagID::err_system_ownership_field>(
           Axes[I].Range, Axes[I].Path, Owning ? "owning" : "renting", O->Name,

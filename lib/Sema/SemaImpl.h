@@ -40,6 +40,13 @@ namespace sema {
 using spec::Object;
 using spec::Value;
 
+/// The system fields that only an owned system reads (docs/cost-model.md,
+/// "Energy and cost"); `rent` only a rented one.
+inline constexpr SystemField CostsOfOwning[] = {
+    SystemField::HostPrice,        SystemField::NetworkPrice,
+    SystemField::FacilityPrice,    SystemField::FacilityLifetime,
+    SystemField::Lifetime,         SystemField::EnergyPrice};
+
 /// How a field of an object gets its value: an expression (and/or a block
 /// refining it), evaluated on demand in the context of the object.
 struct Slot {
