@@ -17,12 +17,19 @@ prose is generated in place, between
 
     <!--= eval stdlib/studies/x.llmsys | a.cost_per_token_usd * 1e6 | .3g -->23.1<!--=-->
 
-: the JSON of `llmsys ARGS --format=json` (ARGS an eval command), an
-expression over SCENARIO.KEY terms (the figure keys of the scenarios of
-that document, its `inputs` keys, or BLOCK.KEY of a block such as
-`breakdown`) with + - * / and numbers, and a
-Python format spec (`.3g`, `,.0f`, `.1%`). Commands run from the
-repository root with the source tree's stdlib.
+: the JSON of `llmsys ARGS --format=json`, an expression over terms
+with + - * / and numbers, and a Python format spec (`.3g`, `,.0f`,
+`.1%`). A term is a path into that JSON: `.KEY` steps into an object,
+`[N]` picks a list's element N (from 0), `[K=V]` the one element whose K
+is V (`[K=V&K2=V2]` for several keys), and `[+K=V]` all elements that
+match, summing what the rest of the path gives on each. For `eval` the
+path starts at a scenario's name and a figure the scenario lacks is
+looked up in its `inputs` (a.tpot_s, a.tp,
+a.breakdown.compute_bound_s, a.operators[name=mlp.up&phase=decode].time_s);
+for other commands it starts at the document (`results[0].tpot_s` of a
+sweep, `requirements[scenario=x].resources[resource=compute].ratio` of a
+require). Commands run from the repository root with the source tree's
+stdlib.
 
     python3 tools/gen-doc-outputs.py [--llmsys BIN] [--check] PAGE...
 
@@ -43,7 +50,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BLOCK = re.compile(r"(<!-- llmsys: (.*?) -->\n)(.*?)(<!-- end -->)", re.S)
 PLOT = re.compile(r"<!-- llmsys-plot (\S+): (.*?) -->")
 VALUE = re.compile(r"(<!--= (.*?) \| (.*?) \| (\S+) -->)(.*?)(<!--=-->)", re.S)
-TERM = re.compile(r"\b([A-Za-z_]\w*)((?:\.[A-Za-z_]\w*)+)\b")
+TERM = re.compile(r"\b([A-Za-z_]\w*)((?:\.[A-Za-z_]\w*|\[[^\]]*\])*)")
+STEP = re.compile(r"\.([A-Za-z_]\w*)|\[([^\]]*)\]")
 
 
 def run(llmsys, args, extra=()):
@@ -55,34 +63,67 @@ def run(llmsys, args, extra=()):
     return out.stdout
 
 
+def walk(v, steps, where):
+    """The number at STEPS (parsed .KEY / [SELECTOR]) below V."""
+    for i, (key, sel) in enumerate(steps):
+        if key:
+            v = v.get(key) if isinstance(v, dict) else None
+        elif re.fullmatch(r"\d+", sel):
+            n = int(sel)
+            v = v[n] if isinstance(v, list) and n < len(v) else None
+        else:
+            every = sel.startswith("+")
+            want = [c.split("=", 1) for c in sel.lstrip("+").split("&")]
+            if not isinstance(v, list) or any(len(c) != 2 for c in want):
+                sys.exit(f"gen-doc-outputs: '[{sel}]' selects nothing in {where}")
+            hits = [e for e in v if isinstance(e, dict) and all(
+                str(e.get(k)) == x for k, x in want)]
+            if every:
+                if not hits:
+                    sys.exit(f"gen-doc-outputs: '[{sel}]' matches nothing in {where}")
+                return sum(walk(e, steps[i + 1:], where) for e in hits)
+            if len(hits) != 1:
+                sys.exit(f"gen-doc-outputs: '[{sel}]' matches {len(hits)} "
+                         f"elements in {where}; one is needed ([+...] sums)")
+            v = hits[0]
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        sys.exit(f"gen-doc-outputs: a term is not a number in {where}")
+    return float(v)
+
+
 def value(llmsys, cache, args, expr, spec):
-    """One generated number: EXPR over SCENARIO.KEY terms of the JSON of
+    """One generated number: EXPR over terms into the JSON of
     `llmsys ARGS --format=json`, formatted by SPEC."""
     if args not in cache:
-        doc = json.loads(run(llmsys, args, ["--format=json"]))
-        cache[args] = {s["name"]: s for s in doc["scenarios"]}
-    scenarios = cache[args]
+        cache[args] = json.loads(run(llmsys, args, ["--format=json"]))
+    doc = cache[args]
+    where = f"'llmsys {args}'"
+    is_eval = shlex.split(args)[0] == "eval"
 
     def term(m):
-        name, path = m.group(1), m.group(2)[1:].split(".")
+        name = m.group(1)
+        steps = STEP.findall(m.group(2))
+        if not is_eval:
+            root = doc.get(name) if isinstance(doc, dict) else None
+            if root is None:
+                sys.exit(f"gen-doc-outputs: no '{name}' in {where}")
+            return repr(walk(root, steps, where))
+        scenarios = {s["name"]: s for s in doc["scenarios"]}
         if name not in scenarios:
-            sys.exit(f"gen-doc-outputs: no scenario '{name}' in 'llmsys {args}'")
+            sys.exit(f"gen-doc-outputs: no scenario '{name}' in {where}")
+        v = scenarios[name]
         # A figure, an input, or a key of one of the report's blocks
         # (breakdown.compute_bound_s).
-        v = scenarios[name]
-        if len(path) == 1 and path[0] not in v:
+        if len(steps) == 1 and steps[0][0] and steps[0][0] not in v:
             v = v.get("inputs", {})
-        for key in path:
-            v = v.get(key) if isinstance(v, dict) else None
-        if not isinstance(v, (int, float)) or isinstance(v, bool):
-            sys.exit(f"gen-doc-outputs: '{m.group(0)}' is not a number in "
-                     f"'llmsys {args}'")
-        return repr(float(v))
+        return repr(walk(v, steps, f"{where}, at '{m.group(0)}'"))
 
     code = TERM.sub(term, expr)
     if not re.fullmatch(r"[0-9eE.+\-*/() ]+", code):
         sys.exit(f"gen-doc-outputs: '{expr}' is not an expression of figures")
-    return format(eval(code, {"__builtins__": {}}), spec)
+    x = eval(code, {"__builtins__": {}})
+    # An integer spec (d, ,d) takes the nearest integer.
+    return format(round(x) if spec.endswith("d") else x, spec)
 
 
 def main():
