@@ -169,6 +169,9 @@ void costTraining(const ir::Program &P, bool Tables, TrainingReport &R);
 struct DataTraffic {
   double Memory = 0, ScaleUp = 0, ScaleOut = 0;
   double Flops[ir::NumDTypes] = {};
+  /// Those of GEMMs over 2:4-sparse weights, counted dense: the sparse
+  /// tensor cores perform 1/sparsity of their multiplies.
+  double SparseFlops[ir::NumDTypes] = {};
   /// An operator executed Times times at a context (decode).
   void add(const ir::Op &O, double Times, double Context);
   /// Another's activity, Times times.
@@ -189,14 +192,17 @@ struct DataTraffic {
 struct RunCharge {
   double EnergyPerUnit = 0;    ///< from activity, at the wall
   double TdpEnergyPerUnit = 0; ///< devices x TDP x PUE x time
-  double PowerPerDevice = 0;   ///< from activity, at the device
+  double PowerPerDevice = 0;   ///< from activity, a working device
   double CostPerUnit = 0;
   bool CostAtTdp = false; ///< electricity at TDP: no activity inputs
 };
-/// Charged devices for SecondsPerUnit each, doing DynamicPerUnit joules
-/// of FLOPs and data movement (-1: not computable).
+/// Charged devices for SecondsPerUnit each, Working of them doing
+/// DynamicPerUnit joules of FLOPs and data movement (-1: not computable)
+/// and the rest idle at their static power. PowerPerDevice is a working
+/// device's.
 RunCharge chargeRun(const ir::SystemConfig &Sys, double Charged,
-                    double SecondsPerUnit, double DynamicPerUnit);
+                    double Working, double SecondsPerUnit,
+                    double DynamicPerUnit);
 
 struct PhaseRoofline {
   double Flops = 0, Bytes = 0, Time = 0;

@@ -16,6 +16,8 @@
 
 #include "Cost/Cost.h"
 
+#include <algorithm>
+
 namespace llmsys {
 namespace cost {
 
@@ -55,26 +57,31 @@ void DataTraffic::add(const Op &O, double Times, double Context) {
   // tiles: Executed), as dense ones.
   double F = O.Flops + O.FlopsPerContext * O.contextRead(Context);
   if (F > 0)
-    Flops[static_cast<int>(O.Type)] += Times * F * O.Executed;
+    (O.SparseWeight ? SparseFlops : Flops)[static_cast<int>(O.Type)] +=
+        Times * F * O.Executed;
 }
 
 void DataTraffic::add(const DataTraffic &D, double Times) {
   Memory += Times * D.Memory;
   ScaleUp += Times * D.ScaleUp;
   ScaleOut += Times * D.ScaleOut;
-  for (int I = 0; I < NumDTypes; ++I)
+  for (int I = 0; I < NumDTypes; ++I) {
     Flops[I] += Times * D.Flops[I];
+    SparseFlops[I] += Times * D.SparseFlops[I];
+  }
 }
 
 double DataTraffic::computeEnergy(const AcceleratorConfig &A) const {
   double E = 0;
+  double Sparse = std::max(1.0, A.Sparsity);
   for (int I = 0; I < NumDTypes; ++I) {
-    if (Flops[I] <= 0)
+    double F = Flops[I] + SparseFlops[I] / Sparse;
+    if (F <= 0)
       continue;
     double PerFlop = A.FlopEnergy[static_cast<int>(A.runsAs(DType(I)))];
     if (PerFlop <= 0)
       return -1;
-    E += Flops[I] * PerFlop;
+    E += F * PerFlop;
   }
   return E;
 }

@@ -22,10 +22,10 @@ namespace cost {
 
 using namespace ir;
 
-RunCharge chargeRun(const SystemConfig &Sys, double Charged,
+RunCharge chargeRun(const SystemConfig &Sys, double Charged, double Working,
                     double SecondsPerUnit, double DynamicPerUnit) {
   RunCharge C;
-  if (!(SecondsPerUnit > 0) || !(Charged > 0))
+  if (!(SecondsPerUnit > 0) || !(Charged > 0) || !(Working > 0))
     return C;
   const AcceleratorConfig &A = Sys.Device;
   double DeviceSeconds = Charged * SecondsPerUnit;
@@ -36,7 +36,9 @@ RunCharge chargeRun(const SystemConfig &Sys, double Charged,
   if (A.StaticPower > 0 && DynamicPerUnit >= 0) {
     Activity = A.StaticPower * DeviceSeconds + DynamicPerUnit;
     C.EnergyPerUnit = Activity * Sys.Pue;
-    C.PowerPerDevice = Activity / DeviceSeconds;
+    // A working device's: the charged idle ones draw static power only.
+    C.PowerPerDevice = A.StaticPower + DynamicPerUnit /
+                                           (Working * SecondsPerUnit);
   }
   double Paid = DeviceSeconds / Sys.Utilization; // the idle time included
   if (Sys.Rented) {

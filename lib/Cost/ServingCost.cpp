@@ -432,7 +432,8 @@ void chargeServing(ServingReport &R, const ScenarioConfig &S,
   // A token costs its replica's FLOPs and bytes, and all charged
   // devices' static power for 1 / throughput.
   double Charged = double(S.ChargeIdle ? Sys.devices() : S.Mapping.devices());
-  RunCharge C = chargeRun(Sys, Charged, 1 / R.Throughput, DynamicPerToken);
+  RunCharge C = chargeRun(Sys, Charged, double(S.Mapping.devices()),
+                          1 / R.Throughput, DynamicPerToken);
   R.EnergyPerToken = C.EnergyPerUnit;
   R.TdpEnergyPerToken = C.TdpEnergyPerUnit;
   R.PowerPerDevice = C.PowerPerDevice;

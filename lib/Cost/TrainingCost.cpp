@@ -372,7 +372,8 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
       Dynamic = (CA * Columns + UA * double(R.Devices)) / R.TokensPerStep;
   }
   RunCharge Charge =
-      chargeRun(S.System, Charged, 1 / R.TokensPerSecond, Dynamic);
+      chargeRun(S.System, Charged, double(R.Devices), 1 / R.TokensPerSecond,
+                Dynamic);
   R.EnergyPerToken = Charge.EnergyPerUnit;
   R.TdpEnergyPerToken = Charge.TdpEnergyPerUnit;
   R.PowerPerDevice = Charge.PowerPerDevice;

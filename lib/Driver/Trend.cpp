@@ -91,6 +91,12 @@ std::optional<TrendFit> fitTrend(const spec::Object &T, DiagnosticEngine &Diags)
       Ok = false;
       continue;
     }
+    // A derived part (a variant, a shrink) need not come out the year of
+    // the part it extends.
+    if (Year->From == spec::Origin::Inherited && Year->InheritedFrom)
+      Diags.report<DiagID::warn_trend_year_inherited>(
+          Of->Loc, T.Name, A->Name, Year->InheritedFrom->Name,
+          spec::integerOf(Year, 0));
     TrendPoint P;
     P.Accelerator = A->Name;
     P.Year = spec::integerOf(Year, 0);

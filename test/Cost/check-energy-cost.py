@@ -76,3 +76,14 @@ tp2, tp4 = d["tp2"], d["tp4"]
 say("pipeline boundaries",
     2.7 < tp4["data_energy_per_token_j"] / tp2["data_energy_per_token_j"] < 3.1,
     (tp2["data_energy_per_token_j"], tp4["data_energy_per_token_j"]))
+# charge_idle: two idle devices add their static power to the energy; the
+# power of a working device is the same.
+for what, a, b in (("train", "half", "half_idle"), ("serve", "shalf", "shalf_idle")):
+    x, y = d[a], d[b]
+    thr = x["throughput_tokens_per_s"]
+    say(f"idle devices {what}",
+        close(x["power_per_device_w"], y["power_per_device_w"])
+        and close(y["energy_per_token_j"] - x["energy_per_token_j"],
+                  PUE * STATIC * 2 / thr)
+        and close(x["power_per_device_w"] * 2 / thr * PUE, x["energy_per_token_j"]),
+        (x["power_per_device_w"], y["power_per_device_w"]))
