@@ -1,12 +1,19 @@
 #!/usr/bin/env python3
 """The findings of docs/studies/communication.md from the sweeps' and
 scenarios' CSV files (in the folder given): one line per finding, 'ok' or
-'FAILED'."""
+'FAILED'; then the page's prose audit (prose.py): every figure of its
+prose generated, recomputed here, or declared given.
+
+    communication.test.py CSV-DIR PAGE.md
+"""
 import csv
 import os
 import sys
 
+from prose import Prose
+
 D = sys.argv[1]
+prose = Prose(sys.argv[2])
 
 
 def rows(name):
@@ -63,6 +70,17 @@ check("size: 26% (1.3B) down to 13% (175B), 21-22% between, all below the band",
       near(b[0], 26) and near(b[-1], 13) and all(21 <= round(100 * x) <= 22 for x in b[1:4])
       and all(b[0] > x > b[-1] for x in b[1:4]) and max(b) < BAND[0], b)
 scen = {r["scenario"]: r for r in rows("scenarios")}
+# The three sizes between share a mapping; the page quotes the range of
+# their shares (a range a generated value cannot write).
+mid = [B[m] for m in sizes[1:4]]
+tpd = {(r["mapping.tp"], r["mapping.pp"], r["mapping.dp"]) for r in mid}
+pcts = [round(100 * float(r["comm_share"])) for r in mid]
+if len(tpd) == 1:
+    tp_, pp_, dp_ = tpd.pop()
+    prose.quoted(f"the three sizes between, on the same TP {tp_} x PP {pp_} x DP {dp_}, "
+                 f"sit at {min(pcts)}-{max(pcts)}%")
+else:
+    prose.check(f"the three sizes between share a mapping: {sorted(tpd)}", False)
 check("size: each size scenario's mapping is its sweep's rank 1",
       all(abs(float(scen["size_" + m]["step_time_s"]) / float(B[m]["step_time_s"]) - 1) < 1e-9
           for m in sizes[:4])
@@ -105,3 +123,6 @@ pairs = [("gpt3_175b_4096_fp4", S["scale_175b_fp4"][-1][1]),
 bad = [(n, float(scen[n]["comm_share"]), v) for n, v in pairs
        if abs(float(scen[n]["comm_share"]) - v) > 1e-9]
 check("scenarios agree with the sweeps' points", not bad, bad)
+
+# The prose: no hand-typed figure.
+prose.report("prose: every figure generated, quoted or given")

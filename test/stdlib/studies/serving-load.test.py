@@ -1,13 +1,23 @@
 #!/usr/bin/env python3
 """The findings of docs/studies/serving-load.md from the five rate sweeps'
-CSV files (in the folder given): one line per finding, 'ok' or 'FAILED'."""
+CSV files (in the folder given): one line per finding, 'ok' or 'FAILED';
+then the audit of the page (PAGE.md): every figure of its prose
+generated, shown in a generated block, or declared given.
+
+    serving-load.test.py FOLDER PAGE.md
+"""
 import csv
 import os
 import sys
 
+from prose import Prose
+
+RATES = [0.1, 0.2, 0.5, 1.0, 2.0, 4.0]
 T = {}
+order = {}
 for u in ("chat", "question_answering", "rag", "summarization", "code_generation"):
     rows = list(csv.DictReader(open(os.path.join(sys.argv[1], u + ".csv"))))
+    order[u] = [float(r["traffic.arrival.rate"]) for r in rows]
     T[u] = {float(r["traffic.arrival.rate"]): {k: float(v) for k, v in r.items()
                                                if k not in ("traffic.arrival.rate", "fits")}
             for r in rows}
@@ -43,3 +53,12 @@ check("summarization and code generation: saturated from 1/s",
 rag = T["rag"]
 check("rag: p99 TPOT grows with the rate below saturation",
       rag[0.1]["tpot_p99_s"] < rag[0.5]["tpot_p99_s"] < rag[1.0]["tpot_p99_s"])
+
+
+# The page's generated numbers pick sweep points by position (results[0]
+# at 0.1 requests a second, results[3] at 1, results[4] at 2): the points
+# are the rates in this order.
+check("every sweep's points are the rates 0.1 to 4 in order",
+      all(o == RATES for o in order.values()))
+prose = Prose(sys.argv[2])
+prose.report("prose")
