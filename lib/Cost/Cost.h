@@ -255,6 +255,10 @@ struct TrafficReport {
   int64_t Preemptions = 0; ///< on-demand admission: requests preempted
   double MeanPrompt = 0, MeanOutput = 0; ///< over the requests drawn
   Percentiles Ttft, Tpot, E2E;
+  /// Disaggregated serving: the prefill pool's engines (0: none), and the
+  /// mean time a prompt's KV cache takes to reach the decode pool.
+  int64_t PrefillEngines = 0;
+  double MeanKvTransfer = 0;
   /// Requests per second at which the SLOs' p99s still hold (setGoodput);
   /// -1: not computed (no latency SLO).
   double Goodput = -1;
@@ -341,11 +345,32 @@ double kvCacheBytesPerToken(const ir::Program &P);
 /// the caller), whose decode step prices a step of that many tokens.
 /// False after a diagnosed failure (a request the KV cache cannot hold).
 using ProgramAtBatch = std::function<const ir::Program *(int64_t Batch)>;
-/// (Traffic: the requests to run instead of the scenario's own.)
+/// (Traffic: the requests to run instead of the scenario's own. Times:
+/// each request of the simulated replica, in arrival order.)
+struct RequestTimes {
+  double Arrival = 0, FirstToken = 0, Done = 0;
+  int64_t Prompt = 0, Output = 0;
+};
 bool simulateTraffic(const ir::Program &P, const ProgramAtBatch &AtBatch,
                      ServingReport &R, DiagnosticEngine *Diags,
                      const ir::SystemConfig *Sys = nullptr,
-                     const ir::TrafficConfig *Traffic = nullptr);
+                     const ir::TrafficConfig *Traffic = nullptr,
+                     std::vector<RequestTimes> *Times = nullptr);
+
+/// Disaggregated serving (traffic.prefill): the prefill pool's engines
+/// read the prompts (Prefill, its program at other batches AtPrefill,
+/// its report RP for its memory), each prompt's KV cache crosses the
+/// fabric between the pools, and the scenario's engines (Decode) generate
+/// the rest. Sets R as simulateTraffic does; false after a diagnosed
+/// failure.
+bool simulateDisaggregated(const ir::Program &Prefill,
+                           const ProgramAtBatch &AtPrefill,
+                           ServingReport &RP, const ir::Program &Decode,
+                           const ProgramAtBatch &AtDecode, ServingReport &R,
+                           DiagnosticEngine *Diags);
+/// The KV cache of one token of context, all layers of the model (what
+/// a prompt's cache weighs when it moves between devices).
+double kvCacheBytesPerTokenOfModel(const ir::Program &P);
 
 /// The goodput of a scenario with traffic and latency SLOs: the highest
 /// Poisson arrival rate (its requests, lengths and seed otherwise) at

@@ -557,6 +557,14 @@ double prefillAttentionTime(const Program &P, const SystemConfig *Sys) {
   return T;
 }
 
+double kvCacheBytesPerTokenOfModel(const Program &P) {
+  const ModelConfig &Mo = P.Scenario.Model;
+  if (Mo.Encoder)
+    return 0;
+  return kvElementsPerTokenPerLayer(Mo) * double(Mo.Layers) *
+         dtypeBytes(P.Scenario.Mapping.KVCache);
+}
+
 double kvCacheBytesPerToken(const Program &P) {
   if (P.Scenario.Model.Encoder)
     return 0;

@@ -152,6 +152,7 @@ struct Request {
   /// the latest first).
   int64_t Blocks = 0, Admitted = 0;
   bool Started = false; ///< its first token is out
+  double Done = 0;
 };
 
 Percentiles percentiles(std::vector<double> V) {
@@ -210,7 +211,8 @@ int64_t drawLength(std::mt19937_64 &G, LengthDistribution D, double Mean,
 
 bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
                      ServingReport &R, DiagnosticEngine *Diags,
-                     const SystemConfig *Sys, const TrafficConfig *Traffic) {
+                     const SystemConfig *Sys, const TrafficConfig *Traffic,
+                     std::vector<RequestTimes> *Times) {
   const ScenarioConfig &S = P.Scenario;
   const TrafficConfig &Tr = Traffic ? *Traffic : S.Traffic;
   const SystemConfig &System = Sys ? *Sys : S.System;
@@ -257,10 +259,11 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
         Q.Output = std::max<int64_t>(1, Context + 1 - Q.Prompt);
       }
     }
-    // Without chunked prefill a prompt is read in one step.
-    if (!Tr.ChunkedPrefill)
+    // Without chunked prefill a prompt is read in one step. (A prefilled
+    // prompt is not read: only its last token is.)
+    if (!Tr.ChunkedPrefill && !Tr.Prefilled)
       Q.Prompt = std::min<int64_t>(Q.Prompt, Tr.MaxTokens);
-    Longest = std::max(Longest, Q.Prompt + Q.Output);
+    Longest = std::max(Longest, Q.Prompt + (Tr.PrefillOnly ? 1 : Q.Output));
     SumPrompt += double(Q.Prompt);
     SumOutput += double(Q.Output);
   }
@@ -334,8 +337,9 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   double OutputTokens = 0;
   auto Complete = [&](int64_t I) {
     Request &Q = All[size_t(I)];
+    Q.Done = Now;
     E2E.push_back(Now - Q.Arrival);
-    if (Q.Output > 1)
+    if (Q.Output > 1 && !Tr.PrefillOnly)
       Tpot.push_back((Now - Q.FirstToken) / double(Q.Output - 1));
     Reserved -= Q.Blocks;
     Q.Blocks = 0;
@@ -357,9 +361,10 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   // The blocks a request takes when admitted: its whole prompt and output
   // (reserve), or what its prefill writes and the slot of the token it
   // gives (on demand).
+  // (A prefill pool's engine holds a prompt's cache until it is sent.)
   auto AdmitBlocks = [&](const Request &Q) {
-    return Tr.OnDemand ? BlocksFor(Q.ReadLen + 1)
-                       : BlocksFor(Q.Prompt + Q.Output);
+    return Tr.OnDemand || Tr.PrefillOnly ? BlocksFor(Q.ReadLen + 1)
+                                         : BlocksFor(Q.Prompt + Q.Output);
   };
   // On demand: a preempted request gives its blocks back and waits at the
   // head of the queue to recompute its prompt and the tokens it generated.
@@ -457,9 +462,15 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     int64_t Slots = int64_t(Running.size() + Prefilling.size());
     while (!Waiting.empty() && Slots < Tr.MaxBatch && Budget > 0) {
       Request &Q = All[size_t(Waiting.front())];
-      // The prefix cache holds the first part of the prompt already.
-      int64_t Cached = std::min<int64_t>(
-          Q.Prompt - 1, int64_t(std::floor(Tr.PrefixHit * double(Q.Prompt))));
+      // The prefix cache holds the first part of the prompt already (a
+      // decode pool's, all of it but its last token: the first token the
+      // prefill pool gave).
+      int64_t Cached =
+          Tr.Prefilled
+              ? Q.Prompt - 1
+              : std::min<int64_t>(Q.Prompt - 1,
+                                  int64_t(std::floor(Tr.PrefixHit *
+                                                     double(Q.Prompt))));
       int64_t ToRead = Q.ReadLen - Cached;
       // (Without chunked prefill a preempted request's recomputation, its
       // prompt and generated tokens, may exceed the budget: it runs as the
@@ -563,7 +574,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
         Ttft.push_back(Now - Q.Arrival);
       }
       Q.Context = Q.ReadLen + 1;
-      if (Q.Generated >= Q.Output) {
+      if (Q.Generated >= Q.Output || Tr.PrefillOnly) {
         Complete(I);
       } else {
         Still.push_back(I);
@@ -573,6 +584,11 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     Running.swap(Still);
   }
 
+  if (Times) {
+    Times->clear();
+    for (const Request &Q : All)
+      Times->push_back({Q.Arrival, Q.FirstToken, Q.Done, Q.Prompt, Q.Output});
+  }
   TrafficReport &T = R.Traffic;
   T.Simulated = true;
   T.Requests = Requests * Replicas;
@@ -654,6 +670,141 @@ void setGoodput(const Program &P, const ProgramAtBatch &AtBatch,
     (Met(Mid) ? Lo : Hi) = Mid;
   }
   R.Traffic.Goodput = Lo;
+}
+
+bool simulateDisaggregated(const Program &Prefill,
+                           const ProgramAtBatch &AtPrefill, ServingReport &RP,
+                           const Program &Decode,
+                           const ProgramAtBatch &AtDecode, ServingReport &R,
+                           DiagnosticEngine *Diags) {
+  const ScenarioConfig &S = Decode.Scenario;
+  const SystemConfig &Sys = S.System;
+  const MappingConfig &MP = Prefill.Scenario.Mapping, &MD = S.Mapping;
+  // The prefill pool: each request ends with its first token.
+  TrafficConfig First = S.Traffic;
+  First.PrefillOnly = true;
+  std::vector<RequestTimes> Read;
+  if (!simulateTraffic(Prefill, AtPrefill, RP, Diags, nullptr, &First, &Read))
+    return false;
+
+  // A prompt's cache crosses to the decode pool: each prefill device sends
+  // its share in parallel with the others, as many lanes as the narrower
+  // pool's tensor-parallel group, over the node's fabric when both pools
+  // fit in one node and the fabric between nodes otherwise.
+  const int64_t Used = MP.devices() + MD.devices();
+  bool OneNode = Used <= Sys.DevicesPerNode || !Sys.ScaleOut.present();
+  const NetworkConfig &Net = OneNode ? Sys.ScaleUp : Sys.ScaleOut;
+  double Lanes = double(std::max<int64_t>(1, std::min(MP.Tp, MD.Tp)));
+  double Bandwidth = Net.Bandwidth * Net.Efficiency * Lanes;
+  double PerToken = kvCacheBytesPerTokenOfModel(Decode);
+  auto Transfer = [&](int64_t Prompt) {
+    return Bandwidth > 0 ? double(Prompt) * PerToken / Bandwidth + Net.Latency
+                         : 0;
+  };
+
+  // Every prefill engine gives what the simulated one gave (its request i
+  // stands for request i dp + r of engine r, up to the requests asked);
+  // the decode engines take the prompts in the order their caches
+  // arrive, each every dp-th.
+  const int64_t PrefillReplicas = std::max<int64_t>(1, MP.Dp);
+  struct Ready {
+    double At;
+    size_t Request;
+  };
+  std::vector<Ready> Stream;
+  double Moving = 0;
+  for (size_t I = 0; I < Read.size(); ++I) {
+    Moving += Transfer(Read[I].Prompt);
+    double At = Read[I].FirstToken + Transfer(Read[I].Prompt);
+    for (int64_t Copy = 0; Copy < PrefillReplicas; ++Copy)
+      if (int64_t(I) * PrefillReplicas + Copy < First.Requests)
+        Stream.push_back({At, I});
+  }
+  std::stable_sort(Stream.begin(), Stream.end(),
+                   [](const Ready &A, const Ready &B) { return A.At < B.At; });
+  // The decode pool reads each prompt's last position (the first token)
+  // against the cache it received and generates the rest. A request of
+  // one output token is done with the prefill.
+  auto Rows = std::make_shared<std::vector<spec::TraceRequest>>();
+  std::vector<size_t> FromRow;
+  for (const Ready &E : Stream) {
+    const RequestTimes &Q = Read[E.Request];
+    if (Q.Output <= 1)
+      continue;
+    Rows->push_back({Q.Prompt + 1, Q.Output - 1, E.At});
+    FromRow.push_back(E.Request);
+  }
+  std::vector<double> Ttft, Tpot, E2E;
+  double Start = Read.empty() ? 0 : Read.front().Arrival;
+  for (const RequestTimes &Q : Read) {
+    Ttft.push_back(Q.FirstToken - Q.Arrival);
+    if (Q.Output <= 1)
+      E2E.push_back(Q.FirstToken - Q.Arrival);
+  }
+  // (A request of one output token, on every prefill engine.)
+  double End = 0, Tokens = 0;
+  for (const Ready &E : Stream)
+    if (Read[E.Request].Output <= 1) {
+      End = std::max(End, Read[E.Request].FirstToken);
+      Tokens += 1;
+    }
+  const int64_t DecodeReplicas = std::max<int64_t>(1, MD.Dp);
+  TrafficReport Pool;
+  if (!Rows->empty()) {
+    TrafficConfig Rest = S.Traffic;
+    Rest.Prefilled = true;
+    Rest.Trace = Rows;
+    Rest.Arrival = ArrivalKind::Trace;
+    Rest.Requests = int64_t(Rows->size());
+    std::vector<RequestTimes> Gen;
+    if (!simulateTraffic(Decode, AtDecode, R, Diags, nullptr, &Rest, &Gen))
+      return false;
+    Pool = R.Traffic;
+    // Row j * dp of the stream is the decode engine's request j.
+    for (size_t J = 0; J < Gen.size(); ++J) {
+      size_t Row = std::min(Rows->size() - 1, J * size_t(DecodeReplicas));
+      const RequestTimes &Q = Read[FromRow[Row]];
+      E2E.push_back(Gen[J].Done - Q.Arrival);
+      Tpot.push_back((Gen[J].Done - Q.FirstToken) / double(Q.Output - 1));
+      End = std::max(End, Gen[J].Done);
+      Tokens += double(Q.Output) * double(DecodeReplicas);
+    }
+  }
+
+  TrafficReport &T = R.Traffic;
+  T = Pool;
+  T.Simulated = true;
+  T.Requests = int64_t(Stream.size());
+  T.Duration = End - Start;
+  T.RequestRate = T.Duration > 0 ? double(T.Requests) / T.Duration : 0;
+  T.MeanPrompt = RP.Traffic.MeanPrompt;
+  T.MeanOutput = RP.Traffic.MeanOutput;
+  T.Ttft = percentiles(std::move(Ttft));
+  T.Tpot = percentiles(std::move(Tpot));
+  T.E2E = percentiles(std::move(E2E));
+  T.Goodput = -1;
+  T.PrefillEngines = PrefillReplicas;
+  T.MeanKvTransfer = Read.empty() ? 0 : Moving / double(Read.size());
+  R.Ttft = T.Ttft.Mean;
+  R.Tpot = T.Tpot.Mean;
+  R.E2E = T.E2E.Mean;
+  R.Throughput = T.Duration > 0 ? Tokens / T.Duration : 0;
+  R.ThroughputPerDevice = R.Throughput / double(Used);
+  // Energy from activity is not summed over the two pools; the TDP bound
+  // and the cost at TDP count both.
+  R.EnergyPerToken = R.TdpEnergyPerToken = R.PowerPerDevice = 0;
+  R.DataEnergyPerToken = R.CostPerToken = 0;
+  R.CostAtTdp = false;
+  if (R.Throughput > 0) {
+    double Charged = double(S.ChargeIdle ? Sys.devices() : Used);
+    RunCharge C = chargeRun(Sys, Charged, double(Used), 1 / R.Throughput, -1);
+    R.TdpEnergyPerToken = C.TdpEnergyPerUnit;
+    R.CostPerToken = C.CostPerUnit;
+    R.CostAtTdp = C.CostAtTdp;
+  }
+  R.Slo.clear();
+  checkSlos(R, S);
+  return true;
 }
 
 } // namespace cost

@@ -130,6 +130,24 @@ static bool costScenario(const ir::ScenarioConfig &S,
     return true;
   }
   E.Serve = costServing(E.Program, Detail);
+  if (S.Traffic.Disaggregated) {
+    // The prefill pool: the scenario on the pool's mapping (its engines'
+    // memory and steps), the scenario's own mapping decoding.
+    ir::ScenarioConfig Pool = S;
+    Pool.Mapping = S.Traffic.Prefill;
+    Pool.Traffic.Disaggregated = false;
+    Pool.Devices = 0;
+    Pool.MappingUse = S.Traffic.PrefillLoc;
+    ir::Program Prefill;
+    if (!driver::buildProgram(Pool, Ctx, Prefill))
+      return false;
+    cost::ServingReport PrefillReport = costServing(Prefill, false);
+    BatchPrograms PrefillPrograms(Pool, Ctx.Verify);
+    BatchPrograms Programs(S, Ctx.Verify);
+    return simulateDisaggregated(Prefill, PrefillPrograms.callback(),
+                                 PrefillReport, E.Program, Programs.callback(),
+                                 E.Serve, Ctx.Diags);
+  }
   if (S.Traffic.Enabled) {
     // The engine's steps priced by the scenario's decode step at other
     // batches (built once each, quietly: the scenario's own build has

@@ -444,6 +444,13 @@ static void readTraffic(const spec::Object &S, ScenarioConfig &C) {
   T.SeedLoc = Written(Get(TrafficField::Seed));
   T.BatchLoc = Written(S.ifSet(ServeField::Batch));
   T.LengthsLoc = Written(Get(TrafficField::Lengths));
+  if (const spec::Field *F = Get(TrafficField::Prefill)) {
+    if (const spec::Object *M = spec::objectOf(F)) {
+      T.Disaggregated = true;
+      T.Prefill = mappingFromSpec(*M);
+      T.PrefillLoc = F->Loc;
+    }
+  }
 }
 
 static void readServing(const spec::Object &S, ScenarioConfig &C) {

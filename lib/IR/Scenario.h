@@ -380,9 +380,18 @@ struct TrafficConfig {
   double PromptStdev = 0, OutputStdev = 0;
   /// Recorded requests (traffic.trace), in file order; null without.
   std::shared_ptr<const std::vector<spec::TraceRequest>> Trace;
+  /// Disaggregated serving: the prefill pool's mapping (traffic.prefill);
+  /// the scenario's mapping is then the decode pool's.
+  bool Disaggregated = false;
+  MappingConfig Prefill;
+  /// Set by the cost on the pools' runs, not by a spec: each request ends
+  /// with its first token (the prefill pool); each prompt arrives in the
+  /// cache but its last token (the decode pool: the prefill pool's first
+  /// token is its first input).
+  bool PrefillOnly = false, Prefilled = false;
   /// For diagnostics: where each is written (invalid when not written).
   llvm::SMRange Use, ArrivalLoc, MaxTokensLoc, ClientsLoc, RateLoc, SeedLoc,
-      BatchLoc, LengthsLoc;
+      BatchLoc, LengthsLoc, PrefillLoc;
 };
 
 /// A train or serve scenario, typed.
@@ -425,7 +434,12 @@ struct ScenarioConfig {
   /// Devices energy and cost count: the mapping's, or the whole system's
   /// with charge_idle.
   int64_t chargedDevices() const {
-    return ChargeIdle ? System.devices() : Mapping.devices();
+    return ChargeIdle ? System.devices() : usedDevices();
+  }
+  /// The mapping's devices, and a prefill pool's beside them.
+  int64_t usedDevices() const {
+    return Mapping.devices() +
+           (Traffic.Disaggregated ? Traffic.Prefill.devices() : 0);
   }
   llvm::SMRange Decl;
   llvm::SMRange MappingUse; ///< where the scenario names its mapping

@@ -206,11 +206,17 @@ private:
 
     // A training mapping uses the whole system unless the scenario says
     // it runs on part of it (`devices`); a serving one may use fewer.
-    int64_t Used = Map.devices();
+    // (Disaggregated serving: the prefill pool's devices besides.)
+    const bool Pools = S.Traffic.Disaggregated;
+    int64_t Used = Map.devices() + (Pools ? S.Traffic.Prefill.devices() : 0);
     int64_t Have = Sys.devices();
     auto Product = [&] {
-      return fmt::format("dp {} x tp {} x pp {} x cp {}", Map.Dp, Map.Tp,
-                         Map.Pp, Map.Cp);
+      std::string P = fmt::format("dp {} x tp {} x pp {} x cp {}", Map.Dp,
+                                  Map.Tp, Map.Pp, Map.Cp);
+      if (Pools)
+        P += fmt::format(", and the prefill pool's {}",
+                         S.Traffic.Prefill.devices());
+      return P;
     };
     bool Partial = S.Devices > 0;
     bool Mismatch = (Partial && (S.Devices != Used || S.Devices > Have)) ||
@@ -232,6 +238,10 @@ private:
         D.note<DiagID::note_scenario_uses>(S.MappingUse, S.Name);
       if (Used < Have)
         D.note<DiagID::note_partial_system>(S.Decl, Used);
+    }
+    if (Ok && Pools && Used > Sys.DevicesPerNode && !Sys.ScaleOut.present()) {
+      error<DiagID::err_traffic_pools_fabric>(S.Traffic.PrefillLoc, Used,
+                                              Sys.Name, Sys.DevicesPerNode);
     }
     if (!Ok)
       return false;

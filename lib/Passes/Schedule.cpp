@@ -52,6 +52,15 @@ static bool checkTraffic(const ScenarioConfig &S, PassContext &Ctx) {
   if (M.OffloadWeights)
     return fail<DiagID::err_traffic_unsupported>(Ctx, M.Locs.Offload,
                                                  "offloaded weights");
+  if (T.Disaggregated && T.Prefill.Pp > 1)
+    return fail<DiagID::err_traffic_unsupported>(
+        Ctx, T.Prefill.Locs.Pp.isValid() ? T.Prefill.Locs.Pp : T.PrefillLoc,
+        "pipeline parallelism");
+  if (T.Disaggregated && T.Arrival == ArrivalKind::Concurrency)
+    return fail<DiagID::err_traffic_unsupported>(
+        Ctx, T.PrefillLoc,
+        "a prefill pool beside clients in a closed loop (arrival = "
+        "concurrency); use offline, poisson or trace arrivals");
   if (T.Arrival == ArrivalKind::Concurrency && T.Clients <= 0)
     return fail<DiagID::err_traffic_arrival_needs>(Ctx, T.ArrivalLoc, Arrival,
                                                    "clients");

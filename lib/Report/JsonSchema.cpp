@@ -180,12 +180,13 @@ Value serving() {
     Traffic.key(K, text());
   Traffic.key("admission", words({"reserve", "on_demand"}));
   for (const char *K : {"requests", "max_batch", "max_tokens", "steps",
-                        "peak_batch", "kv_block_tokens", "preemptions"})
+                        "peak_batch", "kv_block_tokens", "preemptions",
+                        "prefill_engines"})
     Traffic.key(K, integer());
   for (const char *K :
        {"mean_prompt_tokens", "mean_output_tokens", "duration_s",
         "kv_cache_tokens", "peak_kv_cache_tokens", "ttft_mean_s",
-        "tpot_mean_s", "e2e_mean_s"})
+        "tpot_mean_s", "e2e_mean_s", "kv_transfer_mean_s"})
     Traffic.key(K, number());
   Closed Slo;
   Slo.key("name", words({"ttft", "tpot", "e2e", "throughput"}))

@@ -76,6 +76,13 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                      C.MaxBatch, C.MaxTokens, T.KvTokens, Blocks, Demand,
                      percent(T.KvTokens > 0 ? T.PeakKvTokens / double(T.KvTokens) : 0),
                      T.Steps));
+    if (C.Disaggregated)
+      line(OS, "prefill pool",
+           fmt::format("{} engine{} of dp 1 tp {} (the mapping above "
+                       "decodes); a prompt's KV cache reaches the decode "
+                       "pool in {} on average",
+                       T.PrefillEngines, T.PrefillEngines == 1 ? "" : "s",
+                       C.Prefill.Tp, duration(T.MeanKvTransfer)));
     line(OS, "served",
          fmt::format("{} over {}; batch {} on average, {} at most",
                      si(T.RequestRate, "requests/s"), duration(T.Duration),
@@ -128,16 +135,25 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                      duration(R.Speculation.VerifyStep)));
   if (!T.Simulated)
     line(OS, "end to end", duration(R.E2E));
+  std::string Engines = fmt::format(
+      "{} {} of {} device{}", R.Replicas, R.Replicas == 1 ? "replica" : "replicas",
+      R.DevicesPerReplica, R.DevicesPerReplica == 1 ? "" : "s");
+  if (S.Traffic.Disaggregated) {
+    const ir::MappingConfig &Pool = S.Traffic.Prefill;
+    Engines = fmt::format("{} decoding, {} prefill engine{} of {} device{}",
+                          Engines, Pool.Dp, Pool.Dp == 1 ? "" : "s",
+                          Pool.Tp * Pool.Cp, Pool.Tp * Pool.Cp == 1 ? "" : "s");
+  }
   line(OS, "throughput",
-       fmt::format("{} ({} per device, {} {} of {} device{})",
-                   si(R.Throughput, "tokens/s"),
-                   si(R.ThroughputPerDevice, "tokens/s"), R.Replicas,
-                   R.Replicas == 1 ? "replica" : "replicas",
-                   R.DevicesPerReplica, R.DevicesPerReplica == 1 ? "" : "s"));
+       fmt::format("{} ({} per device, {})", si(R.Throughput, "tokens/s"),
+                   si(R.ThroughputPerDevice, "tokens/s"), Engines));
   std::string E = energyText(
       R.EnergyPerToken, R.TdpEnergyPerToken, R.PowerPerDevice, S.System, "J",
       S.Speculative.Enabled
           ? "energy from activity is not computed for speculative decoding"
+      : S.Traffic.Disaggregated
+          ? "energy from activity is not computed for a prefill and a "
+            "decode pool"
           : "");
   if (!E.empty())
     line(OS, "energy per token", E);

@@ -28,7 +28,7 @@ std::string computeFormat(const ir::AcceleratorConfig &A, ir::DType T) {
 
 std::string describePlacement(const ScenarioConfig &S) {
   std::string Out = describeSystem(S.System);
-  int64_t Used = S.Mapping.devices(), Have = S.System.devices();
+  int64_t Used = S.usedDevices(), Have = S.System.devices();
   if (Used >= Have)
     return Out;
   return fmt::format("{} of {}, {} idle ({})", Used, Out, Have - Used,

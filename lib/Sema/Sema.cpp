@@ -112,10 +112,18 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
     const Object *Sys = spec::objectOf(EI->Obj->ifSet(ServeField::System));
     if (!Map || !Sys)
       continue;
-    double Used = 1;
-    for (MappingField F : {MappingField::Dp, MappingField::Tp, MappingField::Pp,
-                           MappingField::Cp})
-      Used *= spec::numberOf(Map->ifSet(F), 1);
+    auto DevicesOf = [](const Object &M) {
+      double N = 1;
+      for (MappingField F : {MappingField::Dp, MappingField::Tp,
+                             MappingField::Pp, MappingField::Cp})
+        N *= spec::numberOf(M.ifSet(F), 1);
+      return N;
+    };
+    double Used = DevicesOf(*Map);
+    // Disaggregated serving: the prefill pool's devices too.
+    if (const Object *Pool = spec::objectOf(
+            EI->Obj->ifSet(ServeField::Traffic, TrafficField::Prefill)))
+      Used += DevicesOf(*Pool);
     double Have =
         spec::numberOf(Sys->ifSet(SystemField::Node, NodeField::Devices), 0) *
         spec::numberOf(Sys->ifSet(SystemField::Nodes), 1);

@@ -54,6 +54,12 @@ int runRequire(Units &Us) {
         UnitStatus = ExitBadInput;
         continue;
       }
+      if (Config.Traffic.Disaggregated) {
+        C.Diags.report<DiagID::err_require_pools>(Config.Traffic.PrefillLoc,
+                                                  S->Name);
+        UnitStatus = ExitBadInput;
+        continue;
+      }
       std::optional<ir::Program> P = driver::buildProgram(Config, Ctx);
       if (!P) {
         UnitStatus = ExitBadInput;

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Checks disaggregated.test's figures from `llmsys eval --format=json`:
+the KV transfer by hand, one request against the aggregated engine, the
+tokens served, the devices counted, and the decode free of prompts."""
+import json
+import sys
+
+d = {s["name"]: s for s in json.load(open(sys.argv[1]))["scenarios"]}
+
+
+def say(what, ok, detail=""):
+    print(f"{what}: {'ok' if ok else 'FAILED ' + str(detail)}")
+
+
+one, agg = d["one_dis"], d["one_agg"]
+t = one["traffic"]["kv_transfer_mean_s"]
+# Over one lane (tp 1) and two (tp 2 in both pools).
+t2 = d["load_dis"]["traffic"]["kv_transfer_mean_s"]
+say("transfer", abs(t / (1000 * 2048 / (100e9 * 0.5) + 5e-6) - 1) < 1e-9
+    and abs(t2 / (1000 * 2048 / (2 * 100e9 * 0.5) + 5e-6) - 1) < 1e-9, (t, t2))
+# One request: the prefill engine gives its first token as the aggregated
+# engine would; the rest comes later by the transfer (and the decode
+# pool's first step reading the first token against the cache, priced as
+# a one-token chunk of a prompt: within 1% of a decode step).
+say("one request",
+    abs(one["ttft_s"] / agg["ttft_s"] - 1) < 1e-9
+    and abs((one["e2e_s"] - t) / agg["e2e_s"] - 1) < 0.01,
+    (one["ttft_s"], agg["ttft_s"], one["e2e_s"], agg["e2e_s"]))
+ld, la = d["load_dis"], d["load_agg"]
+tr = ld["traffic"]
+say("tokens",
+    abs(ld["throughput_tokens_per_s"] * tr["duration_s"] / (400 * 64) - 1) < 1e-9
+    and tr["requests"] == 400,
+    (ld["throughput_tokens_per_s"], tr["duration_s"]))
+say("devices",
+    ld["inputs"]["devices_used"] == 4 and ld["inputs"]["idle_devices"] == 0
+    and abs(ld["throughput_per_device_tokens_per_s"] * 4
+            / ld["throughput_tokens_per_s"] - 1) < 1e-9
+    and one["inputs"]["devices_used"] == 3,
+    ld["inputs"])
+# Aggregated, a step that admits a prompt holds up every generating
+# sequence; split, the decode steps carry one token a sequence.
+say("interference",
+    ld["tpot_p99_s"] < la["tpot_p99_s"] and ld["tpot_s"] < la["tpot_s"],
+    (ld["tpot_p99_s"], la["tpot_p99_s"]))
