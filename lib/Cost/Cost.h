@@ -367,7 +367,8 @@ bool simulateDisaggregated(const ir::Program &Prefill,
                            const ProgramAtBatch &AtPrefill,
                            ServingReport &RP, const ir::Program &Decode,
                            const ProgramAtBatch &AtDecode, ServingReport &R,
-                           DiagnosticEngine *Diags);
+                           DiagnosticEngine *Diags,
+                           const ir::TrafficConfig *Traffic = nullptr);
 /// The KV cache of one token of context, all layers of the model (what
 /// a prompt's cache weighs when it moves between devices).
 double kvCacheBytesPerTokenOfModel(const ir::Program &P);
@@ -378,6 +379,10 @@ double kvCacheBytesPerTokenOfModel(const ir::Program &P);
 /// 0 when they miss even far below capacity. Sets R.Traffic.Goodput.
 void setGoodput(const ir::Program &P, const ProgramAtBatch &AtBatch,
                 ServingReport &R);
+/// The same for disaggregated serving, both pools run at each rate.
+void setGoodput(const ir::Program &Prefill, const ProgramAtBatch &AtPrefill,
+                const ServingReport &RP, const ir::Program &Decode,
+                const ProgramAtBatch &AtDecode, ServingReport &R);
 
 /// A figure of Figures.def in base units (booleans as 0 or 1), or nullopt
 /// when the result lacks it (FigureInfo::Needs says why). A figure of the

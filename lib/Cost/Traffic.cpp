@@ -632,9 +632,11 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   return true;
 }
 
-void setGoodput(const Program &P, const ProgramAtBatch &AtBatch,
-                ServingReport &R) {
-  const ScenarioConfig &S = P.Scenario;
+/// The goodput of S's requests run by Simulate (the requests to run, the
+/// report to fill), as setGoodput describes.
+static void goodput(
+    const ScenarioConfig &S, ServingReport &R,
+    const std::function<bool(const TrafficConfig &, ServingReport &)> &Simulate) {
   if (!R.Traffic.Simulated || (!S.SloTtft && !S.SloTpot && !S.SloE2E))
     return;
   TrafficConfig T = S.Traffic;
@@ -642,7 +644,7 @@ void setGoodput(const Program &P, const ProgramAtBatch &AtBatch,
     T.Arrival = ArrivalKind::Poisson;
     T.Rate = Rate;
     ServingReport Run = R;
-    if (!simulateTraffic(P, AtBatch, Run, nullptr, nullptr, &T))
+    if (!Simulate(T, Run))
       return false;
     const TrafficReport &X = Run.Traffic;
     return (!S.SloTtft || X.Ttft.P99 <= S.SloTtft) &&
@@ -653,7 +655,7 @@ void setGoodput(const Program &P, const ProgramAtBatch &AtBatch,
   TrafficConfig Offline = S.Traffic;
   Offline.Arrival = ArrivalKind::Offline;
   ServingReport Full = R;
-  if (!simulateTraffic(P, AtBatch, Full, nullptr, nullptr, &Offline))
+  if (!Simulate(Offline, Full))
     return;
   double Hi = 2 * Full.Traffic.RequestRate, Lo = Hi / 1024;
   if (!(Hi > 0) || !Met(Lo)) {
@@ -672,16 +674,35 @@ void setGoodput(const Program &P, const ProgramAtBatch &AtBatch,
   R.Traffic.Goodput = Lo;
 }
 
+void setGoodput(const Program &P, const ProgramAtBatch &AtBatch,
+                ServingReport &R) {
+  goodput(P.Scenario, R, [&](const TrafficConfig &T, ServingReport &Run) {
+    return simulateTraffic(P, AtBatch, Run, nullptr, nullptr, &T);
+  });
+}
+
+void setGoodput(const Program &Prefill, const ProgramAtBatch &AtPrefill,
+                const ServingReport &RP, const Program &Decode,
+                const ProgramAtBatch &AtDecode, ServingReport &R) {
+  goodput(Decode.Scenario, R, [&](const TrafficConfig &T, ServingReport &Run) {
+    ServingReport Pool = RP;
+    return simulateDisaggregated(Prefill, AtPrefill, Pool, Decode, AtDecode,
+                                 Run, nullptr, &T);
+  });
+}
+
 bool simulateDisaggregated(const Program &Prefill,
                            const ProgramAtBatch &AtPrefill, ServingReport &RP,
                            const Program &Decode,
                            const ProgramAtBatch &AtDecode, ServingReport &R,
-                           DiagnosticEngine *Diags) {
+                           DiagnosticEngine *Diags,
+                           const TrafficConfig *Traffic) {
   const ScenarioConfig &S = Decode.Scenario;
+  const TrafficConfig &Asked = Traffic ? *Traffic : S.Traffic;
   const SystemConfig &Sys = S.System;
   const MappingConfig &MP = Prefill.Scenario.Mapping, &MD = S.Mapping;
   // The prefill pool: each request ends with its first token.
-  TrafficConfig First = S.Traffic;
+  TrafficConfig First = Asked;
   First.PrefillOnly = true;
   std::vector<RequestTimes> Read;
   if (!simulateTraffic(Prefill, AtPrefill, RP, Diags, nullptr, &First, &Read))
@@ -751,7 +772,7 @@ bool simulateDisaggregated(const Program &Prefill,
   const int64_t DecodeReplicas = std::max<int64_t>(1, MD.Dp);
   TrafficReport Pool;
   if (!Rows->empty()) {
-    TrafficConfig Rest = S.Traffic;
+    TrafficConfig Rest = Asked;
     Rest.Prefilled = true;
     Rest.Trace = Rows;
     Rest.Arrival = ArrivalKind::Trace;
@@ -782,7 +803,6 @@ bool simulateDisaggregated(const Program &Prefill,
   T.Ttft = percentiles(std::move(Ttft));
   T.Tpot = percentiles(std::move(Tpot));
   T.E2E = percentiles(std::move(E2E));
-  T.Goodput = -1;
   T.PrefillEngines = PrefillReplicas;
   T.MeanKvTransfer = Read.empty() ? 0 : Moving / double(Read.size());
   R.Ttft = T.Ttft.Mean;

@@ -144,9 +144,14 @@ static bool costScenario(const ir::ScenarioConfig &S,
     cost::ServingReport PrefillReport = costServing(Prefill, false);
     BatchPrograms PrefillPrograms(Pool, Ctx.Verify);
     BatchPrograms Programs(S, Ctx.Verify);
-    return simulateDisaggregated(Prefill, PrefillPrograms.callback(),
-                                 PrefillReport, E.Program, Programs.callback(),
-                                 E.Serve, Ctx.Diags);
+    cost::ServingReport PoolReport = PrefillReport;
+    if (!simulateDisaggregated(Prefill, PrefillPrograms.callback(), PoolReport,
+                               E.Program, Programs.callback(), E.Serve,
+                               Ctx.Diags))
+      return false;
+    setGoodput(Prefill, PrefillPrograms.callback(), PrefillReport, E.Program,
+               Programs.callback(), E.Serve);
+    return true;
   }
   if (S.Traffic.Enabled) {
     // The engine's steps priced by the scenario's decode step at other

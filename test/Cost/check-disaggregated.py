@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks disaggregated.test's figures from `llmsys eval --format=json`:
+"""Checks disaggregated.test's figures (and, given the rate sweep's CSV,
+the goodput against it) from `llmsys eval --format=json`:
 the KV transfer by hand, one request against the aggregated engine, the
 tokens served, the devices counted, and the decode free of prompts."""
 import json
@@ -43,3 +44,14 @@ say("devices",
 say("interference",
     ld["tpot_p99_s"] < la["tpot_p99_s"] and ld["tpot_s"] < la["tpot_s"],
     (ld["tpot_p99_s"], la["tpot_p99_s"]))
+if len(sys.argv) > 2:
+    import csv
+    g = d["slo_dis"]["goodput_per_s"]
+    rows = list(csv.DictReader(open(sys.argv[2])))
+    below = [r for r in rows if float(r["traffic.arrival.rate"]) < 0.99 * g]
+    above = [r for r in rows if float(r["traffic.arrival.rate"]) > 1.01 * g]
+    meets = lambda r: float(r["tpot_p99_s"]) <= 15e-6
+    say("goodput", g is not None and g > 0 and below and above
+        and all(meets(r) for r in below) and not meets(min(
+            above, key=lambda r: float(r["traffic.arrival.rate"]))),
+        (g, [(r["traffic.arrival.rate"], r["tpot_p99_s"]) for r in rows]))
