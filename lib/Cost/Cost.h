@@ -259,6 +259,9 @@ struct TrafficReport {
   /// mean time a prompt's KV cache takes to reach the decode pool.
   int64_t PrefillEngines = 0;
   double MeanKvTransfer = 0;
+  /// The simulated engine's energy over the run: moving data, and all
+  /// its steps' activity (-1: an input missing); static power apart.
+  double DataEnergy = 0, Activity = -1;
   /// Requests per second at which the SLOs' p99s still hold (setGoodput);
   /// -1: not computed (no latency SLO).
   double Goodput = -1;

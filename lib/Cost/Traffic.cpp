@@ -620,6 +620,8 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   // a token comes out included, over the replica's output tokens; static
   // power over the run, idle stretches between arrivals included. (The
   // data-movement figure keeps each step's dense part only.)
+  T.DataEnergy = DataEnergy;
+  T.Activity = Activity;
   R.DataEnergyPerToken = OutputTokens > 0 ? DataEnergy / OutputTokens : 0;
   chargeServing(R, S, System,
                 OutputTokens > 0 && Activity >= 0 ? Activity / OutputTokens
@@ -733,13 +735,15 @@ bool simulateDisaggregated(const Program &Prefill,
     size_t Request;
   };
   std::vector<Ready> Stream;
-  double Moving = 0;
+  double Moving = 0, MovedBytes = 0;
   for (size_t I = 0; I < Read.size(); ++I) {
     Moving += Transfer(Read[I].Prompt);
     double At = Read[I].FirstToken + Transfer(Read[I].Prompt);
     for (int64_t Copy = 0; Copy < PrefillReplicas; ++Copy)
-      if (int64_t(I) * PrefillReplicas + Copy < First.Requests)
+      if (int64_t(I) * PrefillReplicas + Copy < First.Requests) {
         Stream.push_back({At, I});
+        MovedBytes += double(Read[I].Prompt) * PerToken;
+      }
   }
   std::stable_sort(Stream.begin(), Stream.end(),
                    [](const Ready &A, const Ready &B) { return A.At < B.At; });
@@ -810,15 +814,35 @@ bool simulateDisaggregated(const Program &Prefill,
   R.E2E = T.E2E.Mean;
   R.Throughput = T.Duration > 0 ? Tokens / T.Duration : 0;
   R.ThroughputPerDevice = R.Throughput / double(Used);
-  // Energy from activity is not summed over the two pools; the TDP bound
-  // and the cost at TDP count both.
+  // Energy and cost: both pools' engines' activity (each simulated
+  // engine's, times its pool's engines) over the tokens served, and every
+  // used device's static power over the run.
   R.EnergyPerToken = R.TdpEnergyPerToken = R.PowerPerDevice = 0;
   R.DataEnergyPerToken = R.CostPerToken = 0;
   R.CostAtTdp = false;
-  if (R.Throughput > 0) {
+  if (R.Throughput > 0 && Tokens > 0) {
+    const TrafficReport &PT = RP.Traffic;
+    double Engines = double(PrefillReplicas), Decoders = double(DecodeReplicas);
+    bool Decoded = !Rows->empty();
+    // The caches' bytes on the wire between the pools (an energy_per_bit
+    // missing: data and activity not computed, as for a collective).
+    bool Wire = Net.EnergyPerByte > 0;
+    double Moved = MovedBytes * Net.EnergyPerByte;
+    double Data = PT.DataEnergy * Engines +
+                  (Decoded ? Pool.DataEnergy : 0) * Decoders + Moved;
+    double Activity =
+        PT.Activity < 0 || (Decoded && Pool.Activity < 0) || !Wire
+            ? -1
+            : (PT.Activity * Engines +
+               (Decoded ? Pool.Activity : 0) * Decoders + Moved) /
+                  Tokens;
+    R.DataEnergyPerToken = Wire && PT.DataEnergy > 0 ? Data / Tokens : 0;
     double Charged = double(S.ChargeIdle ? Sys.devices() : Used);
-    RunCharge C = chargeRun(Sys, Charged, double(Used), 1 / R.Throughput, -1);
+    RunCharge C = chargeRun(Sys, Charged, double(Used), 1 / R.Throughput,
+                            Activity);
+    R.EnergyPerToken = C.EnergyPerUnit;
     R.TdpEnergyPerToken = C.TdpEnergyPerUnit;
+    R.PowerPerDevice = C.PowerPerDevice;
     R.CostPerToken = C.CostPerUnit;
     R.CostAtTdp = C.CostAtTdp;
   }

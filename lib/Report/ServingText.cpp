@@ -151,9 +151,6 @@ void printServingText(const Program &P, const cost::ServingReport &R,
       R.EnergyPerToken, R.TdpEnergyPerToken, R.PowerPerDevice, S.System, "J",
       S.Speculative.Enabled
           ? "energy from activity is not computed for speculative decoding"
-      : S.Traffic.Disaggregated
-          ? "energy from activity is not computed for a prefill and a "
-            "decode pool"
           : "");
   if (!E.empty())
     line(OS, "energy per token", E);
