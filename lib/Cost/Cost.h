@@ -371,7 +371,8 @@ bool simulateDisaggregated(const ir::Program &Prefill,
                            ServingReport &RP, const ir::Program &Decode,
                            const ProgramAtBatch &AtDecode, ServingReport &R,
                            DiagnosticEngine *Diags,
-                           const ir::TrafficConfig *Traffic = nullptr);
+                           const ir::TrafficConfig *Traffic = nullptr,
+                           const ir::SystemConfig *Sys = nullptr);
 /// The KV cache of one token of context, all layers of the model (what
 /// a prompt's cache weighs when it moves between devices).
 double kvCacheBytesPerTokenOfModel(const ir::Program &P);

@@ -698,16 +698,17 @@ bool simulateDisaggregated(const Program &Prefill,
                            const Program &Decode,
                            const ProgramAtBatch &AtDecode, ServingReport &R,
                            DiagnosticEngine *Diags,
-                           const TrafficConfig *Traffic) {
+                           const TrafficConfig *Traffic,
+                           const SystemConfig *On) {
   const ScenarioConfig &S = Decode.Scenario;
   const TrafficConfig &Asked = Traffic ? *Traffic : S.Traffic;
-  const SystemConfig &Sys = S.System;
+  const SystemConfig &Sys = On ? *On : S.System;
   const MappingConfig &MP = Prefill.Scenario.Mapping, &MD = S.Mapping;
   // The prefill pool: each request ends with its first token.
   TrafficConfig First = Asked;
   First.PrefillOnly = true;
   std::vector<RequestTimes> Read;
-  if (!simulateTraffic(Prefill, AtPrefill, RP, Diags, nullptr, &First, &Read))
+  if (!simulateTraffic(Prefill, AtPrefill, RP, Diags, On, &First, &Read))
     return false;
 
   // A prompt's cache crosses to the decode pool: each prefill device sends
@@ -782,7 +783,7 @@ bool simulateDisaggregated(const Program &Prefill,
     Rest.Arrival = ArrivalKind::Trace;
     Rest.Requests = int64_t(Rows->size());
     std::vector<RequestTimes> Gen;
-    if (!simulateTraffic(Decode, AtDecode, R, Diags, nullptr, &Rest, &Gen))
+    if (!simulateTraffic(Decode, AtDecode, R, Diags, On, &Rest, &Gen))
       return false;
     Pool = R.Traffic;
     // Row j * dp of the stream is the decode engine's request j.

@@ -82,5 +82,14 @@ std::optional<ir::Program> buildProgram(const ir::ScenarioConfig &Scenario,
   return P;
 }
 
+ir::ScenarioConfig prefillPool(const ir::ScenarioConfig &S) {
+  ir::ScenarioConfig Pool = S;
+  Pool.Mapping = S.Traffic.Prefill;
+  Pool.Traffic.Disaggregated = false;
+  Pool.Devices = 0;
+  Pool.MappingUse = S.Traffic.PrefillLoc;
+  return Pool;
+}
+
 } // namespace driver
 } // namespace llmsys

@@ -25,6 +25,9 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, passes::PassContext &Ctx,
 /// The same, returning the program.
 std::optional<ir::Program> buildProgram(const ir::ScenarioConfig &Scenario,
                                         passes::PassContext &Ctx);
+/// Disaggregated serving: the scenario on its prefill pool's mapping (the
+/// pool's engines' memory and steps).
+ir::ScenarioConfig prefillPool(const ir::ScenarioConfig &Scenario);
 
 } // namespace driver
 } // namespace llmsys

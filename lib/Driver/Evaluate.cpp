@@ -133,11 +133,7 @@ static bool costScenario(const ir::ScenarioConfig &S,
   if (S.Traffic.Disaggregated) {
     // The prefill pool: the scenario on the pool's mapping (its engines'
     // memory and steps), the scenario's own mapping decoding.
-    ir::ScenarioConfig Pool = S;
-    Pool.Mapping = S.Traffic.Prefill;
-    Pool.Traffic.Disaggregated = false;
-    Pool.Devices = 0;
-    Pool.MappingUse = S.Traffic.PrefillLoc;
+    ir::ScenarioConfig Pool = prefillPool(S);
     ir::Program Prefill;
     if (!driver::buildProgram(Pool, Ctx, Prefill))
       return false;

@@ -46,15 +46,24 @@ static const Resource Resources[] = {
      }},
 };
 
-RequireReport require(const Program &P, const ProgramAtBatch *AtBatch) {
+RequireReport require(const Program &P, const ProgramAtBatch *AtBatch,
+                      const PrefillPool &Pool) {
   RequireReport Out;
   bool Traffic = P.Scenario.Traffic.Enabled && AtBatch;
+  bool Pools = Traffic && Pool.Prefill && Pool.AtPrefill;
   // A serving run on a system: the static batch, or the requests in flight
-  // (a cache too small for a request meets nothing).
+  // (a cache too small for a request meets nothing), on one pool of
+  // engines or two.
+  Program PoolOn = Pools ? *Pool.Prefill : Program();
   auto Serve = [&](const Program &Q, const SystemConfig *On,
                    ServingReport &R) {
     R = costServing(Q);
-    return !Traffic || simulateTraffic(Q, *AtBatch, R, nullptr, On);
+    if (!Pools)
+      return !Traffic || simulateTraffic(Q, *AtBatch, R, nullptr, On);
+    PoolOn.Scenario.System = Q.Scenario.System;
+    ServingReport RP = costServing(PoolOn);
+    return simulateDisaggregated(PoolOn, *Pool.AtPrefill, RP, Q, *AtBatch, R,
+                                 nullptr, nullptr, On);
   };
   bool Ran = Serve(P, nullptr, Out.AsIs);
   Out.MetNow = Ran && slosMet(Out.AsIs) && Out.AsIs.Memory.fits();

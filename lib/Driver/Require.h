@@ -52,8 +52,16 @@ constexpr double RequireRange = 1e4;
 /// With traffic (in-flight batching), AtBatch gives the scenario's programs
 /// at other batches and each system tried runs the whole simulation; the
 /// SLOs hold for the 99th percentiles.
+/// Disaggregated serving: Prefill is the prefill pool's program and
+/// AtPrefill its programs at other batches; both pools run on each system
+/// tried.
+struct PrefillPool {
+  const ir::Program *Prefill = nullptr;
+  const cost::ProgramAtBatch *AtPrefill = nullptr;
+};
 RequireReport require(const ir::Program &P,
-                      const cost::ProgramAtBatch *AtBatch = nullptr);
+                      const cost::ProgramAtBatch *AtBatch = nullptr,
+                      const PrefillPool &Pool = {});
 
 } // namespace driver
 } // namespace llmsys

@@ -54,12 +54,6 @@ int runRequire(Units &Us) {
         UnitStatus = ExitBadInput;
         continue;
       }
-      if (Config.Traffic.Disaggregated) {
-        C.Diags.report<DiagID::err_require_pools>(Config.Traffic.PrefillLoc,
-                                                  S->Name);
-        UnitStatus = ExitBadInput;
-        continue;
-      }
       std::optional<ir::Program> P = driver::buildProgram(Config, Ctx);
       if (!P) {
         UnitStatus = ExitBadInput;
@@ -68,8 +62,25 @@ int runRequire(Units &Us) {
       // In-flight batching re-simulates the requests on every system tried.
       driver::BatchPrograms Programs(Config, /*Verify=*/false);
       cost::ProgramAtBatch AtBatch = Programs.callback();
-      driver::RequireReport R =
-          driver::require(*P, Config.Traffic.Enabled ? &AtBatch : nullptr);
+      // Disaggregated: the prefill pool's program and its batches too.
+      std::optional<ir::Program> Prefill;
+      ir::ScenarioConfig PoolConfig = driver::prefillPool(Config);
+      driver::PrefillPool Pool;
+      if (Config.Traffic.Disaggregated) {
+        Prefill = driver::buildProgram(PoolConfig, Ctx);
+        if (!Prefill) {
+          UnitStatus = ExitBadInput;
+          continue;
+        }
+      }
+      driver::BatchPrograms PoolPrograms(PoolConfig, /*Verify=*/false);
+      cost::ProgramAtBatch AtPrefill = PoolPrograms.callback();
+      if (Prefill) {
+        Pool.Prefill = &*Prefill;
+        Pool.AtPrefill = &AtPrefill;
+      }
+      driver::RequireReport R = driver::require(
+          *P, Config.Traffic.Enabled ? &AtBatch : nullptr, Pool);
       if (Json) {
         Out.push_back(report::requireJson(*P, R));
       } else if (Csv) {
