@@ -381,12 +381,14 @@ double kvCacheBytesPerTokenOfModel(const ir::Program &P);
 /// Poisson arrival rate (its requests, lengths and seed otherwise) at
 /// which the 99th percentiles meet every TTFT, TPOT and e2e limit, to 1%;
 /// 0 when they miss even far below capacity. Sets R.Traffic.Goodput.
+/// (Static: the scenario's report before simulation, each trial's start.)
 void setGoodput(const ir::Program &P, const ProgramAtBatch &AtBatch,
-                ServingReport &R);
+                ServingReport &R, const ServingReport &Static);
 /// The same for disaggregated serving, both pools run at each rate.
 void setGoodput(const ir::Program &Prefill, const ProgramAtBatch &AtPrefill,
                 const ServingReport &RP, const ir::Program &Decode,
-                const ProgramAtBatch &AtDecode, ServingReport &R);
+                const ProgramAtBatch &AtDecode, ServingReport &R,
+                const ServingReport &Static);
 
 /// A figure of Figures.def in base units (booleans as 0 or 1), or nullopt
 /// when the result lacks it (FigureInfo::Needs says why). A figure of the

@@ -430,10 +430,11 @@ void chargeServing(ServingReport &R, const ScenarioConfig &S,
   if (R.Throughput <= 0)
     return;
   // A token costs its replica's FLOPs and bytes, and all charged
-  // devices' static power for 1 / throughput.
-  double Charged = double(S.ChargeIdle ? Sys.devices() : S.Mapping.devices());
-  RunCharge C = chargeRun(Sys, Charged, double(S.Mapping.devices()),
-                          1 / R.Throughput, DynamicPerToken);
+  // devices' static power for 1 / throughput (a prefill pool's devices
+  // among those used).
+  RunCharge C =
+      chargeRun(Sys, double(S.chargedDevices()), double(S.usedDevices()),
+                1 / R.Throughput, DynamicPerToken);
   R.EnergyPerToken = C.EnergyPerUnit;
   R.TdpEnergyPerToken = C.TdpEnergyPerUnit;
   R.PowerPerDevice = C.PowerPerDevice;

@@ -464,9 +464,9 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       Request &Q = All[size_t(Waiting.front())];
       // The prefix cache holds the first part of the prompt already (a
       // decode pool's, all of it but its last token: the first token the
-      // prefill pool gave).
+      // prefill pool gave; a preempted one's, nothing: it recomputes).
       int64_t Cached =
-          Tr.Prefilled
+          Tr.Prefilled && Q.ReadLen <= Q.Prompt
               ? Q.Prompt - 1
               : std::min<int64_t>(Q.Prompt - 1,
                                   int64_t(std::floor(Tr.PrefixHit *
@@ -637,7 +637,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
 /// The goodput of S's requests run by Simulate (the requests to run, the
 /// report to fill), as setGoodput describes.
 static void goodput(
-    const ScenarioConfig &S, ServingReport &R,
+    const ScenarioConfig &S, ServingReport &R, const ServingReport &Static,
     const std::function<bool(const TrafficConfig &, ServingReport &)> &Simulate) {
   if (!R.Traffic.Simulated || (!S.SloTtft && !S.SloTpot && !S.SloE2E))
     return;
@@ -645,7 +645,7 @@ static void goodput(
   auto Met = [&](double Rate) {
     T.Arrival = ArrivalKind::Poisson;
     T.Rate = Rate;
-    ServingReport Run = R;
+    ServingReport Run = Static;
     if (!Simulate(T, Run))
       return false;
     const TrafficReport &X = Run.Traffic;
@@ -656,7 +656,7 @@ static void goodput(
   // Capacity: the rate all requests at once are served at.
   TrafficConfig Offline = S.Traffic;
   Offline.Arrival = ArrivalKind::Offline;
-  ServingReport Full = R;
+  ServingReport Full = Static;
   if (!Simulate(Offline, Full))
     return;
   double Hi = 2 * Full.Traffic.RequestRate, Lo = Hi / 1024;
@@ -677,16 +677,19 @@ static void goodput(
 }
 
 void setGoodput(const Program &P, const ProgramAtBatch &AtBatch,
-                ServingReport &R) {
-  goodput(P.Scenario, R, [&](const TrafficConfig &T, ServingReport &Run) {
+                ServingReport &R, const ServingReport &Static) {
+  goodput(P.Scenario, R, Static,
+          [&](const TrafficConfig &T, ServingReport &Run) {
     return simulateTraffic(P, AtBatch, Run, nullptr, nullptr, &T);
   });
 }
 
 void setGoodput(const Program &Prefill, const ProgramAtBatch &AtPrefill,
                 const ServingReport &RP, const Program &Decode,
-                const ProgramAtBatch &AtDecode, ServingReport &R) {
-  goodput(Decode.Scenario, R, [&](const TrafficConfig &T, ServingReport &Run) {
+                const ProgramAtBatch &AtDecode, ServingReport &R,
+                const ServingReport &Static) {
+  goodput(Decode.Scenario, R, Static,
+          [&](const TrafficConfig &T, ServingReport &Run) {
     ServingReport Pool = RP;
     return simulateDisaggregated(Prefill, AtPrefill, Pool, Decode, AtDecode,
                                  Run, nullptr, &T);
@@ -720,7 +723,7 @@ bool simulateDisaggregated(const Program &Prefill,
   const NetworkConfig &Net = OneNode ? Sys.ScaleUp : Sys.ScaleOut;
   double Lanes = double(std::max<int64_t>(1, std::min(MP.Tp, MD.Tp)));
   double Bandwidth = Net.Bandwidth * Net.Efficiency * Lanes;
-  double PerToken = kvCacheBytesPerTokenOfModel(Decode);
+  double PerToken = kvCacheBytesPerTokenOfModel(Prefill); // the sender's
   auto Transfer = [&](int64_t Prompt) {
     return Bandwidth > 0 ? double(Prompt) * PerToken / Bandwidth + Net.Latency
                          : 0;
@@ -776,6 +779,9 @@ bool simulateDisaggregated(const Program &Prefill,
     }
   const int64_t DecodeReplicas = std::max<int64_t>(1, MD.Dp);
   TrafficReport Pool;
+  // Each simulated engine stands for its pool's share of the requests: its
+  // energy scales by the requests served over those it ran.
+  double PoolShare = 0;
   if (!Rows->empty()) {
     TrafficConfig Rest = Asked;
     Rest.Prefilled = true;
@@ -793,8 +799,12 @@ bool simulateDisaggregated(const Program &Prefill,
       E2E.push_back(Gen[J].Done - Q.Arrival);
       Tpot.push_back((Gen[J].Done - Q.FirstToken) / double(Q.Output - 1));
       End = std::max(End, Gen[J].Done);
-      Tokens += double(Q.Output) * double(DecodeReplicas);
     }
+    // The tokens of the requests served (every row of the stream), not
+    // of the simulated engine's share times the engines.
+    for (const spec::TraceRequest &Row : *Rows)
+      Tokens += double(Row.Output + 1);
+    PoolShare = Gen.empty() ? 0 : double(Rows->size()) / double(Gen.size());
   }
 
   TrafficReport &T = R.Traffic;
@@ -823,7 +833,8 @@ bool simulateDisaggregated(const Program &Prefill,
   R.CostAtTdp = false;
   if (R.Throughput > 0 && Tokens > 0) {
     const TrafficReport &PT = RP.Traffic;
-    double Engines = double(PrefillReplicas), Decoders = double(DecodeReplicas);
+    double Engines = Read.empty() ? 0 : double(Stream.size()) / double(Read.size());
+    double Decoders = PoolShare;
     bool Decoded = !Rows->empty();
     // The caches' bytes on the wire between the pools (an energy_per_bit
     // missing: data and activity not computed, as for a collective).
@@ -838,14 +849,7 @@ bool simulateDisaggregated(const Program &Prefill,
                (Decoded ? Pool.Activity : 0) * Decoders + Moved) /
                   Tokens;
     R.DataEnergyPerToken = Wire && PT.DataEnergy > 0 ? Data / Tokens : 0;
-    double Charged = double(S.ChargeIdle ? Sys.devices() : Used);
-    RunCharge C = chargeRun(Sys, Charged, double(Used), 1 / R.Throughput,
-                            Activity);
-    R.EnergyPerToken = C.EnergyPerUnit;
-    R.TdpEnergyPerToken = C.TdpEnergyPerUnit;
-    R.PowerPerDevice = C.PowerPerDevice;
-    R.CostPerToken = C.CostPerUnit;
-    R.CostAtTdp = C.CostAtTdp;
+    chargeServing(R, S, Sys, Activity);
   }
   R.Slo.clear();
   checkSlos(R, S);

@@ -130,12 +130,19 @@ static bool costScenario(const ir::ScenarioConfig &S,
     return true;
   }
   E.Serve = costServing(E.Program, Detail);
+  // The goodput's runs start from the report before simulation (a
+  // simulation rewrites its memory).
+  const cost::ServingReport Static = E.Serve;
   if (S.Traffic.Disaggregated) {
     // The prefill pool: the scenario on the pool's mapping (its engines'
-    // memory and steps), the scenario's own mapping decoding.
+    // memory and steps), the scenario's own mapping decoding. (Built
+    // apart from the sweep's prefix cache, whose key is the decode
+    // mapping's.)
     ir::ScenarioConfig Pool = prefillPool(S);
+    passes::PassContext PoolCtx = Ctx;
+    PoolCtx.Prefix = nullptr;
     ir::Program Prefill;
-    if (!driver::buildProgram(Pool, Ctx, Prefill))
+    if (!driver::buildProgram(Pool, PoolCtx, Prefill))
       return false;
     cost::ServingReport PrefillReport = costServing(Prefill, false);
     BatchPrograms PrefillPrograms(Pool, Ctx.Verify);
@@ -146,17 +153,15 @@ static bool costScenario(const ir::ScenarioConfig &S,
                                Ctx.Diags))
       return false;
     setGoodput(Prefill, PrefillPrograms.callback(), PrefillReport, E.Program,
-               Programs.callback(), E.Serve);
-    return true;
-  }
-  if (S.Traffic.Enabled) {
+               Programs.callback(), E.Serve, Static);
+  } else if (S.Traffic.Enabled) {
     // The engine's steps priced by the scenario's decode step at other
     // batches (built once each, quietly: the scenario's own build has
     // diagnosed what would fail).
     BatchPrograms Programs(S, Ctx.Verify);
     if (!simulateTraffic(E.Program, Programs.callback(), E.Serve, Ctx.Diags))
       return false;
-    setGoodput(E.Program, Programs.callback(), E.Serve);
+    setGoodput(E.Program, Programs.callback(), E.Serve, Static);
   }
   if (!Detail)
     return true;

@@ -242,6 +242,12 @@ private:
     if (Ok && Pools && Used > Sys.DevicesPerNode && !Sys.ScaleOut.present()) {
       error<DiagID::err_traffic_pools_fabric>(S.Traffic.PrefillLoc, Used,
                                               Sys.Name, Sys.DevicesPerNode);
+    } else if (Ok && Pools && Used > Sys.DevicesPerNode &&
+               S.Traffic.Prefill.devices() % Sys.DevicesPerNode != 0) {
+      // The decode pool's groups are placed from a node's first device.
+      error<DiagID::err_traffic_pools_placement>(S.Traffic.PrefillLoc,
+                                                 S.Traffic.Prefill.devices(),
+                                                 Sys.DevicesPerNode);
     }
     if (!Ok)
       return false;

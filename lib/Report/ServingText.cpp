@@ -78,11 +78,14 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                      T.Steps));
     if (C.Disaggregated)
       line(OS, "prefill pool",
-           fmt::format("{} engine{} of dp 1 tp {} (the mapping above "
+           fmt::format("{} engine{} of tp {}{} (the mapping above "
                        "decodes); a prompt's KV cache reaches the decode "
                        "pool in {} on average",
                        T.PrefillEngines, T.PrefillEngines == 1 ? "" : "s",
-                       C.Prefill.Tp, duration(T.MeanKvTransfer)));
+                       C.Prefill.Tp,
+                       C.Prefill.Cp > 1 ? fmt::format(" cp {}", C.Prefill.Cp)
+                                        : "",
+                       duration(T.MeanKvTransfer)));
     line(OS, "served",
          fmt::format("{} over {}; batch {} on average, {} at most",
                      si(T.RequestRate, "requests/s"), duration(T.Duration),

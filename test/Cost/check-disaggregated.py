@@ -55,6 +55,17 @@ say("energy",
     and abs(e["energy_per_token_j"] / a["energy_per_token_j"] - 1) < 0.1,
     (e["energy_per_token_j"], a["energy_per_token_j"],
      h["data_energy_per_token_j"], e["data_energy_per_token_j"]))
+o, w = d["odd_dis"], d["one_dis"]
+say("regressions",
+    abs(o["throughput_tokens_per_s"] * o["traffic"]["duration_s"] / (5 * 64) - 1) < 1e-9
+    and abs(w["throughput_tokens_per_s"] * w["traffic"]["duration_s"] / 32 - 1) < 1e-9
+    and d["one_dis"]["decode_crossover_batch"] == d["one_agg"]["decode_crossover_batch"]
+    and d["one_agg"]["decode_crossover_batch"] is not None
+    and d["short_agg"]["goodput_per_s"] and d["short_dis"]["goodput_per_s"],
+    (o["throughput_tokens_per_s"] * o["traffic"]["duration_s"],
+     w["throughput_tokens_per_s"] * w["traffic"]["duration_s"],
+     d["one_dis"]["decode_crossover_batch"], d["one_agg"]["decode_crossover_batch"],
+     d["short_agg"]["goodput_per_s"], d["short_dis"]["goodput_per_s"]))
 if len(sys.argv) > 2:
     import csv
     g = d["slo_dis"]["goodput_per_s"]

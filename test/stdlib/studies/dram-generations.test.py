@@ -8,11 +8,9 @@ figure of its prose is typed by hand.
 BASE.eval.json is `llmsys eval --format=json`, BASE.SWEEP.csv each sweep's
 CSV.
 """
-import csv
-import json
 import sys
 
-from prose import Prose
+from prose import Prose, column as col, scenarios as read_scenarios, sweep_rows
 
 base = sys.argv[1]
 prose = Prose(sys.argv[2])
@@ -20,14 +18,10 @@ quoted, check = prose.quoted, prose.check
 
 
 def rows(name):
-    return list(csv.DictReader(open(f"{base}.{name}.csv")))
+    return sweep_rows(base, name)
 
 
-def col(rs, key):
-    return [float(r[key]) for r in rs]
-
-
-S = {s["name"]: s for s in json.load(open(f"{base}.eval.json"))["scenarios"]}
+S = read_scenarios(f"{base}.eval.json")
 b1, h3, h3e, h4, b64 = (S[n] for n in ("dram_b1", "dram_b1_hbm3", "dram_b1_hbm3e",
                                        "dram_b1_hbm4", "dram_b64"))
 

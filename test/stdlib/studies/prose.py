@@ -15,6 +15,8 @@ code, links and comments, and fails on each that is not
     `<!-- given: the seed's 35x and 40-75%; the H100's 0.816 -->` (its
     figure-like tokens, matched as written).
 """
+import csv
+import json
 import re
 
 BLOCK = re.compile(r"<!-- llmsys: .*? -->\n(.*?)<!-- end -->", re.S)
@@ -46,6 +48,20 @@ def prose_text(page):
     t = re.sub(r"\]\([^)]*\)", "]", t)
     t = re.sub(r"!\[[^\]]*\]", " ", t)
     return t
+
+
+def sweep_rows(base, name):
+    """The rows of BASE.NAME.csv, a sweep's CSV a checker's test saved."""
+    return list(csv.DictReader(open(f"{base}.{name}.csv")))
+
+
+def column(rows, key):
+    return [float(r[key]) for r in rows]
+
+
+def scenarios(path):
+    """The scenarios of an `llmsys eval --format=json` document, by name."""
+    return {s["name"]: s for s in json.load(open(path))["scenarios"]}
 
 
 class Prose:

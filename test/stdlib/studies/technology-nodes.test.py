@@ -8,11 +8,9 @@ figure of its prose is typed by hand.
 BASE.eval.json is `llmsys eval --format=json`, BASE.SWEEP.csv each sweep's
 CSV.
 """
-import csv
-import json
 import sys
 
-from prose import Prose
+from prose import Prose, column as col, scenarios as read_scenarios, sweep_rows
 
 base = sys.argv[1]
 prose = Prose(sys.argv[2])
@@ -20,14 +18,10 @@ quoted, check = prose.quoted, prose.check
 
 
 def rows(name):
-    return list(csv.DictReader(open(f"{base}.{name}.csv")))
+    return sweep_rows(base, name)
 
 
-def col(rs, key):
-    return [float(r[key]) for r in rs]
-
-
-scenarios = {s["name"]: s for s in json.load(open(f"{base}.eval.json"))["scenarios"]}
+scenarios = read_scenarios(f"{base}.eval.json")
 
 # Logic and SRAM scaling alone, 12 nm -> A10, node by node.
 train = rows("nodes_train")
