@@ -10,16 +10,10 @@ CSV.
 """
 import sys
 
-from prose import Prose, column as col, scenarios as read_scenarios, sweep_rows
+from prose import column as col, scenarios as read_scenarios, study_checker
 
-base = sys.argv[1]
-prose = Prose(sys.argv[2])
+base, prose, rows = study_checker(sys.argv)
 quoted, check = prose.quoted, prose.check
-
-
-def rows(name):
-    return sweep_rows(base, name)
-
 
 S = read_scenarios(f"{base}.eval.json")
 b1, h3, h3e, h4, b64 = (S[n] for n in ("dram_b1", "dram_b1_hbm3", "dram_b1_hbm3e",

@@ -64,6 +64,13 @@ def scenarios(path):
     return {s["name"]: s for s in json.load(open(path))["scenarios"]}
 
 
+def study_checker(argv):
+    """A checker run as `CHECKER.py BASE PAGE.md`: BASE, the page's
+    Prose, and the rows of BASE.NAME.csv by sweep name."""
+    base = argv[1]
+    return base, Prose(argv[2]), lambda name: sweep_rows(base, name)
+
+
 class Prose:
     def __init__(self, path):
         self.raw = open(path).read()

@@ -10,16 +10,10 @@ CSV.
 """
 import sys
 
-from prose import Prose, column as col, scenarios as read_scenarios, sweep_rows
+from prose import column as col, scenarios as read_scenarios, study_checker
 
-base = sys.argv[1]
-prose = Prose(sys.argv[2])
+base, prose, rows = study_checker(sys.argv)
 quoted, check = prose.quoted, prose.check
-
-
-def rows(name):
-    return sweep_rows(base, name)
-
 
 scenarios = read_scenarios(f"{base}.eval.json")
 
