@@ -21,7 +21,9 @@ using namespace cost;
 /// at the field that chose it.
 static void warnFormatFallbacks(const ir::ScenarioConfig &S,
                                 const ir::Program &P,
-                                DiagnosticEngine &Diags) {
+                                DiagnosticEngine &Diags,
+                                const char *Whose = "the mapping's",
+                                bool Fp32Too = true) {
   const ir::AcceleratorConfig &A = S.System.Device;
   // The program's own FP32 arithmetic (the loss, the optimizer's update):
   // a part without an FP32 rate runs it at the next wider format's, FP64,
@@ -29,7 +31,7 @@ static void warnFormatFallbacks(const ir::ScenarioConfig &S,
   // neither, a sketch with only its tensor peaks, charges that work its
   // memory traffic alone, without a word.)
   ir::DType Fp32 = ir::DType::FP32;
-  if (A.runsAs(Fp32) != Fp32 && S.System.Decl.Start.isValid())
+  if (Fp32Too && A.runsAs(Fp32) != Fp32 && S.System.Decl.Start.isValid())
     for (const ir::Block &B : P.Blocks)
       if (llvm::any_of(B.Ops, [&](const ir::Op &O) {
             return O.Type == Fp32 && O.Flops > 0;
@@ -49,7 +51,7 @@ static void warnFormatFallbacks(const ir::ScenarioConfig &S,
   };
   const ir::MappingConfig &M = S.Mapping;
   if (!M.Recipe) {
-    Warn("the mapping's", M.Activations, M.Locs.Activations);
+    Warn(Whose, M.Activations, M.Locs.Activations);
     return;
   }
   // A recipe's formats, each role once.
@@ -86,6 +88,11 @@ std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
     E.reset();
   else if (Detail && Ctx.Diags) {
     warnFormatFallbacks(S, E->Program, *Ctx.Diags);
+    // A prefill pool's formats, on the same part (its FP32 work is the
+    // decode's: said once, above).
+    if (S.Traffic.Disaggregated)
+      warnFormatFallbacks(prefillPool(S), E->Program, *Ctx.Diags,
+                          "the prefill pool's", /*Fp32Too=*/false);
     warnPowerAboveTdp(S, *E, *Ctx.Diags);
   }
   return E;
