@@ -778,7 +778,9 @@ bool simulateDisaggregated(const Program &Prefill,
       Tokens += 1;
     }
   const int64_t DecodeReplicas = std::max<int64_t>(1, MD.Dp);
-  TrafficReport Pool;
+  // (Without a request to decode, the engine figures are the prefill
+  // pool's.)
+  TrafficReport Pool = RP.Traffic;
   // Each simulated engine stands for its pool's share of the requests: its
   // energy scales by the requests served over those it ran.
   double PoolShare = 0;
