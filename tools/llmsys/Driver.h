@@ -12,6 +12,7 @@
 #include "Sema/Compilation.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include <functional>
 #include <memory>
@@ -53,6 +54,12 @@ bool writePlot(llvm::StringRef Name, const std::string &Svg);
 /// The end of a command: the report flushed, then the diagnostics; the
 /// larger of Status (an ExitStatus) and the diagnostics' status.
 int finish(Compilation &C, int Status);
+/// True, after an error message, when --format=html asks for a page from
+/// a command that prints text, md, csv or json only.
+bool refusesHtml(llvm::StringRef Command);
+/// A command's JSON document: the schema version and its reports under
+/// Key, to out().
+void printJsonReports(llvm::StringRef Key, llvm::json::Array Reports);
 /// The end of a command that found nothing to do: the diagnostics, then
 /// the error Message; ExitBadInput.
 int nothingFound(Compilation &C, const std::string &Message);

@@ -139,10 +139,7 @@ int runEval(Units &Us) {
     Status = finish(C, Status);
   }
   if (Json)
-    out() << formatv("{0:2}", json::Value(json::Object{
-                                  {"schema_version", report::JsonSchemaVersion},
-                                  {"scenarios", std::move(Scenarios)}}))
-          << '\n';
+    printJsonReports("scenarios", std::move(Scenarios));
   if (Html)
     report::printHtml("llmsys eval", Page, out());
   if (!ScenarioFilter.empty() && Shown == 0 && Status != ExitBadInput) {

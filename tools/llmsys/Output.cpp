@@ -6,7 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver.h"
+#include "Report/Report.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 
@@ -130,6 +132,23 @@ int withOutput(const std::function<int()> &Run) {
 int finish(Compilation &C, int Status) {
   out().flush();
   return std::max(Status, C.finish(errs()));
+}
+
+bool refusesHtml(llvm::StringRef Command) {
+  if (OutputFormat != Format::Html)
+    return false;
+  WithColor::error(errs(), "llmsys")
+      << "--format=html is for eval and diff; " << Command
+      << " prints text, md, csv or json\n";
+  return true;
+}
+
+void printJsonReports(llvm::StringRef Key, llvm::json::Array Reports) {
+  out() << llvm::formatv("{0:2}",
+                         llvm::json::Value(llvm::json::Object{
+                             {"schema_version", report::JsonSchemaVersion},
+                             {Key, std::move(Reports)}}))
+        << '\n';
 }
 
 int nothingFound(Compilation &C, const std::string &Message) {

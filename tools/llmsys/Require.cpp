@@ -21,12 +21,8 @@ namespace llmsys {
 namespace driver {
 
 int runRequire(Units &Us) {
-  if (OutputFormat == Format::Html) {
-    WithColor::error(errs(), "llmsys")
-        << "--format=html is for eval and diff; require prints text, md, "
-           "csv or json\n";
+  if (refusesHtml("require"))
     return ExitBadInput;
-  }
   bool Json = OutputFormat == Format::Json;
   bool Md = OutputFormat == Format::Md, Csv = OutputFormat == Format::Csv;
   if (Csv)
@@ -108,10 +104,7 @@ int runRequire(Units &Us) {
     Status = std::max(Status, finish(C, UnitStatus));
   }
   if (Json)
-    out() << formatv("{0:2}", json::Value(json::Object{
-                                  {"schema_version", report::JsonSchemaVersion},
-                                  {"requirements", std::move(Out)}}))
-          << '\n';
+    printJsonReports("requirements", std::move(Out));
   if (Shown == 0 && Status == ExitOk) {
     WithColor::error(errs(), "llmsys")
         << (ScenarioFilter.empty()

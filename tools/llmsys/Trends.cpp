@@ -21,12 +21,8 @@ namespace llmsys {
 namespace driver {
 
 int runTrends(Units &Us) {
-  if (OutputFormat == Format::Html) {
-    WithColor::error(errs(), "llmsys")
-        << "--format=html is for eval and diff; trends prints text, md, csv "
-           "or json\n";
+  if (refusesHtml("trends"))
     return ExitBadInput;
-  }
   bool Json = OutputFormat == Format::Json, Csv = OutputFormat == Format::Csv;
   if (Csv)
     report::printTrendCsvHeader(out());
@@ -66,14 +62,10 @@ int runTrends(Units &Us) {
         return ExitBadInput;
       ++Shown;
     }
-    Status = std::max({Status, UnitStatus, C.finish(errs())});
+    Status = std::max(Status, finish(C, UnitStatus));
   }
   if (Json)
-    out() << formatv("{0:2}",
-                     json::Value(json::Object{
-                         {"schema_version", report::JsonSchemaVersion},
-                         {"trends", std::move(Out)}}))
-          << '\n';
+    printJsonReports("trends", std::move(Out));
   if (!Shown && Status == ExitOk)
     WithColor::warning(errs(), "llmsys") << "no trend to fit\n";
   return Status;

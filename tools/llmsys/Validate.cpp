@@ -59,12 +59,8 @@ static int checkBudgets(const driver::ValidationResult &R,
 }
 
 int runValidate(const char *Argv0) {
-  if (OutputFormat == Format::Html) {
-    WithColor::error(errs(), "llmsys")
-        << "--format=html is for eval and diff; validate prints text, md, "
-           "csv or json\n";
+  if (refusesHtml("validate"))
     return ExitBadInput;
-  }
   // Every .llmsys file under the folders, checked together.
   std::vector<std::string> Files;
   for (const std::string &Dir : ValidateDirs) {
