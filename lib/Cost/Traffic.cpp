@@ -739,10 +739,16 @@ bool simulateDisaggregated(const Program &Prefill,
     size_t Request;
   };
   std::vector<Ready> Stream;
+  std::vector<double> Ttft, Tpot, E2E;
   double Moving = 0, MovedBytes = 0;
   for (size_t I = 0; I < Read.size(); ++I) {
-    Moving += Transfer(Read[I].Prompt);
-    double At = Read[I].FirstToken + Transfer(Read[I].Prompt);
+    const RequestTimes &Q = Read[I];
+    Ttft.push_back(Q.FirstToken - Q.Arrival);
+    if (Q.Output <= 1)
+      E2E.push_back(Q.FirstToken - Q.Arrival);
+    double Move = Transfer(Read[I].Prompt);
+    Moving += Move;
+    double At = Read[I].FirstToken + Move;
     for (int64_t Copy = 0; Copy < PrefillReplicas; ++Copy)
       if (int64_t(I) * PrefillReplicas + Copy < First.Requests) {
         Stream.push_back({At, I});
@@ -753,30 +759,22 @@ bool simulateDisaggregated(const Program &Prefill,
                    [](const Ready &A, const Ready &B) { return A.At < B.At; });
   // The decode pool reads each prompt's last position (the first token)
   // against the cache it received and generates the rest. A request of
-  // one output token is done with the prefill.
+  // one output token is done with the prefill. Tokens: those of every
+  // request served.
   auto Rows = std::make_shared<std::vector<spec::TraceRequest>>();
   std::vector<size_t> FromRow;
+  double Start = Read.empty() ? 0 : Read.front().Arrival;
+  double End = 0, Tokens = 0;
   for (const Ready &E : Stream) {
     const RequestTimes &Q = Read[E.Request];
-    if (Q.Output <= 1)
+    Tokens += double(Q.Output);
+    if (Q.Output <= 1) {
+      End = std::max(End, Q.FirstToken);
       continue;
+    }
     Rows->push_back({Q.Prompt + 1, Q.Output - 1, E.At});
     FromRow.push_back(E.Request);
   }
-  std::vector<double> Ttft, Tpot, E2E;
-  double Start = Read.empty() ? 0 : Read.front().Arrival;
-  for (const RequestTimes &Q : Read) {
-    Ttft.push_back(Q.FirstToken - Q.Arrival);
-    if (Q.Output <= 1)
-      E2E.push_back(Q.FirstToken - Q.Arrival);
-  }
-  // (A request of one output token, on every prefill engine.)
-  double End = 0, Tokens = 0;
-  for (const Ready &E : Stream)
-    if (Read[E.Request].Output <= 1) {
-      End = std::max(End, Read[E.Request].FirstToken);
-      Tokens += 1;
-    }
   const int64_t DecodeReplicas = std::max<int64_t>(1, MD.Dp);
   // (Without a request to decode, the engine figures are the prefill
   // pool's.)
@@ -802,10 +800,6 @@ bool simulateDisaggregated(const Program &Prefill,
       Tpot.push_back((Gen[J].Done - Q.FirstToken) / double(Q.Output - 1));
       End = std::max(End, Gen[J].Done);
     }
-    // The tokens of the requests served (every row of the stream), not
-    // of the simulated engine's share times the engines.
-    for (const spec::TraceRequest &Row : *Rows)
-      Tokens += double(Row.Output + 1);
     PoolShare = Gen.empty() ? 0 : double(Rows->size()) / double(Gen.size());
   }
 
@@ -828,8 +822,9 @@ bool simulateDisaggregated(const Program &Prefill,
   R.Throughput = T.Duration > 0 ? Tokens / T.Duration : 0;
   R.ThroughputPerDevice = R.Throughput / double(Used);
   // Energy and cost: both pools' engines' activity (each simulated
-  // engine's, times its pool's engines) over the tokens served, and every
-  // used device's static power over the run.
+  // engine's, scaled by the requests its pool served over those it ran)
+  // over the tokens served, and every used device's static power over the
+  // run.
   R.EnergyPerToken = R.TdpEnergyPerToken = R.PowerPerDevice = 0;
   R.DataEnergyPerToken = R.CostPerToken = 0;
   R.CostAtTdp = false;
