@@ -138,8 +138,10 @@ static bool costScenario(const ir::ScenarioConfig &S,
   }
   E.Serve = costServing(E.Program, Detail);
   // The goodput's runs start from the report before simulation (a
-  // simulation rewrites its memory).
-  const cost::ServingReport Static = E.Serve;
+  // simulation rewrites its memory): kept when there is one.
+  std::optional<cost::ServingReport> Static;
+  if (S.Traffic.Enabled && (S.SloTtft || S.SloTpot || S.SloE2E))
+    Static = E.Serve;
   if (S.Traffic.Disaggregated) {
     // The prefill pool: the scenario on the pool's mapping (its engines'
     // memory and steps), the scenario's own mapping decoding. (Built
@@ -159,8 +161,9 @@ static bool costScenario(const ir::ScenarioConfig &S,
                                E.Program, Programs.callback(), E.Serve,
                                Ctx.Diags))
       return false;
-    setGoodput(Prefill, PrefillPrograms.callback(), PrefillReport, E.Program,
-               Programs.callback(), E.Serve, Static);
+    if (Static)
+      setGoodput(Prefill, PrefillPrograms.callback(), PrefillReport,
+                 E.Program, Programs.callback(), E.Serve, *Static);
   } else if (S.Traffic.Enabled) {
     // The engine's steps priced by the scenario's decode step at other
     // batches (built once each, quietly: the scenario's own build has
@@ -168,7 +171,8 @@ static bool costScenario(const ir::ScenarioConfig &S,
     BatchPrograms Programs(S, Ctx.Verify);
     if (!simulateTraffic(E.Program, Programs.callback(), E.Serve, Ctx.Diags))
       return false;
-    setGoodput(E.Program, Programs.callback(), E.Serve, Static);
+    if (Static)
+      setGoodput(E.Program, Programs.callback(), E.Serve, *Static);
   }
   if (!Detail)
     return true;
