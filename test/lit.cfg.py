@@ -40,3 +40,23 @@ for name in ("chromium", "chromium-browser", "google-chrome"):
         config.available_features.add("chromium")
         config.substitutions.append(("%chromium", shutil.which(name)))
         break
+
+# The Python module (python/, docs/python.md), built when pybind11 is
+# found: `%pymodule SCRIPT` runs SCRIPT with the interpreter it was built
+# for and the module on its path. pandas, where that interpreter has it
+# (Debian python3-pandas, installed by tools/install-deps.sh).
+# `%{docs_python}`: tools/check-docs.py's arguments that check the
+# docs' blocks that need the module (none without it).
+import subprocess
+if getattr(config, "llmsys_python", "") not in ("ON", "TRUE", "1"):
+    config.substitutions.append(("%{docs_python}", ""))
+else:
+    config.available_features.add("python-module")
+    py = config.python_executable
+    config.substitutions.append(("%pymodule", "env PYTHONPATH=%s %s" % (
+        os.path.join(config.llmsys_obj_root, "python"), py)))
+    config.substitutions.append(("%{docs_python}", "--python-module %s --python %s" % (
+        os.path.join(config.llmsys_obj_root, "python"), py)))
+    if subprocess.call([py, "-c", "import pandas"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL) == 0:
+        config.available_features.add("pandas")

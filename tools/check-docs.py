@@ -30,6 +30,15 @@ An HTML comment on the line before a block's fence says more:
                                         with a diagnostic containing TEXT
     <!-- doc-test: excerpt -->          the block shows part of a file with
                                         `...` elisions: not run
+    <!-- doc-test: requires python-module -->
+                                        the block needs the Python module:
+                                        checked when --python-module gives
+                                        its folder (then `python3` in a
+                                        session is --python, the interpreter
+                                        it was built for), else skipped
+
+A ```python block is not run by itself; save it with `file` and run it
+from a session.
 
 Exits 1 and lists the failing blocks (PAGE:LINE) when any fails.
 """
@@ -73,7 +82,7 @@ def blocks(lines):
             k -= 1
         for name, _ in directives:
             if name not in ("file", "after", "with", "copy", "error",
-                            "excerpt"):
+                            "excerpt", "requires"):
                 sys.exit("check-docs: line %d: unknown directive '%s'"
                          % (k + 2, name))
         yield Block(m.group(1), i, j, lines[i + 1:j], directives)
@@ -108,7 +117,7 @@ def run(cmd, cwd, env):
     return p.returncode, p.stdout
 
 
-def check_page(page, llmsys, update):
+def check_page(page, llmsys, update, pymodule=None, python=None):
     text = open(page, encoding="utf-8").read()
     lines = text.split("\n")
     failures = []
@@ -119,12 +128,27 @@ def check_page(page, llmsys, update):
                os.environ.get("PATH", ""), NO_COLOR="1")
     for d in ("stdlib", "test", "docs", "tools"):
         os.symlink(os.path.join(ROOT, d), os.path.join(work, d))
+    if pymodule:
+        # `python3` in a session is the interpreter the module was built
+        # for, with the module on its path.
+        shim = os.path.join(work, ".python-bin")
+        os.mkdir(shim)
+        os.symlink(python or sys.executable, os.path.join(shim, "python3"))
+        env["PATH"] = shim + os.pathsep + env["PATH"]
+        env["PYTHONPATH"] = os.path.abspath(pymodule)
     rel = os.path.relpath(page, ROOT)
     checked = 0
     try:
         for n, b in enumerate(blocks(lines)):
             where = "%s:%d" % (rel, b.start + 1)
             opts = dict(b.directives)
+            if "requires" in opts and opts["requires"] == "python-module" \
+                    and not pymodule:
+                continue
+            if b.lang == "python" and "file" in opts:
+                with open(os.path.join(work, opts["file"]), "w") as f:
+                    f.write("\n".join(b.lines) + "\n")
+                continue
             if "excerpt" in opts or b.lang not in ("llmsys", "console"):
                 continue
             checked += 1
@@ -207,11 +231,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--llmsys", default=os.path.join(ROOT, "build/bin/llmsys"))
     ap.add_argument("--update", action="store_true")
+    ap.add_argument("--python-module", default="",
+                    help="the Python module's folder: check the blocks "
+                    "that need it")
+    ap.add_argument("--python", default="",
+                    help="the interpreter the module was built for")
     ap.add_argument("pages", nargs="+")
     a = ap.parse_args()
     total, failures = 0, []
     for page in a.pages:
-        checked, f = check_page(page, a.llmsys, a.update)
+        checked, f = check_page(page, a.llmsys, a.update,
+                                a.python_module or None, a.python or None)
         total += checked
         failures += f
     for f in failures:

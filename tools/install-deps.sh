@@ -9,6 +9,7 @@ packages=(
   antlr4 libantlr4-runtime-dev default-jre-headless  # grammar tool 4.7.2 + C++ runtime 4.9
   llvm-16-dev llvm-16-tools                          # ADT/Support, lit, FileCheck
   libfmt-dev libbenchmark-dev libgtest-dev
+  pybind11-dev python3-dev python3-pandas            # the Python module and its tests (docs/python.md)
 )
 
 # --optional: also what some tests and scripts use when present: headless

@@ -184,6 +184,10 @@ public:
   /// them; then "N errors generated." if there were errors.
   void flush(llvm::raw_ostream &OS);
 
+  /// The diagnostics collected and not yet printed, in report order (the
+  /// Python module hands them out as data).
+  llvm::ArrayRef<Diagnostic> pending() const { return Diags; }
+
   /// The printed form of one diagnostic, for tools and tests.
   void print(llvm::raw_ostream &OS, const Diagnostic &D) const;
 

@@ -248,6 +248,19 @@ void Runner::evaluate(Instance &I, Chunk &C) {
   }
 }
 
+bool evaluatePoint(const spec::Sweep &W, ArrayRef<uint32_t> Choice,
+                   passes::PassContext &Ctx,
+                   function_ref<void(const driver::Evaluation &)> Use) {
+  Instance I(W);
+  if (!I.set(std::vector<uint32_t>(Choice.begin(), Choice.end())))
+    return false;
+  std::optional<driver::Evaluation> E = driver::evaluate(I.config(), Ctx);
+  if (!E)
+    return false;
+  Use(*E);
+  return true;
+}
+
 Result Runner::run() {
   Result R;
   R.Columns = Cols;

@@ -18,12 +18,21 @@
 
 #include "IR/Spec.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace llmsys {
+namespace driver {
+struct Evaluation;
+}
+namespace passes {
+struct PassContext;
+}
 namespace sweep {
 
 /// One accepted point: its index in the grid (the last axis varies
@@ -71,6 +80,16 @@ bool higherIsBetter(llvm::StringRef Figure);
 
 /// Evaluates every point of W.
 Result run(const spec::Sweep &W, const Options &Opts);
+
+/// Evaluates one point of W (Choice: a value index per axis) as `llmsys
+/// eval` does (with its operator tables, diagnostics through Ctx), and
+/// hands the result to Use while the point's objects live. False when a
+/// field computed from the axes does not accept its value (Ctx is told
+/// nothing then) or after a diagnosed failure. The Python module's
+/// overrides are the one point of a sweep of one value per axis.
+bool evaluatePoint(const spec::Sweep &W, llvm::ArrayRef<uint32_t> Choice,
+                   passes::PassContext &Ctx,
+                   llvm::function_ref<void(const driver::Evaluation &)> Use);
 
 /// The points `keep` retains when the sweep does not say.
 constexpr unsigned DefaultKeep = 10;
