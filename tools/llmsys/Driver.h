@@ -27,7 +27,7 @@ enum class Format { Text, Md, Csv, Json, Html };
 
 extern cl::OptionCategory LLMSysCat;
 extern cl::SubCommand EvalCmd, CheckCmd, ListCmd, ValidateCmd, SweepCmd,
-    RequireCmd, TrendsCmd, DiffCmd, SchemaCmd, InitLitCmd;
+    RequireCmd, TrendsCmd, DiffCmd, SchemaCmd, InitLitCmd, LspCmd;
 extern cl::list<std::string> Inputs, DiffSides, FailIf, ValidateDirs,
     IncludeDirs;
 extern cl::opt<std::string> InitDir;
@@ -78,6 +78,7 @@ int runSweep(Units &Us);
 int runRequire(Units &Us);
 int runTrends(Units &Us);
 int runDiff(const char *Argv0);
+int runLsp(const char *Argv0);
 int runValidate(const char *Argv0);
 int runInitLit();
 

@@ -46,6 +46,8 @@ cl::opt<std::string> SchemaJson(
              "--json (eval), --json=validate, sweep, diff or require"),
     cl::value_desc("command"), cl::ValueOptional, cl::sub(SchemaCmd),
     cl::cat(LLMSysCat));
+cl::SubCommand LspCmd("lsp", "Serve the Language Server Protocol over "
+                             "stdin and stdout (docs/lsp.md)");
 cl::SubCommand InitLitCmd("init-lit",
                           "Write a lit.cfg.py and a .gitignore that make a "
                           "folder of specs a lit suite");
@@ -97,7 +99,7 @@ cl::list<std::string>
                 cl::value_desc("dir"), cl::Prefix, cl::sub(EvalCmd),
                 cl::sub(CheckCmd), cl::sub(ListCmd), cl::sub(ValidateCmd),
                 cl::sub(SweepCmd), cl::sub(RequireCmd), cl::sub(DiffCmd),
-                cl::sub(TrendsCmd), cl::cat(LLMSysCat));
+                cl::sub(TrendsCmd), cl::sub(LspCmd), cl::cat(LLMSysCat));
 cl::opt<std::string> StdlibDir("stdlib",
                                cl::desc("Directory of the standard library "
                                         "(default: the installed one)"),
@@ -105,7 +107,8 @@ cl::opt<std::string> StdlibDir("stdlib",
                                cl::sub(CheckCmd), cl::sub(ListCmd),
                                cl::sub(ValidateCmd), cl::sub(SweepCmd),
                                cl::sub(RequireCmd), cl::sub(DiffCmd),
-                               cl::sub(TrendsCmd), cl::cat(LLMSysCat));
+                               cl::sub(TrendsCmd), cl::sub(LspCmd),
+                               cl::cat(LLMSysCat));
 cl::opt<unsigned> ErrorLimit(
     "error-limit", cl::desc("Stop printing errors after <n> (0: no limit)"),
     cl::init(20), cl::value_desc("n"), cl::sub(EvalCmd), cl::sub(CheckCmd),
