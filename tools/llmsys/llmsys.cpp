@@ -8,6 +8,7 @@
 //   llmsys validate DIR...  predictions against measured cases
 //   llmsys list [FILE...]   entities available after imports, by kind
 //   llmsys schema           the schema of every entity kind, as Markdown
+//   llmsys fmt FILE...      format the files (-i in place, --check for CI)
 //
 // The tool is thin: the libraries do the work (docs/cli.md); each
 // subcommand is a file of this folder.
@@ -41,7 +42,7 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions({&LLMSysCat});
   for (cl::SubCommand *Sub :
        {&EvalCmd, &CheckCmd, &ListCmd, &ValidateCmd, &SweepCmd, &RequireCmd, &TrendsCmd,
-        &DiffCmd, &SchemaCmd, &InitLitCmd})
+        &DiffCmd, &SchemaCmd, &InitLitCmd, &FmtCmd})
     cl::HideUnrelatedOptions({&LLMSysCat}, *Sub);
   cl::SetVersionPrinter(
       [](raw_ostream &OS) { OS << "llmsys " << LLMSYS_VERSION << '\n'; });
@@ -56,6 +57,7 @@ int main(int argc, char **argv) {
       "  llmsys list [FILE...]  entities available after imports\n"
       "  llmsys validate DIR... predictions against measured cases\n"
       "  llmsys schema          entity kinds and fields (Markdown)\n"
+      "  llmsys fmt FILE...     format the files (-i, --check)\n"
       "  llmsys init-lit [DIR]  make a folder of specs a lit suite\n\n"
       "Entity kinds (fields: llmsys schema):\n";
   for (const StructSpec *K : Schema::get().entities())
@@ -146,6 +148,8 @@ int main(int argc, char **argv) {
     return withOutput([&] { return runValidate(argv[0]); });
   if (InitLitCmd)
     return runInitLit();
+  if (FmtCmd)
+    return runFmt();
   if (DiffCmd)
     return withOutput([&] { return runDiff(argv[0]); });
   if (!EvalCmd && !CheckCmd && !ListCmd && !SweepCmd && !RequireCmd &&
