@@ -7,6 +7,13 @@
 // glued ("TB/s", not "TB / s").
 grammar LLMSys;
 
+@lexer::members {
+  // Set by the formatter's view of a file (lib/Parse/SourceTokens.cpp):
+  // line comments become hidden tokens instead of being skipped, so that
+  // the formatter keeps them. Off when a file is parsed.
+  bool KeepLineComments = false;
+}
+
 @parser::members {
   // True when the next token starts on the line where the previous one ended:
   // "2048 tokens" is a quantity, but a number ending a line is not followed
@@ -149,8 +156,9 @@ fragment DIGITS   : [0-9]+ ;
 fragment EXPONENT : [eE] [+-]? [0-9]+ ;
 
 // Whitespace and line comments make no token (the token stream keeps every
-// token of a file; docs/building.md, "Memory").
-LINE_COMMENT  : '//' ~[\r\n]* -> skip ;
+// token of a file; docs/building.md, "Memory"), but for the formatter.
+LINE_COMMENT  : '//' ~[\r\n]*
+                { if (KeepLineComments) setChannel(HIDDEN); else skip(); } ;
 // Matches an unterminated comment up to the end of the file too; the parser
 // library reports that case.
 BLOCK_COMMENT : '/*' .*? ('*/' | EOF) -> channel(HIDDEN) ;

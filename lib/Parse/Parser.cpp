@@ -13,6 +13,7 @@
 
 #include "Parse/Parser.h"
 #include "Parse/CompactToken.h"
+#include "Parse/OffsetMap.h"
 #include "Parse/SourceStream.h"
 
 #include "LLMSysLexer.h"
@@ -31,36 +32,6 @@ namespace {
 
 /// Thrown by the error listener to stop a parse past the error limit.
 struct StopParsing {};
-
-/// Maps ANTLR's code-point indices to byte offsets in the buffer.
-class OffsetMap {
-public:
-  explicit OffsetMap(StringRef Text) : Text(Text) {
-    bool Ascii = true;
-    for (char C : Text)
-      if (static_cast<unsigned char>(C) >= 0x80) {
-        Ascii = false;
-        break;
-      }
-    if (Ascii)
-      return;
-    for (size_t I = 0; I < Text.size(); ++I)
-      if ((static_cast<unsigned char>(Text[I]) & 0xC0) != 0x80)
-        ByteOfCodePoint.push_back(static_cast<uint32_t>(I));
-    ByteOfCodePoint.push_back(static_cast<uint32_t>(Text.size()));
-  }
-  size_t byteOf(size_t CodePoint) const {
-    if (ByteOfCodePoint.empty())
-      return std::min(CodePoint, Text.size());
-    if (CodePoint >= ByteOfCodePoint.size())
-      return Text.size();
-    return ByteOfCodePoint[CodePoint];
-  }
-
-private:
-  StringRef Text;
-  std::vector<uint32_t> ByteOfCodePoint;
-};
 
 class SourceView {
 public:

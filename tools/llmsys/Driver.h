@@ -27,7 +27,7 @@ enum class Format { Text, Md, Csv, Json, Html };
 
 extern cl::OptionCategory LLMSysCat;
 extern cl::SubCommand EvalCmd, CheckCmd, ListCmd, ValidateCmd, SweepCmd,
-    RequireCmd, TrendsCmd, DiffCmd, SchemaCmd, InitLitCmd, LspCmd;
+    RequireCmd, TrendsCmd, DiffCmd, SchemaCmd, InitLitCmd, FmtCmd, LspCmd;
 extern cl::list<std::string> Inputs, DiffSides, FailIf, ValidateDirs,
     IncludeDirs;
 extern cl::opt<std::string> InitDir;
@@ -36,7 +36,7 @@ extern cl::opt<std::string> StdlibDir, ScenarioFilter, SweepFilter, OutputFile,
 extern cl::opt<unsigned> ErrorLimit, TopOps, SweepThreads;
 extern cl::opt<bool> SweepReusePrefix, CrossValidate, ChainOnly;
 extern cl::list<std::string> Budgets;
-extern cl::opt<bool> SweepReuseEvaluation, Strict, Quiet;
+extern cl::opt<bool> SweepReuseEvaluation, Strict, Quiet, FmtCheck, FmtInPlace;
 extern cl::opt<std::string> SchemaJson;
 extern cl::opt<Format> OutputFormat;
 extern cl::opt<report::SweepFormat> SweepOutputFormat;
@@ -81,6 +81,7 @@ int runDiff(const char *Argv0);
 int runLsp(const char *Argv0);
 int runValidate(const char *Argv0);
 int runInitLit();
+int runFmt();
 
 } // namespace driver
 } // namespace llmsys

@@ -54,8 +54,22 @@ cl::SubCommand InitLitCmd("init-lit",
 cl::opt<std::string> InitDir(cl::Positional, cl::desc("[<dir>]"),
                              cl::sub(InitLitCmd), cl::cat(LLMSysCat));
 
+cl::SubCommand FmtCmd("fmt", "Format files: indentation, spaces, aligned "
+                             "trailing comments (printed, -i in place, "
+                             "--check for CI)");
+cl::opt<bool> FmtCheck(
+    "check",
+    cl::desc("Print a diff for each file that is not formatted and exit 1; "
+             "write nothing"),
+    cl::sub(FmtCmd), cl::cat(LLMSysCat));
+cl::opt<bool> FmtInPlace("i",
+                         cl::desc("Rewrite the files that are not formatted "
+                                  "in place"),
+                         cl::sub(FmtCmd), cl::cat(LLMSysCat));
+
 cl::list<std::string> Inputs(cl::Positional, cl::desc("<file.llmsys>..."),
                              cl::sub(EvalCmd), cl::sub(CheckCmd),
+                             cl::sub(FmtCmd),
                              cl::sub(ListCmd), cl::sub(SweepCmd),
                              cl::sub(RequireCmd), cl::sub(TrendsCmd),
                              cl::cat(LLMSysCat));
@@ -112,6 +126,7 @@ cl::opt<std::string> StdlibDir("stdlib",
 cl::opt<unsigned> ErrorLimit(
     "error-limit", cl::desc("Stop printing errors after <n> (0: no limit)"),
     cl::init(20), cl::value_desc("n"), cl::sub(EvalCmd), cl::sub(CheckCmd),
+    cl::sub(FmtCmd),
     cl::sub(ListCmd), cl::sub(ValidateCmd), cl::sub(SweepCmd),
     cl::sub(RequireCmd), cl::sub(DiffCmd), cl::sub(TrendsCmd),
     cl::cat(LLMSysCat));

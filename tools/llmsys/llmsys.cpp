@@ -8,6 +8,7 @@
 //   llmsys validate DIR...  predictions against measured cases
 //   llmsys list [FILE...]   entities available after imports, by kind
 //   llmsys schema           the schema of every entity kind, as Markdown
+//   llmsys fmt FILE...      format the files (-i in place, --check for CI)
 //   llmsys lsp              a language server on stdin/stdout
 //
 // The tool is thin: the libraries do the work (docs/cli.md); each
@@ -42,7 +43,7 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions({&LLMSysCat});
   for (cl::SubCommand *Sub :
        {&EvalCmd, &CheckCmd, &ListCmd, &ValidateCmd, &SweepCmd, &RequireCmd, &TrendsCmd,
-        &DiffCmd, &SchemaCmd, &InitLitCmd, &LspCmd})
+        &DiffCmd, &SchemaCmd, &InitLitCmd, &FmtCmd, &LspCmd})
     cl::HideUnrelatedOptions({&LLMSysCat}, *Sub);
   cl::SetVersionPrinter(
       [](raw_ostream &OS) { OS << "llmsys " << LLMSYS_VERSION << '\n'; });
@@ -57,6 +58,7 @@ int main(int argc, char **argv) {
       "  llmsys list [FILE...]  entities available after imports\n"
       "  llmsys validate DIR... predictions against measured cases\n"
       "  llmsys schema          entity kinds and fields (Markdown)\n"
+      "  llmsys fmt FILE...     format the files (-i, --check)\n"
       "  llmsys init-lit [DIR]  make a folder of specs a lit suite\n"
       "  llmsys lsp             a language server on stdin/stdout\n\n"
       "Entity kinds (fields: llmsys schema):\n";
@@ -150,6 +152,8 @@ int main(int argc, char **argv) {
     return runInitLit();
   if (LspCmd)
     return runLsp(argv[0]);
+  if (FmtCmd)
+    return runFmt();
   if (DiffCmd)
     return withOutput([&] { return runDiff(argv[0]); });
   if (!EvalCmd && !CheckCmd && !ListCmd && !SweepCmd && !RequireCmd &&
