@@ -55,6 +55,12 @@ else:
     py = config.python_executable
     config.substitutions.append(("%pymodule", "env PYTHONPATH=%s %s" % (
         os.path.join(config.llmsys_obj_root, "python"), py)))
+    # `%pyinstalled PREFIX SCRIPT`: the same with the module installed
+    # under PREFIX (test/Install).
+    config.substitutions.append(("%pyinstalled", "%s %s" % (
+        os.path.join(config.llmsys_src_root, "test", "Install", "Inputs",
+                     "pyinstalled.sh"), py)))
+    config.substitutions.append(("%pysite", config.python_install_dir))
     config.substitutions.append(("%{docs_python}", "--python-module %s --python %s" % (
         os.path.join(config.llmsys_obj_root, "python"), py)))
     if subprocess.call([py, "-c", "import pandas"], stdout=subprocess.DEVNULL,

@@ -57,6 +57,7 @@ int main(int argc, char **argv) {
       "  llmsys diff A B        two scenarios side by side\n"
       "  llmsys list [FILE...]  entities available after imports\n"
       "  llmsys validate DIR... predictions against measured cases\n"
+      "  llmsys trends FILE...  fit the trends of dated accelerators\n"
       "  llmsys schema          entity kinds and fields (Markdown)\n"
       "  llmsys fmt FILE...     format the files (-i, --check)\n"
       "  llmsys init-lit [DIR]  make a folder of specs a lit suite\n"
