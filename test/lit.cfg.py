@@ -50,6 +50,9 @@ for name in ("chromium", "chromium-browser", "google-chrome"):
 import subprocess
 if getattr(config, "llmsys_python", "") not in ("ON", "TRUE", "1"):
     config.substitutions.append(("%{docs_python}", ""))
+    lit_config.note("the Python module is not built (pybind11 or the Python "
+                    "headers not found; tools/install-deps.sh installs them): "
+                    "its tests are UNSUPPORTED")
 else:
     config.available_features.add("python-module")
     py = config.python_executable
@@ -66,3 +69,7 @@ else:
     if subprocess.call([py, "-c", "import pandas"], stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL) == 0:
         config.available_features.add("pandas")
+    else:
+        lit_config.note("pandas is not installed for %s (Debian "
+                        "python3-pandas): test/Python/pandas.test is "
+                        "UNSUPPORTED" % py)

@@ -36,12 +36,9 @@ module.exports = grammar({
   // Whitespace and comments may appear between any two tokens.
   extras: $ => [/[ \t\r\n\f]/, $.comment],
 
-  externals: $ => [$.unit, $._unit_suffix],
-
-  // Keywords are reserved words: an identifier can never be one.
-  word: $ => $.identifier,
-
-  conflicts: $ => [],
+  // The scanner also reads identifiers, so that a keyword is never one
+  // (keywords are reserved in LLMSys.g4, in every context).
+  externals: $ => [$.unit, $._unit_suffix, $.identifier],
 
   rules: {
     // file : topDecl* EOF ;  (imports first is checked by the parser library)
@@ -250,8 +247,6 @@ module.exports = grammar({
       optional(/[eE][+-]?[0-9]+/),
       /[a-zA-Z_\u00B5][a-zA-Z0-9_\u00B5]*/,
     )),
-
-    identifier: _ => /[a-zA-Z_\u00B5][a-zA-Z0-9_\u00B5]*/,
 
     // STRING : '"' (~["\\\r\n] | '\\' ~[\r\n])* '"'? ;
     // (an unterminated string is a token; the parser library reports it)
