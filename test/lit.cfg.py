@@ -73,3 +73,14 @@ else:
         lit_config.note("pandas is not installed for %s (Debian "
                         "python3-pandas): test/Python/pandas.test is "
                         "UNSUPPORTED" % py)
+
+# MPI sweeps (docs/cli.md), built when Open MPI is found: `%mpirun N`
+# starts N ranks on this machine (oversubscribed: CI has 2 cores).
+if getattr(config, "llmsys_mpi", "") in ("ON", "TRUE", "1") and shutil.which("mpirun"):
+    config.available_features.add("mpi")
+    root = " --allow-run-as-root" if os.geteuid() == 0 else ""
+    config.substitutions.append(("%mpirun", "mpirun --oversubscribe%s -np" % root))
+else:
+    lit_config.note("MPI sweeps are not built or mpirun is missing (Debian "
+                    "libopenmpi-dev, openmpi-bin; tools/install-deps.sh "
+                    "installs them): their tests are UNSUPPORTED")

@@ -10,6 +10,7 @@ packages=(
   llvm-16-dev llvm-16-tools                          # ADT/Support, lit, FileCheck
   libfmt-dev libbenchmark-dev libgtest-dev
   pybind11-dev python3-dev python3-pandas            # the Python module and its tests (docs/python.md)
+  libopenmpi-dev openmpi-bin                         # sweeps over MPI ranks (docs/cli.md)
 )
 
 # --optional: also what some tests and scripts use when present: headless

@@ -11,6 +11,7 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <cstring>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -261,18 +262,98 @@ bool evaluatePoint(const spec::Sweep &W, ArrayRef<uint32_t> Choice,
   return true;
 }
 
+Exchange::~Exchange() = default;
+
+namespace {
+/// What a rank sends rank 0 for one wave: its counts, then its points
+/// (streamed in grid order, or the ones its wave kept), each as the grid
+/// index, the choice of every axis and the figures.
+void putU64(std::string &B, uint64_t V) {
+  B.append(reinterpret_cast<const char *>(&V), sizeof V);
+}
+uint64_t getU64(StringRef &B) {
+  uint64_t V = 0;
+  if (B.size() >= sizeof V)
+    memcpy(&V, B.data(), sizeof V);
+  B = B.drop_front(std::min(B.size(), sizeof V));
+  return V;
+}
+} // namespace
+
+static std::string encodeWave(uint64_t Invalid, uint64_t Rejected,
+                              uint64_t Accepted,
+                              const std::vector<Point> &Points) {
+  std::string B;
+  putU64(B, Invalid);
+  putU64(B, Rejected);
+  putU64(B, Accepted);
+  putU64(B, Points.size());
+  for (const Point &P : Points) {
+    putU64(B, P.Index);
+    putU64(B, P.Choice.size());
+    for (uint32_t C : P.Choice)
+      putU64(B, C);
+    putU64(B, P.Figures.size());
+    for (double F : P.Figures) {
+      uint64_t Bits;
+      memcpy(&Bits, &F, sizeof Bits);
+      putU64(B, Bits);
+    }
+  }
+  return B;
+}
+
+static void decodeWave(StringRef B, uint64_t &Invalid, uint64_t &Rejected,
+                       uint64_t &Accepted, std::vector<Point> &Points) {
+  Invalid += getU64(B);
+  Rejected += getU64(B);
+  Accepted += getU64(B);
+  for (uint64_t N = getU64(B); N-- > 0 && !B.empty();) {
+    Point P;
+    P.Index = getU64(B);
+    P.Choice.resize(getU64(B));
+    for (uint32_t &C : P.Choice)
+      C = uint32_t(getU64(B));
+    P.Figures.resize(getU64(B));
+    for (double &F : P.Figures) {
+      uint64_t Bits = getU64(B);
+      memcpy(&F, &Bits, sizeof F);
+    }
+    Points.push_back(std::move(P));
+  }
+}
+
 Result Runner::run() {
   Result R;
   R.Columns = Cols;
   R.Total = W.points();
-  const uint64_t ChunkSize = 2048;
-  // No more threads than chunks of points, nor than a sane cap.
-  uint64_t Chunks = R.Total / ChunkSize + (R.Total % ChunkSize != 0);
+  // Threads: as asked, else one per core, at most 256 and no more than
+  // points.
   unsigned Threads = static_cast<unsigned>(std::max<uint64_t>(
       1, std::min<uint64_t>(
              {Opts.Threads ? Opts.Threads
                            : llvm::hardware_concurrency().compute_thread_count(),
-              Chunks, 256})));
+              R.Total, 256})));
+  // Every rank's threads (ranks may have different numbers of them).
+  unsigned Rank = Opts.Ranks ? Opts.Ranks->rank() : 0;
+  std::vector<uint64_t> ThreadsOf = {Threads};
+  if (Opts.Ranks)
+    ThreadsOf = Opts.Ranks->allGather(Threads);
+  uint64_t AllThreads = 0, ThreadsBefore = 0;
+  for (unsigned I = 0; I < ThreadsOf.size(); ++I) {
+    if (I == Rank)
+      ThreadsBefore = AllThreads;
+    AllThreads += ThreadsOf[I];
+  }
+  // Chunks of 2048 points (a thread's program caches stay warm over a
+  // chunk), smaller when the grid would leave threads idle: at least four
+  // waves' worth for every thread of every rank.
+  const uint64_t ChunkSize = std::max<uint64_t>(
+      1, std::min<uint64_t>(2048, (R.Total + 4 * AllThreads - 1) /
+                                      (4 * AllThreads)));
+  // A wave is a block of chunks per rank, the ranks' blocks in rank order.
+  uint64_t Span = ChunkSize * AllThreads;
+  uint64_t MyOffset = ChunkSize * ThreadsBefore;
   Keeper Kept(W, Cols);
   std::vector<std::unique_ptr<Instance>> Instances;
   for (unsigned T = 0; T < Threads; ++T)
@@ -284,11 +365,11 @@ Result Runner::run() {
   auto Start = std::chrono::steady_clock::now();
   auto LastShown = Start;
   bool Shown = false;
-  for (uint64_t Wave = 0; Wave < R.Total; Wave += ChunkSize * Threads) {
+  for (uint64_t Wave = 0; Wave < R.Total; Wave += Span) {
     std::vector<Chunk> Chunks(Threads);
     for (unsigned T = 0; T < Threads; ++T) {
       Chunk &C = Chunks[T];
-      C.Begin = std::min(R.Total, Wave + T * ChunkSize);
+      C.Begin = std::min(R.Total, Wave + MyOffset + T * ChunkSize);
       C.End = std::min(R.Total, C.Begin + ChunkSize);
       C.Kept = std::make_unique<Keeper>(W, Cols);
       if (Pool)
@@ -298,23 +379,56 @@ Result Runner::run() {
     }
     if (Pool)
       Pool->wait();
-    // Merged in grid order: the same result for any number of threads.
+    // This rank's block, merged in grid order.
+    uint64_t Invalid = 0, Rejected = 0, Accepted = 0;
+    std::vector<Point> Points;
+    Keeper Block(W, Cols);
     for (Chunk &C : Chunks) {
-      R.InvalidMapping += C.Invalid;
-      R.RejectedByWhere += C.Rejected;
-      if (Kept.streams()) {
-        R.Accepted += C.Streamed.size();
-        if (Opts.Stream)
-          for (const Point &P : C.Streamed)
-            Opts.Stream(P);
+      Invalid += C.Invalid;
+      Rejected += C.Rejected;
+      if (Block.streams()) {
+        Accepted += C.Streamed.size();
+        for (Point &P : C.Streamed)
+          Points.push_back(std::move(P));
       } else {
-        R.Accepted += (C.End - C.Begin) - C.Invalid - C.Rejected;
-        Kept.merge(std::move(*C.Kept));
+        Accepted += (C.End - C.Begin) - C.Invalid - C.Rejected;
+        Block.merge(std::move(*C.Kept));
+      }
+    }
+    if (!Block.streams())
+      Points = Block.take();
+    // Every rank's block, in rank order: the same result for any number of
+    // threads and ranks.
+    auto Take = [&](uint64_t I, uint64_t J, uint64_t A,
+                    std::vector<Point> &Ps) {
+      R.InvalidMapping += I;
+      R.RejectedByWhere += J;
+      R.Accepted += A;
+      for (Point &P : Ps) {
+        if (Kept.streams()) {
+          if (Opts.Stream)
+            Opts.Stream(P);
+        } else {
+          Kept.add(std::move(P));
+        }
+      }
+    };
+    if (!Opts.Ranks) {
+      Take(Invalid, Rejected, Accepted, Points);
+    } else {
+      std::vector<std::string> All =
+          Opts.Ranks->gather(encodeWave(Invalid, Rejected, Accepted, Points));
+      for (const std::string &Bytes : All) {
+        uint64_t I = 0, J = 0, A = 0;
+        std::vector<Point> Ps;
+        decodeWave(Bytes, I, J, A, Ps);
+        Take(I, J, A, Ps);
       }
     }
     auto Now = std::chrono::steady_clock::now();
-    if (Opts.Progress && Now - LastShown > std::chrono::milliseconds(250)) {
-      uint64_t Done = std::min(R.Total, Wave + ChunkSize * Threads);
+    if (Opts.Progress && Rank == 0 &&
+        Now - LastShown > std::chrono::milliseconds(250)) {
+      uint64_t Done = std::min(R.Total, Wave + Span);
       double Secs = std::chrono::duration<double>(Now - Start).count();
       double Rate = Done / Secs;
       errs() << format("\r%s: %llu / %llu points (%.0f%%), %.0f points/s, "

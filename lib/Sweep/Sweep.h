@@ -57,6 +57,23 @@ struct Result {
   std::vector<Point> Kept;
 };
 
+/// A sweep run by several processes (the ranks of an MPI job, docs/cli.md):
+/// the grid is cut into waves, each rank evaluates its block of every wave
+/// with its threads, and rank 0 gathers every rank's results wave after
+/// wave and merges them in grid order, so that it reports what one
+/// process would, byte for byte. lib/Sweep does not depend on MPI: the
+/// tool implements this over it.
+class Exchange {
+public:
+  virtual ~Exchange();
+  virtual unsigned rank() const = 0;
+  virtual unsigned size() const = 0;
+  /// Every rank's value, in rank order, on every rank.
+  virtual std::vector<uint64_t> allGather(uint64_t Mine) = 0;
+  /// On rank 0, every rank's bytes in rank order; empty on the others.
+  virtual std::vector<std::string> gather(const std::string &Mine) = 0;
+};
+
 struct Options {
   unsigned Threads = 0; ///< 0: one per core
   bool Progress = false; ///< a progress line on stderr
@@ -67,8 +84,12 @@ struct Options {
   /// Evaluate every point of a thread into one evaluation, reusing its
   /// storage (off: a new one per point; the results are the same).
   bool ReuseEvaluation = true;
-  /// Without an objective: called for each accepted point, in grid order.
+  /// Without an objective: called for each accepted point, in grid order
+  /// (on rank 0 alone when Ranks is set).
   std::function<void(const Point &)> Stream;
+  /// Null: this process evaluates the whole grid. Otherwise the result is
+  /// rank 0's; the other ranks' Result holds only Columns and Total.
+  Exchange *Ranks = nullptr;
 };
 
 /// The figures reported for every point of a sweep over Scenario.

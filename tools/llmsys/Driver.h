@@ -45,6 +45,9 @@ extern cl::opt<cl::boolOrDefault> Progress;
 
 /// Where reports go: stdout, or the -o file being written.
 llvm::raw_ostream &out();
+/// Where a command's own error messages go: stderr (nowhere once
+/// silenced).
+llvm::raw_ostream &errOut();
 /// Runs a command, its report to stdout or to -o. The file is replaced
 /// when the report is whole: the command exits 0, or 1 for a finding (a
 /// failed expectation, --fail-if, --strict), not on bad input.
@@ -79,6 +82,17 @@ int runRequire(Units &Us);
 int runTrends(Units &Us);
 int runDiff(const char *Argv0);
 int runLsp(const char *Argv0);
+
+/// Under an MPI launcher with several ranks, this process's place in the
+/// job (MPI initialised; finalised when it is destroyed); null otherwise.
+/// Error: set when several ranks were launched but MPI is not built in.
+std::unique_ptr<sweep::Exchange> joinMpiJob(std::string &Error);
+/// The ranks of the sweep being run (null: one process). A rank other
+/// than 0 prints nothing: no report, no diagnostics.
+extern sweep::Exchange *SweepRanks;
+/// From now on, reports and diagnostics of this process go nowhere (an
+/// MPI rank other than 0).
+void silenceOutput();
 int runValidate(const char *Argv0);
 int runInitLit();
 int runFmt();

@@ -48,7 +48,13 @@ bool writePlot(StringRef Name, const std::string &Svg) {
 }
 
 static raw_ostream *ReportStream = nullptr;
-raw_ostream &out() { return ReportStream ? *ReportStream : outs(); }
+static bool Silent = false;
+raw_ostream &out() {
+  return Silent ? nulls() : ReportStream ? *ReportStream : outs();
+}
+raw_ostream &errOut() { return Silent ? nulls() : errs(); }
+void silenceOutput() { Silent = true; }
+sweep::Exchange *SweepRanks = nullptr;
 
 /// Where -o writes: through a symbolic link to its target (the link
 /// stays), and straight into a file that is not a regular one (a device
@@ -131,7 +137,7 @@ int withOutput(const std::function<int()> &Run) {
 
 int finish(Compilation &C, int Status) {
   out().flush();
-  return std::max(Status, C.finish(errs()));
+  return std::max(Status, C.finish(errOut()));
 }
 
 bool refusesHtml(llvm::StringRef Command) {

@@ -34,6 +34,13 @@ static int runSweepUnit(Compilation &C, bool &Any,
     if (!C.Spec.isTopLevel(*W.Decl) ||
         (!SweepFilter.empty() && W.Decl->Name != SweepFilter))
       continue;
+    if (SweepRanks && SweepRanks->size() > W.points()) {
+      C.Diags.report<DiagID::err_sweep_ranks_exceed_points>(
+          W.Decl->DeclRange, W.Decl->Name, W.pointsText(),
+          SweepRanks->size());
+      Failed = true;
+      continue;
+    }
     if (W.points() > MaxPoints) {
       C.Diags.report<DiagID::err_sweep_too_large>(W.Decl->DeclRange,
                      W.Decl->Name, W.pointsText(), uint64_t(MaxPoints));
@@ -54,6 +61,7 @@ static int runSweepUnit(Compilation &C, bool &Any,
     Printer.begin();
     sweep::Options Opts;
     Opts.Threads = SweepThreads;
+    Opts.Ranks = SweepRanks;
     Opts.ReusePrefix = SweepReusePrefix;
     Opts.ReuseEvaluation = SweepReuseEvaluation;
     Opts.Progress = Quiet                      ? false
@@ -103,20 +111,20 @@ int runSweep(Units &Us) {
   for (std::unique_ptr<Compilation> &Unit : Us) {
     Compilation &C = *Unit;
     if (!C.run()) {
-      Status = std::max(Status, C.finish(errs()));
+      Status = std::max(Status, C.finish(errOut()));
       continue;
     }
     Status = std::max(Status, runSweepUnit(C, Any, Names));
   }
   if (!SweepFilter.empty() && !Any && Status == ExitOk) {
-    WithColor::error(errs(), "llmsys")
+    WithColor::error(errOut(), "llmsys")
         << "no sweep named '" << SweepFilter << "'"
         << didYouMean(SweepFilter, Names) << '\n';
     return ExitBadInput;
   }
   // A file without sweeps would print nothing and succeed.
   if (!Any && Status == ExitOk) {
-    WithColor::error(errs(), "llmsys")
+    WithColor::error(errOut(), "llmsys")
         << "the input declares no sweep: write 'sweep NAME over SCENARIO "
            "{ AXIS in [...]; minimize FIGURE }'\n";
     return ExitBadInput;

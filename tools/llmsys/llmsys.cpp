@@ -189,8 +189,21 @@ int main(int argc, char **argv) {
     return withOutput([&] { return runEval(Us); });
   if (CheckCmd)
     return runCheck(Us);
-  if (SweepCmd)
+  if (SweepCmd) {
+    // Under mpirun or srun: the ranks share the grid; rank 0 reports.
+    std::string MpiError;
+    std::unique_ptr<sweep::Exchange> Ranks = joinMpiJob(MpiError);
+    if (!MpiError.empty()) {
+      WithColor::error(errs(), "llmsys") << MpiError << '\n';
+      return ExitBadInput;
+    }
+    SweepRanks = Ranks.get();
+    if (Ranks && Ranks->rank() != 0) {
+      silenceOutput();
+      return runSweep(Us);
+    }
     return withOutput([&] { return runSweep(Us); });
+  }
   if (RequireCmd)
     return withOutput([&] { return runRequire(Us); });
   if (TrendsCmd)
