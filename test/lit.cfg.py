@@ -84,3 +84,16 @@ else:
     lit_config.note("MPI sweeps are not built or mpirun is missing (Debian "
                     "libopenmpi-dev, openmpi-bin; tools/install-deps.sh "
                     "installs them): their tests are UNSUPPORTED")
+
+# Editor grammars (editors/, docs/editors.md): the TextMate check needs node
+# and npm (packages from the npm registry), the tree-sitter check the
+# tree-sitter CLI.
+if shutil.which("node") and shutil.which("npm"):
+    config.available_features.add("npm")
+else:
+    lit_config.note("node or npm is missing: the TextMate grammar's test is UNSUPPORTED")
+if shutil.which("tree-sitter"):
+    config.available_features.add("tree-sitter")
+else:
+    lit_config.note("tree-sitter-cli is not on PATH (docs/editors.md): the "
+                    "tree-sitter grammar's test is UNSUPPORTED")

@@ -9,7 +9,11 @@
  *   - the parts of a compound unit are glued ("TB/s", "m^2"); a spaced "/"
  *     divides ("6 GB / 2");
  *   - a number glued to letters ("80GiB", "1f1b") may carry glued "/unit"
- *     parts ("5GB/s").
+ *     parts ("5GB/s");
+ *   - a word after a number on its line is the next member, not a unit,
+ *     where only that parses ("tp = 8  pp = 4": LLMSys.g4's adaptive
+ *     prediction);
+ *   - keywords are reserved: an identifier is never one.
  *
  * Node names follow the parser rules of LLMSys.g4 where one exists.
  */
