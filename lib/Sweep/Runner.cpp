@@ -1,6 +1,8 @@
 //===- Runner.cpp - waves of points over threads, ranked ---------------------===//
 
+#include "Sweep/Checkpoint.h"
 #include "Sweep/Instance.h"
+#include "Sweep/Wire.h"
 #include "Sweep/Sweep.h"
 
 #include "Passes/Passes.h"
@@ -82,6 +84,8 @@ public:
     Keep = W.Keep ? *W.Keep : DefaultKeep;
   }
   bool streams() const { return Ranks.empty(); }
+  /// What is kept so far, in no order.
+  const std::vector<Point> &points() const { return Points; }
 
   void add(Point P) {
     if (Pareto)
@@ -264,65 +268,6 @@ bool evaluatePoint(const spec::Sweep &W, ArrayRef<uint32_t> Choice,
 
 Exchange::~Exchange() = default;
 
-namespace {
-/// What a rank sends rank 0 for one wave: its counts, then its points
-/// (streamed in grid order, or the ones its wave kept), each as the grid
-/// index, the choice of every axis and the figures.
-void putU64(std::string &B, uint64_t V) {
-  B.append(reinterpret_cast<const char *>(&V), sizeof V);
-}
-uint64_t getU64(StringRef &B) {
-  uint64_t V = 0;
-  if (B.size() >= sizeof V)
-    memcpy(&V, B.data(), sizeof V);
-  B = B.drop_front(std::min(B.size(), sizeof V));
-  return V;
-}
-} // namespace
-
-static std::string encodeWave(uint64_t Invalid, uint64_t Rejected,
-                              uint64_t Accepted,
-                              const std::vector<Point> &Points) {
-  std::string B;
-  putU64(B, Invalid);
-  putU64(B, Rejected);
-  putU64(B, Accepted);
-  putU64(B, Points.size());
-  for (const Point &P : Points) {
-    putU64(B, P.Index);
-    putU64(B, P.Choice.size());
-    for (uint32_t C : P.Choice)
-      putU64(B, C);
-    putU64(B, P.Figures.size());
-    for (double F : P.Figures) {
-      uint64_t Bits;
-      memcpy(&Bits, &F, sizeof Bits);
-      putU64(B, Bits);
-    }
-  }
-  return B;
-}
-
-static void decodeWave(StringRef B, uint64_t &Invalid, uint64_t &Rejected,
-                       uint64_t &Accepted, std::vector<Point> &Points) {
-  Invalid += getU64(B);
-  Rejected += getU64(B);
-  Accepted += getU64(B);
-  for (uint64_t N = getU64(B); N-- > 0 && !B.empty();) {
-    Point P;
-    P.Index = getU64(B);
-    P.Choice.resize(getU64(B));
-    for (uint32_t &C : P.Choice)
-      C = uint32_t(getU64(B));
-    P.Figures.resize(getU64(B));
-    for (double &F : P.Figures) {
-      uint64_t Bits = getU64(B);
-      memcpy(&F, &Bits, sizeof F);
-    }
-    Points.push_back(std::move(P));
-  }
-}
-
 Result Runner::run() {
   Result R;
   R.Columns = Cols;
@@ -362,10 +307,68 @@ Result Runner::run() {
   if (Threads > 1)
     Pool = std::make_unique<ThreadPool>(llvm::hardware_concurrency(Threads));
 
+  // Everything merged so far, kept for the checkpoint (rank 0).
+  bool Saving = !Opts.Save.Path.empty() && Rank == 0;
+  Saved Progress;
+  auto Take = [&](Block &X) {
+    R.InvalidMapping += X.Invalid;
+    R.RejectedByWhere += X.Rejected;
+    R.Accepted += X.Accepted;
+    if (Saving) {
+      Progress.Done.Invalid += X.Invalid;
+      Progress.Done.Rejected += X.Rejected;
+      Progress.Done.Accepted += X.Accepted;
+    }
+    for (Point &P : X.Points) {
+      if (Kept.streams()) {
+        if (Opts.Stream)
+          Opts.Stream(P);
+        if (Saving)
+          Progress.Done.Points.push_back(std::move(P));
+      } else {
+        Kept.add(std::move(P));
+      }
+    }
+  };
+  // Resume: rank 0 reads the checkpoint and tells every rank where to
+  // start (a failure is said the same way, so that all stop).
+  uint64_t First = 0;
+  if (!Opts.Save.Path.empty()) {
+    const uint64_t Refused = ~uint64_t(0);
+    uint64_t Start = 0;
+    if (Rank == 0) {
+      std::string Error;
+      std::optional<Saved> S = loadCheckpoint(
+          Opts.Save, R.Total, W.Axes.size(), Cols.size(), Error);
+      if (S) {
+        Start = S->Next;
+        R.Resumed = S->Next;
+        Take(S->Done);
+      }
+      // A checkpoint path that cannot be written is found now, not after
+      // an interval's work.
+      if (Error.empty()) {
+        Progress.Next = Start;
+        Error = saveCheckpoint(Opts.Save, R.Total, Progress);
+      }
+      if (!Error.empty()) {
+        R.CheckpointError = Error;
+        Start = Refused;
+      }
+    }
+    if (Opts.Ranks)
+      Start = Opts.Ranks->allGather(Start).front();
+    if (Start == Refused) {
+      R.Ran = false;
+      return R;
+    }
+    First = Start;
+  }
+
   auto Start = std::chrono::steady_clock::now();
-  auto LastShown = Start;
+  auto LastShown = Start, LastSaved = Start;
   bool Shown = false;
-  for (uint64_t Wave = 0; Wave < R.Total; Wave += Span) {
+  for (uint64_t Wave = First; Wave < R.Total; Wave += Span) {
     std::vector<Chunk> Chunks(Threads);
     for (unsigned T = 0; T < Threads; ++T) {
       Chunk &C = Chunks[T];
@@ -380,49 +383,34 @@ Result Runner::run() {
     if (Pool)
       Pool->wait();
     // This rank's block, merged in grid order.
-    uint64_t Invalid = 0, Rejected = 0, Accepted = 0;
-    std::vector<Point> Points;
-    Keeper Block(W, Cols);
+    Block Mine;
+    Keeper Merged(W, Cols);
     for (Chunk &C : Chunks) {
-      Invalid += C.Invalid;
-      Rejected += C.Rejected;
-      if (Block.streams()) {
-        Accepted += C.Streamed.size();
+      Mine.Invalid += C.Invalid;
+      Mine.Rejected += C.Rejected;
+      if (Merged.streams()) {
+        Mine.Accepted += C.Streamed.size();
         for (Point &P : C.Streamed)
-          Points.push_back(std::move(P));
+          Mine.Points.push_back(std::move(P));
       } else {
-        Accepted += (C.End - C.Begin) - C.Invalid - C.Rejected;
-        Block.merge(std::move(*C.Kept));
+        Mine.Accepted += (C.End - C.Begin) - C.Invalid - C.Rejected;
+        Merged.merge(std::move(*C.Kept));
       }
     }
-    if (!Block.streams())
-      Points = Block.take();
+    if (!Merged.streams())
+      Mine.Points = Merged.take();
     // Every rank's block, in rank order: the same result for any number of
     // threads and ranks.
-    auto Take = [&](uint64_t I, uint64_t J, uint64_t A,
-                    std::vector<Point> &Ps) {
-      R.InvalidMapping += I;
-      R.RejectedByWhere += J;
-      R.Accepted += A;
-      for (Point &P : Ps) {
-        if (Kept.streams()) {
-          if (Opts.Stream)
-            Opts.Stream(P);
-        } else {
-          Kept.add(std::move(P));
-        }
-      }
-    };
     if (!Opts.Ranks) {
-      Take(Invalid, Rejected, Accepted, Points);
+      Take(Mine);
     } else {
-      std::vector<std::string> All =
-          Opts.Ranks->gather(encodeWave(Invalid, Rejected, Accepted, Points));
-      for (const std::string &Bytes : All) {
-        uint64_t I = 0, J = 0, A = 0;
-        std::vector<Point> Ps;
-        decodeWave(Bytes, I, J, A, Ps);
-        Take(I, J, A, Ps);
+      std::string Bytes;
+      putBlock(Bytes, Mine);
+      for (const std::string &Theirs : Opts.Ranks->gather(Bytes)) {
+        Block X;
+        StringRef B = Theirs;
+        getBlock(B, X);
+        Take(X);
       }
     }
     auto Now = std::chrono::steady_clock::now();
@@ -430,7 +418,7 @@ Result Runner::run() {
         Now - LastShown > std::chrono::milliseconds(250)) {
       uint64_t Done = std::min(R.Total, Wave + Span);
       double Secs = std::chrono::duration<double>(Now - Start).count();
-      double Rate = Done / Secs;
+      double Rate = (Done - First) / Secs;
       errs() << format("\r%s: %llu / %llu points (%.0f%%), %.0f points/s, "
                        "ETA %.0f s   ",
                        W.Decl->Name.c_str(), (unsigned long long)Done,
@@ -438,6 +426,17 @@ Result Runner::run() {
                        Rate, (R.Total - Done) / Rate);
       LastShown = Now;
       Shown = true;
+    }
+    if (Saving && (Wave + Span >= R.Total ||
+                   std::chrono::duration<double>(Now - LastSaved).count() >=
+                       Opts.Save.IntervalSeconds)) {
+      Progress.Next = std::min(R.Total, Wave + Span);
+      if (!Kept.streams())
+        Progress.Done.Points = Kept.points();
+      std::string Error = saveCheckpoint(Opts.Save, R.Total, Progress);
+      if (!Error.empty())
+        R.CheckpointError = Error;
+      LastSaved = Now;
     }
   }
   if (Shown)

@@ -55,6 +55,25 @@ struct Result {
   /// keep: the best points, best first; pareto: the front, by the first
   /// objective; no objective: empty (points were streamed).
   std::vector<Point> Kept;
+  /// Resumed from a checkpoint: the points it had done (0: a fresh run).
+  uint64_t Resumed = 0;
+  /// Non-empty: the checkpoint could not be read or written; before the
+  /// first wave the sweep did not run (nothing is reported), after it the
+  /// result is whole but the last checkpoint was not saved.
+  std::string CheckpointError;
+  bool Ran = true; ///< false: refused before the first wave
+};
+
+/// Long sweeps survive being stopped (docs/cli.md): rank 0 saves the merged
+/// progress (the next point, the counts, the points kept or streamed so
+/// far) to Path, atomically, every IntervalSeconds and at the end; a run
+/// given a saved file resumes after its last point. Identity names the
+/// sweep and everything it reads (the tool checks it: a file of another
+/// sweep, spec or version is refused).
+struct Checkpoint {
+  std::string Path;
+  double IntervalSeconds = 60;
+  std::string Identity;
 };
 
 /// A sweep run by several processes (the ranks of an MPI job, docs/cli.md):
@@ -90,6 +109,8 @@ struct Options {
   /// Null: this process evaluates the whole grid. Otherwise the result is
   /// rank 0's; the other ranks' Result holds only Columns and Total.
   Exchange *Ranks = nullptr;
+  /// Empty Path: no checkpoint.
+  Checkpoint Save;
 };
 
 /// The figures reported for every point of a sweep over Scenario.

@@ -41,6 +41,8 @@ extern cl::opt<std::string> SchemaJson;
 extern cl::opt<Format> OutputFormat;
 extern cl::opt<report::SweepFormat> SweepOutputFormat;
 extern cl::opt<uint64_t> MaxPoints;
+extern cl::opt<std::string> Checkpoint;
+extern cl::opt<double> CheckpointInterval;
 extern cl::opt<cl::boolOrDefault> Progress;
 
 /// Where reports go: stdout, or the -o file being written.

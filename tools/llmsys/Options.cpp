@@ -173,6 +173,18 @@ cl::opt<unsigned> SweepThreads("threads",
                                         "output does not depend on it"),
                                cl::init(0), cl::value_desc("n"),
                                cl::sub(SweepCmd), cl::cat(LLMSysCat));
+cl::opt<std::string> Checkpoint(
+    "checkpoint",
+    cl::desc("Save the sweep's progress to <file> (atomically, every "
+             "--checkpoint-interval seconds and at the end) and resume from "
+             "it when it exists"),
+    cl::value_desc("file"), cl::sub(SweepCmd), cl::cat(LLMSysCat));
+cl::opt<double> CheckpointInterval(
+    "checkpoint-interval",
+    cl::desc("Seconds between checkpoints (default 60; 0: after every wave "
+             "of points)"),
+    cl::init(60), cl::value_desc("seconds"), cl::sub(SweepCmd),
+    cl::cat(LLMSysCat));
 cl::opt<uint64_t> MaxPoints(
     "max-points",
     cl::desc("Refuse sweeps of more than <n> points (default 1000000)"),

@@ -11,6 +11,7 @@
 #include "Driver/Evaluate.h"
 #include "Report/Svg.h"
 
+#include "llvm/Support/MD5.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/WithColor.h"
 #include <algorithm>
@@ -21,6 +22,25 @@ using namespace llvm;
 namespace llmsys {
 namespace driver {
 
+/// What a checkpoint of W must match: the tool's version and checkpoint
+/// format, the sweep's name, and the text of every file the unit read (the
+/// spec, its imports, the data files), hashed.
+static std::string checkpointIdentity(const Compilation &C,
+                                      const spec::Sweep &W) {
+  MD5 Hash;
+  for (unsigned I = 1; I <= C.SM.getNumBuffers(); ++I) {
+    StringRef Text = C.SM.getMemoryBuffer(I)->getBuffer();
+    uint64_t Size = Text.size();
+    Hash.update(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&Size),
+                                  sizeof Size));
+    Hash.update(Text);
+  }
+  MD5::MD5Result R;
+  Hash.final(R);
+  return std::string("llmsys ") + LLMSYS_VERSION + "\nsweep " +
+         W.Decl->Name + "\n" + std::string(R.digest().str());
+}
+
 /// The sweeps of one unit; Any: a sweep was printed (by an earlier unit
 /// too); Names: the unit's sweep names are added.
 static int runSweepUnit(Compilation &C, bool &Any,
@@ -29,6 +49,18 @@ static int runSweepUnit(Compilation &C, bool &Any,
   for (const spec::Sweep &W : C.Spec.Sweeps) {
     if (C.Spec.isTopLevel(*W.Decl))
       Names.push_back(W.Decl->Name);
+  }
+  // A checkpoint holds one sweep's progress.
+  if (!Checkpoint.empty()) {
+    unsigned Selected = 0;
+    for (const spec::Sweep &W : C.Spec.Sweeps)
+      if (C.Spec.isTopLevel(*W.Decl) &&
+          (SweepFilter.empty() || W.Decl->Name == SweepFilter) &&
+          (Any || Selected++ > 0)) {
+        C.Diags.report<DiagID::err_sweep_checkpoint_one>(W.Decl->DeclRange,
+                                                         W.Decl->Name);
+        return finish(C, ExitBadInput);
+      }
   }
   for (const spec::Sweep &W : C.Spec.Sweeps) {
     if (!C.Spec.isTopLevel(*W.Decl) ||
@@ -53,13 +85,32 @@ static int runSweepUnit(Compilation &C, bool &Any,
       Failed = true;
       break;
     }
-    if (Any)
-      out() << '\n';
-    Any = true;
     std::vector<std::string> Cols = sweep::columns(W);
     report::SweepPrinter Printer(W, Cols, SweepOutputFormat, out());
-    Printer.begin();
+    // Begun with the first row or after the run: a sweep refused by its
+    // checkpoint prints nothing.
+    bool Begun = false;
+    auto Begin = [&] {
+      if (Begun)
+        return;
+      if (Any)
+        out() << '\n';
+      Any = true;
+      Printer.begin();
+      Begun = true;
+    };
     sweep::Options Opts;
+    if (!Checkpoint.empty()) {
+      if (!(CheckpointInterval >= 0)) {
+        WithColor::error(errOut(), "llmsys")
+            << "--checkpoint-interval takes seconds, 0 or more\n";
+        Failed = true;
+        break;
+      }
+      Opts.Save.Path = Checkpoint;
+      Opts.Save.IntervalSeconds = CheckpointInterval;
+      Opts.Save.Identity = checkpointIdentity(C, W);
+    }
     Opts.Threads = SweepThreads;
     Opts.Ranks = SweepRanks;
     Opts.ReusePrefix = SweepReusePrefix;
@@ -72,14 +123,31 @@ static int runSweepUnit(Compilation &C, bool &Any,
     // needs them kept too.
     std::vector<sweep::Point> Streamed;
     Opts.Stream = [&](const sweep::Point &P) {
+      Begin();
       Printer.row(P);
       if (!PlotDir.empty())
         Streamed.push_back(P);
     };
     sweep::Result R = sweep::run(W, Opts);
+    if (!R.Ran) {
+      WithColor::error(errOut(), "llmsys") << R.CheckpointError << '\n';
+      Failed = true;
+      break;
+    }
+    if (R.Resumed && !Quiet)
+      WithColor::note(errOut(), "llmsys")
+          << "sweep '" << W.Decl->Name << "' resumed from '" << Checkpoint
+          << "': " << R.Resumed << " of " << R.Total
+          << " points were done\n";
+    Begin();
     for (size_t I = 0; I < R.Kept.size(); ++I)
       Printer.row(R.Kept[I], I + 1);
     Printer.end(R);
+    if (!R.CheckpointError.empty()) {
+      // The report is whole; the progress on disk is not.
+      WithColor::error(errOut(), "llmsys") << R.CheckpointError << '\n';
+      Failed = true;
+    }
     // An objective no point has (cost without prices, ...) ranks nothing.
     for (const auto &[Figure, Maximize] : W.Objectives) {
       auto Col = std::find(R.Columns.begin(), R.Columns.end(), Figure);
