@@ -20,6 +20,7 @@
 #include "Sema/Compilation.h"
 #include "Sweep/Sweep.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -81,7 +82,7 @@ const char *severityName(Severity S) {
   return "error";
 }
 
-py::dict diagnosticDict(const Compilation &C, const Diagnostic &D) {
+py::dict diagnosticDict(const SourceMgr &SM, const Diagnostic &D) {
   py::dict R;
   R["severity"] = severityName(D.Sev);
   R["id"] = getDiagInfo(D.ID).Name.str();
@@ -90,41 +91,41 @@ py::dict diagnosticDict(const Compilation &C, const Diagnostic &D) {
   R["line"] = py::none();
   R["column"] = py::none();
   if (D.Range.Start.isValid())
-    if (unsigned Buf = C.SM.FindBufferContainingLoc(D.Range.Start)) {
-      auto [Line, Col] = C.SM.getLineAndColumn(D.Range.Start, Buf);
-      R["file"] = C.SM.getMemoryBuffer(Buf)->getBufferIdentifier().str();
+    if (unsigned Buf = SM.FindBufferContainingLoc(D.Range.Start)) {
+      auto [Line, Col] = SM.getLineAndColumn(D.Range.Start, Buf);
+      R["file"] = SM.getMemoryBuffer(Buf)->getBufferIdentifier().str();
       R["line"] = Line;
       R["column"] = Col;
     }
   py::list Notes;
   for (const Diagnostic &N : D.Notes)
-    Notes.append(diagnosticDict(C, N));
+    Notes.append(diagnosticDict(SM, N));
   R["notes"] = Notes;
   return R;
 }
 
 /// The diagnostics collected so far, as dicts and as the command line
 /// prints them; the engine is emptied.
-std::pair<py::list, std::string> takeDiagnostics(Compilation &C) {
+std::pair<py::list, std::string> takeDiagnostics(DiagnosticEngine &Diags) {
   py::list List;
-  for (const Diagnostic &D : C.Diags.pending())
-    List.append(diagnosticDict(C, D));
+  for (const Diagnostic &D : Diags.pending())
+    List.append(diagnosticDict(Diags.getSourceMgr(), D));
   std::string Text;
   raw_string_ostream OS(Text);
-  C.Diags.flush(OS);
+  Diags.flush(OS);
   OS.flush();
   while (!Text.empty() && (Text.back() == '\n' || Text.back() == ' '))
     Text.pop_back();
   return {List, Text};
 }
 
-/// Raises llmsys.DiagnosticError when C has errors; otherwise issues its
-/// warnings as Python warnings. The engine is emptied either way.
-void raiseOrWarn(Compilation &C) {
-  bool Failed = C.Diags.hasErrors();
-  if (C.Diags.pending().empty())
+/// Raises llmsys.DiagnosticError when Diags has errors; otherwise issues
+/// its warnings as Python warnings. The engine is emptied either way.
+void raiseOrWarn(DiagnosticEngine &Diags) {
+  bool Failed = Diags.hasErrors();
+  if (Diags.pending().empty())
     return;
-  auto [List, Text] = takeDiagnostics(C);
+  auto [List, Text] = takeDiagnostics(Diags);
   py::module_ M = py::module_::import("llmsys");
   if (Failed) {
     py::object Error = M.attr("DiagnosticError")(Text, List);
@@ -135,35 +136,75 @@ void raiseOrWarn(Compilation &C) {
       .attr("warn")(Text, M.attr("SpecWarning"), 2);
 }
 
-/// A Python value as the text of a field's value in a spec.
-std::string fieldText(const std::string &Path, py::handle V) {
+/// A Python value as the text of one value of a field in a spec: a bool, a
+/// whole number (int or anything with __index__, such as numpy's), a
+/// finite number (float or anything with __float__), a string of spec text
+/// (a number with its unit, a word, a name), or a list of those (a field
+/// that holds a list). Text that could close the value or add members is
+/// refused.
+std::string fieldText(const std::string &Path, py::handle V, bool InList) {
+  auto Refuse = [&](const std::string &Why) {
+    throw py::value_error("override '" + Path + "': " + Why);
+  };
   if (py::isinstance<py::bool_>(V))
     return V.cast<bool>() ? "true" : "false";
-  if (py::isinstance<py::int_>(V))
-    return py::str(V).cast<std::string>();
-  if (py::isinstance<py::float_>(V)) {
-    double D = V.cast<double>();
-    if (!std::isfinite(D))
-      throw py::value_error("override '" + Path +
-                            "': a value must be a finite number");
-    return py::repr(V).cast<std::string>();
+  if (py::isinstance<py::str>(V)) {
+    std::string T = V.cast<std::string>();
+    if (T.find_first_of("[]{};,=\"\n\r") != std::string::npos ||
+        T.find("//") != std::string::npos || T.find("/*") != std::string::npos ||
+        StringRef(T).trim().empty())
+      Refuse("'" + T + "' is not one value (spec text such as '80 GiB', "
+             "'bf16' or 'H100_SXM')");
+    return T;
   }
-  if (py::isinstance<py::str>(V))
-    return V.cast<std::string>();
-  if (py::isinstance<py::list>(V) || py::isinstance<py::tuple>(V)) {
+  if (!InList && (py::isinstance<py::list>(V) || py::isinstance<py::tuple>(V))) {
     std::string S = "[";
     bool First = true;
     for (py::handle E : V) {
       S += First ? "" : ", ";
       First = false;
-      S += fieldText(Path, E);
+      S += fieldText(Path, E, /*InList=*/true);
     }
     return S + "]";
   }
+  if (py::hasattr(V, "__index__"))
+    return py::str(py::reinterpret_steal<py::object>(PyNumber_Index(V.ptr())))
+        .cast<std::string>();
+  if (py::hasattr(V, "__float__")) {
+    double D = py::float_(py::reinterpret_borrow<py::object>(V)).cast<double>();
+    if (!std::isfinite(D))
+      Refuse("a value must be a finite number");
+    return py::repr(py::float_(D)).cast<std::string>();
+  }
   throw py::type_error(
-      "override '" + Path + "': a value must be a bool, int, float, str "
-      "(spec text such as '80 GiB' or 'bf16') or a list of them, not " +
+      "override '" + Path + "': a value must be a bool, a number, a str of "
+      "spec text (such as '80 GiB' or 'bf16')" +
+      std::string(InList ? "" : " or a list of them") + ", not " +
       py::str(V.get_type().attr("__name__")).cast<std::string>());
+}
+
+/// A keyword as a field path: mapping__tp is mapping.tp (a keyword cannot
+/// hold a dot); ValueError unless it is a path of names.
+std::string overridePath(py::handle Key) {
+  std::string Path = py::str(Key).cast<std::string>();
+  std::string Out;
+  for (size_t I = 0; I < Path.size(); ++I) {
+    if (Path.compare(I, 2, "__") == 0) {
+      Out += '.';
+      ++I;
+    } else {
+      Out += Path[I];
+    }
+  }
+  SmallVector<StringRef, 4> Parts;
+  StringRef(Out).split(Parts, '.');
+  for (StringRef P : Parts)
+    if (P.empty() || isDigit(P.front()) ||
+        !llvm::all_of(P, [](char C) { return isAlnum(C) || C == '_'; }))
+      throw py::value_error("override '" + Path +
+                            "' is not a field path (mapping.tp, or "
+                            "mapping__tp as a keyword)");
+  return Out;
 }
 
 class Spec {
@@ -183,6 +224,17 @@ public:
         Sweeps.push_back(W.Decl->Name);
   }
 
+  /// Compiles Path from the text this load read, from now on.
+  void keepText(const std::string &Path) {
+    if (C->Spec.TopLevelBuffers.empty())
+      return;
+    Opts.Texts.push_back(
+        {Path, Path,
+         C->SM.getMemoryBuffer(C->Spec.TopLevelBuffers.front())
+             ->getBuffer()
+             .str()});
+  }
+
   const std::vector<std::string> &scenarios() const { return Scenarios; }
   const std::vector<std::string> &sweeps() const { return Sweeps; }
   std::string repr() const {
@@ -197,31 +249,31 @@ public:
   /// The scenario's figures that the result has: key (with its base unit)
   /// to value.
   py::dict evaluate(const std::string &Name, const py::kwargs &Overrides) {
-    py::dict D;
+    std::vector<std::pair<const ir::FigureInfo *, double>> Figures;
     run(Name, Overrides, /*Detail=*/false, [&](const driver::Evaluation &E) {
-      for (const ir::FigureInfo &F : ir::figures()) {
-        if (F.Training != E.Training)
-          continue;
-        std::optional<double> V = E.figure(F.Id);
-        if (!V)
-          continue;
-        if (F.Type == ir::FigureType::Bool)
-          D[py::str(F.Key.str())] = py::bool_(*V != 0);
-        else
-          D[py::str(F.Key.str())] = py::float_(*V);
-      }
+      for (const ir::FigureInfo &F : ir::figures())
+        if (F.Training == E.Training)
+          if (std::optional<double> V = E.figure(F.Id))
+            Figures.push_back({&F, *V});
     });
+    py::dict D;
+    for (auto [F, V] : Figures) {
+      if (F->Type == ir::FigureType::Bool)
+        D[py::str(F->Key.str())] = py::bool_(V != 0);
+      else
+        D[py::str(F->Key.str())] = py::float_(V);
+    }
     return D;
   }
 
   /// The whole report, as `llmsys eval --format=json` prints it.
   py::object report(const std::string &Name, const py::kwargs &Overrides) {
-    py::object R;
+    std::optional<json::Value> R;
     run(Name, Overrides, /*Detail=*/true, [&](const driver::Evaluation &E) {
-      R = toPython(E.Training ? report::trainingJson(E.Program, E.Train)
-                              : report::servingJson(E.Program, E.Serve));
+      R = E.Training ? report::trainingJson(E.Program, E.Train)
+                     : report::servingJson(E.Program, E.Serve);
     });
-    return R;
+    return R ? toPython(*R) : py::object(py::none());
   }
 
   /// A sweep's points as flat rows: the point's number (and rank when
@@ -259,7 +311,7 @@ public:
         Printer.row(R.Kept[I], I + 1);
       Printer.end(R);
     }
-    raiseOrWarn(*C);
+    raiseOrWarn(C->Diags);
     Expected<json::Value> Doc = json::parse(Json);
     if (!Doc)
       throw std::runtime_error("internal error: the sweep's JSON does not "
@@ -316,7 +368,7 @@ private:
   static std::unique_ptr<Compilation> compile(const CompileOptions &O) {
     auto C = std::make_unique<Compilation>(O);
     C->run();
-    raiseOrWarn(*C);
+    raiseOrWarn(C->Diags);
     return C;
   }
 
@@ -332,33 +384,35 @@ private:
   }
 
   /// Evaluates the scenario, its fields overridden, and hands the result
-  /// to Use. Overrides are compiled beside the spec as a sweep of one
-  /// value per field, so each is checked as a sweep axis written in a file
-  /// would be (its diagnostics point into <overrides>), and fields derived
-  /// from one follow it (dp = devices / (tp x pp)).
+  /// to Use (which must not raise: it runs inside the C++ libraries).
+  /// Overrides are compiled beside the spec as a sweep of one value per
+  /// field, so each is checked as a sweep axis written in a file would be
+  /// (its diagnostics point into <overrides>), and fields derived from one
+  /// follow it (dp = devices / (tp x pp)). Each call reports into its own
+  /// diagnostics.
   void run(const std::string &Name, const py::kwargs &Overrides, bool Detail,
            function_ref<void(const driver::Evaluation &)> Use) {
     const spec::Object *S = scenario(*C, Name, true);
     passes::PassContext Ctx;
     if (Overrides.empty()) {
-      Ctx.Diags = &C->Diags;
+      DiagnosticEngine Diags(C->SM);
+      Ctx.Diags = &Diags;
       std::optional<driver::Evaluation> E =
           driver::evaluate(ir::scenarioFromSpec(*S), Ctx, Detail);
-      raiseOrWarn(*C);
+      raiseOrWarn(Diags);
       if (!E)
         throw std::runtime_error("scenario '" + Name +
                                  "' could not be evaluated");
       Use(*E);
       return;
     }
+    std::vector<std::string> Paths;
     std::string Text =
         std::string("sweep ") + OverrideName + " over " + Name + " {\n";
     for (auto [K, V] : Overrides) {
-      // A keyword cannot hold a dot: mapping__tp is mapping.tp.
-      std::string Path = py::str(K).cast<std::string>();
-      for (size_t P; (P = Path.find("__")) != std::string::npos;)
-        Path.replace(P, 2, ".");
-      Text += "  " + Path + " in [" + fieldText(Path, V) + "]\n";
+      Paths.push_back(overridePath(K));
+      Text += "  " + Paths.back() + " in [" +
+              fieldText(Paths.back(), V, /*InList=*/false) + "]\n";
     }
     Text += "}\n";
     CompileOptions O = Opts;
@@ -369,13 +423,18 @@ private:
     for (const spec::Sweep &X : U->Spec.Sweeps)
       if (X.Decl->Name == OverrideName)
         W = &X;
-    if (!W)
-      throw std::runtime_error("internal error: the overrides were not "
-                               "compiled");
+    // Exactly the overrides, one value each: what the text says is what
+    // was asked.
+    bool AsAsked = W && W->Axes.size() == Paths.size();
+    for (size_t I = 0; AsAsked && I < Paths.size(); ++I)
+      AsAsked = W->Axes[I].Path == Paths[I] && W->Axes[I].Values.size() == 1;
+    if (!AsAsked)
+      throw py::value_error("scenario '" + Name + "': the overrides do not "
+                            "read as one value per field");
     Ctx.Diags = &U->Diags;
     std::vector<uint32_t> Choice(W->Axes.size(), 0);
     bool Done = sweep::evaluatePoint(*W, Choice, Ctx, Use);
-    raiseOrWarn(*U);
+    raiseOrWarn(U->Diags);
     if (!Done)
       throw py::value_error("scenario '" + Name +
                             "': a field computed from the overrides does "
@@ -420,7 +479,11 @@ Spec load(const std::optional<std::string> &PathOrText,
       throw py::value_error("cannot open '" + *File +
                             "': no such file (spec text needs a '{')");
     O.Files.push_back(*File);
-    return Spec(std::move(O), *File);
+    Spec S(O, *File);
+    // Later calls (overrides compile the spec again) read the text loaded
+    // now, not the file as it may have changed since.
+    S.keepText(*File);
+    return S;
   }
   // Quoted imports in text resolve from the working directory.
   SmallString<256> Where;

@@ -56,6 +56,11 @@ Position positionOf(llvm::StringRef Text, size_t Offset) {
 std::string pathFromUri(llvm::StringRef Uri) {
   if (!Uri.consume_front("file://"))
     return "";
+  // file://localhost/a is /a; another host is not a local file.
+  if (Uri.consume_front("localhost"))
+    ;
+  else if (!Uri.startswith("/"))
+    return "";
   std::string Path;
   for (size_t I = 0; I < Uri.size(); ++I) {
     unsigned Hi, Lo;

@@ -56,7 +56,37 @@ void Server::notify(StringRef Method, json::Value Params) {
                                  {"params", std::move(Params)}});
 }
 
+/// Whether JSON text nests arrays and objects deeper than Limit (the
+/// parser recurses once a level; a message of a million `[` would
+/// exhaust the stack).
+static bool nestsDeeper(StringRef Text, unsigned Limit) {
+  unsigned Depth = 0;
+  bool InString = false;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (InString) {
+      if (C == '\\')
+        ++I;
+      else if (C == '"')
+        InString = false;
+    } else if (C == '"') {
+      InString = true;
+    } else if (C == '[' || C == '{') {
+      if (++Depth > Limit)
+        return true;
+    } else if ((C == ']' || C == '}') && Depth > 0) {
+      --Depth;
+    }
+  }
+  return false;
+}
+
 bool Server::handle(StringRef Body) {
+  if (nestsDeeper(Body, 256)) {
+    replyError(nullptr, ParseError,
+               "the message nests arrays and objects more than 256 deep");
+    return true;
+  }
   Expected<json::Value> V = json::parse(Body);
   if (!V) {
     replyError(nullptr, ParseError,

@@ -47,6 +47,11 @@ Incoming readMessage(std::FILE *In) {
     }
     Any = true;
     llvm::StringRef L(*Line);
+    // After a message whose length could not be read, its body runs into
+    // the next header on one line: read on from the header's name.
+    size_t At = L.find_insensitive("content-length:");
+    if (At != llvm::StringRef::npos)
+      L = L.drop_front(At);
     auto [Name, Value] = L.split(':');
     if (Name.trim().equals_insensitive("Content-Length")) {
       unsigned long long N;

@@ -159,7 +159,8 @@ static int runSweepUnit(Compilation &C, bool &Any,
                        W.Scenario->Type->findFigure(Figure)
                            ->Info->missingReason());
     }
-    if (!PlotDir.empty() &&
+    bool Reports = !SweepRanks || SweepRanks->rank() == 0;
+    if (Reports && !PlotDir.empty() &&
         !(W.Pareto
               ? writePlot(W.Decl->Name + ".pareto.svg",
                           report::plotPareto(W, R))
@@ -172,13 +173,40 @@ static int runSweepUnit(Compilation &C, bool &Any,
   return finish(C, Failed ? ExitBadInput : ExitOk);
 }
 
+/// Under MPI: whether every rank compiled the same units to the same
+/// result (the same files' text, the same errors), so that all run the
+/// same sweeps in the same order; rank 0 says why not.
+static bool ranksCompiledAlike(Units &Us) {
+  MD5 Hash;
+  for (std::unique_ptr<Compilation> &Unit : Us) {
+    uint8_t Ok = !Unit->Diags.hasErrors();
+    Hash.update(ArrayRef<uint8_t>(&Ok, 1));
+    for (unsigned I = 1; I <= Unit->SM.getNumBuffers(); ++I)
+      Hash.update(Unit->SM.getMemoryBuffer(I)->getBuffer());
+  }
+  MD5::MD5Result R;
+  Hash.final(R);
+  std::vector<uint64_t> All = SweepRanks->allGather(R.low());
+  if (llvm::all_equal(All))
+    return true;
+  if (SweepRanks->rank() == 0)
+    WithColor::error(errs(), "llmsys")
+        << "the MPI ranks read different specs (a file that differs "
+           "between nodes?): every rank must see the same files\n";
+  return false;
+}
+
 int runSweep(Units &Us) {
   bool Any = false;
   int Status = ExitOk;
   std::vector<std::string> Names;
+  for (std::unique_ptr<Compilation> &Unit : Us)
+    Unit->run();
+  if (SweepRanks && !ranksCompiledAlike(Us))
+    return ExitBadInput;
   for (std::unique_ptr<Compilation> &Unit : Us) {
     Compilation &C = *Unit;
-    if (!C.run()) {
+    if (C.Diags.hasErrors()) {
       Status = std::max(Status, C.finish(errOut()));
       continue;
     }

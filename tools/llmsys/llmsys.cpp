@@ -198,6 +198,29 @@ int main(int argc, char **argv) {
       return ExitBadInput;
     }
     SweepRanks = Ranks.get();
+    if (Ranks) {
+      // Every rank must run the same sweeps, and rank 0 must be able to
+      // write the report: any rank that cannot go on stops them all (a
+      // rank left waiting for the others would hang the job).
+      std::string Why;
+      if (llvm::is_contained(Inputs, "-"))
+        Why = "a spec read from standard input reaches rank 0 only; name "
+              "the file under MPI";
+      else if (Ranks->rank() == 0 && !OutputFile.empty()) {
+        SmallString<256> Dir(sys::path::parent_path(OutputFile));
+        if (Dir.empty())
+          Dir = ".";
+        if (sys::fs::access(Dir, sys::fs::AccessMode::Write))
+          Why = "cannot write '" + OutputFile + "': its folder '" +
+                std::string(Dir.str()) + "' is not writable";
+      }
+      std::vector<uint64_t> Ready = Ranks->allGather(Why.empty());
+      if (!llvm::all_of(Ready, [](uint64_t R) { return R == 1; })) {
+        if (Ranks->rank() == 0 && !Why.empty())
+          WithColor::error(errs(), "llmsys") << Why << '\n';
+        return ExitBadInput;
+      }
+    }
     if (Ranks && Ranks->rank() != 0) {
       silenceOutput();
       return runSweep(Us);

@@ -131,6 +131,49 @@ class Evaluate(unittest.TestCase):
             self.spec.evaluate("gtp3")
         self.assertIn("did you mean 'gpt3'", str(e.exception))
 
+    def test_overrides_cannot_add_text(self):
+        # One value per field, and nothing past it.
+        for bad in ({"mapping__micro_batch": "2, 4"},
+                    {"mapping__micro_batch": "2]\n  mapping.recompute in [full"},
+                    {"}\nsweep z over gpt3 {\n mapping.micro_batch": 2},
+                    {"mapping__micro_batch": "2 // x"}):
+            with self.assertRaises(ValueError, msg=repr(bad)):
+                self.spec.evaluate("gpt3", **bad)
+        deep = []
+        deep.append(deep)
+        with self.assertRaises(TypeError):
+            self.spec.evaluate("gpt3", mapping__micro_batch=deep)
+
+    def test_numbers_that_are_not_python_ints(self):
+        class Index:
+            def __index__(self):
+                return 2
+        self.assertEqual(
+            self.spec.evaluate("gpt3", mapping__micro_batch=Index())["step_time_s"],
+            cli_sweep("mb2")[0]["step_time_s"])
+
+    def test_errors_do_not_accumulate(self):
+        # Each call has its own diagnostics: the same failure says the
+        # same, and a later call that succeeds does not raise.
+        texts = []
+        for _ in range(3):
+            with self.assertRaises(llmsys.DiagnosticError) as e:
+                self.spec.evaluate("gpt3", mapping__tp=7)
+            texts.append(str(e.exception))
+        self.assertEqual(texts[0], texts[2])
+        self.assertIn("step_time_s", self.spec.evaluate("gpt3"))
+
+    def test_the_text_loaded_is_the_one_compiled(self):
+        import shutil, tempfile
+        d = tempfile.mkdtemp()
+        copy = os.path.join(d, "spec.llmsys")
+        shutil.copy(SPEC, copy)
+        spec = llmsys.load(copy)
+        before = spec.evaluate("gpt3", mapping__micro_batch=2)
+        os.remove(copy)
+        self.assertEqual(spec.evaluate("gpt3", mapping__micro_batch=2), before)
+        shutil.rmtree(d)
+
     def test_an_invalid_mapping_is_a_diagnostic(self):
         # 7 does not divide the model's heads.
         with self.assertRaises(llmsys.DiagnosticError):
