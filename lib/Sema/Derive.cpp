@@ -226,6 +226,25 @@ const NodeScaling &Resolver::nodeScaling(Object *Root, Object *ParentRoot) {
   return NS;
 }
 
+const char *Resolver::derivationInput(StructID Struct, unsigned Field) {
+  if (Struct == StructID::Accelerator &&
+      Field == static_cast<unsigned>(AcceleratorField::Technology))
+    return "a sweep point would not derive again what it derives (an "
+           "accelerator's process node scales the fields a child of another "
+           "accelerator inherits, once, when the spec is read: "
+           "technology.md); sweep accelerators at each node instead "
+           "(system.node.accelerator in [X_at_N5, X_at_N3])";
+  if (Struct == StructID::MemoryLevel &&
+      (Field == static_cast<unsigned>(MemoryLevelField::Stacks) ||
+       Field == static_cast<unsigned>(MemoryLevelField::Technology)))
+    return "a sweep point would not derive again what it derives (a "
+           "memory level's technology and stack count give the capacity and "
+           "bandwidth it does not write, once, when the spec is read); "
+           "sweep accelerators with each memory instead "
+           "(system.node.accelerator in [X_hbm3e, X_hbm4])";
+  return nullptr;
+}
+
 bool Resolver::derive(Object *O, unsigned Field, std::optional<Value> &V) {
   spec::Field &F = O->Fields[Field];
   Slot &Sl = slot(O, Field);

@@ -241,6 +241,21 @@ void Resolver::resolveSweep(EntityInfo &EI) {
           T = FS->Type.Struct;
         }
       }
+      // A field no figure reads, or one that only derivations read: a
+      // point would change nothing.
+      if (FS && (!FS->DocOnly.empty() ||
+                 derivationInput(T->Id, static_cast<unsigned>(
+                                            FS - T->Fields.data())))) {
+        const char *Why =
+            derivationInput(T->Id, static_cast<unsigned>(FS - T->Fields.data()));
+        Diags.report<DiagID::err_sweep_axis_inert>(
+            A.Path.range(), A.Path.str(),
+            Why ? std::string(Why)
+                : "a sweep point would change nothing: no figure reads it (" +
+                      FS->DocOnly + ")");
+        Ok = false;
+        break;
+      }
       AxisReaders Readers;
       if (!FS || !axisReaders(*Target->Obj, Paths, A, Readers)) {
         Ok = false;

@@ -181,6 +181,10 @@ public:
                         std::optional<Value> &V);
   const NodeScaling &nodeScaling(Object *Root, Object *ParentRoot);
   std::unordered_map<const Object *, NodeScaling> NodeScales;
+  /// For a field whose value only derivations read (a process node, a
+  /// stack count): why a sweep cannot move it and what to sweep instead;
+  /// null for other fields. A sweep point does not derive again.
+  static const char *derivationInput(StructID Struct, unsigned Field);
 
   // CheckValue.cpp
   /// V a whole number (rounded in place); else err_not_integer.
