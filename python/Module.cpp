@@ -69,22 +69,9 @@ std::string stdlibDir() {
   return LLMSYS_SOURCE_STDLIB_DIR;
 }
 
-const char *severityName(Severity S) {
-  switch (S) {
-  case Severity::Error:
-  case Severity::Finding:
-    return "error";
-  case Severity::Warning:
-    return "warning";
-  case Severity::Note:
-    return "note";
-  }
-  return "error";
-}
-
 py::dict diagnosticDict(const SourceMgr &SM, const Diagnostic &D) {
   py::dict R;
-  R["severity"] = severityName(D.Sev);
+  R["severity"] = severityLabel(D.Sev);
   R["id"] = getDiagInfo(D.ID).Name.str();
   R["message"] = D.Message;
   R["file"] = py::none();
@@ -284,7 +271,7 @@ public:
       if (C->Spec.isTopLevel(*S.Decl) && (!Name || S.Decl->Name == *Name)) {
         if (W)
           throw py::value_error("the spec has several sweeps (" +
-                                join(Sweeps, ", ") + "): name one");
+                                llvm::join(Sweeps, ", ") + "): name one");
         W = &S;
       }
     if (!W) {
@@ -356,13 +343,6 @@ private:
       Keys.push_back(F ? F->Key.str() : Col);
     }
     return Keys;
-  }
-
-  static std::string join(const std::vector<std::string> &V, StringRef Sep) {
-    std::string S;
-    for (size_t I = 0; I < V.size(); ++I)
-      S += (I ? Sep.str() : "") + V[I];
-    return S;
   }
 
   static std::unique_ptr<Compilation> compile(const CompileOptions &O) {

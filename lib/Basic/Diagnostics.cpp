@@ -116,22 +116,10 @@ static bool isContinuationByte(char C) {
 }
 
 void DiagnosticEngine::print(raw_ostream &OS, const Diagnostic &D) const {
-  StringRef Label;
-  raw_ostream::Colors LabelColor = raw_ostream::RED;
-  switch (D.Sev) {
-  case Severity::Error:
-  case Severity::Finding:
-    Label = "error";
-    break;
-  case Severity::Warning:
-    Label = "warning";
-    LabelColor = raw_ostream::MAGENTA;
-    break;
-  case Severity::Note:
-    Label = "note";
-    LabelColor = raw_ostream::BLACK;
-    break;
-  }
+  StringRef Label = severityLabel(D.Sev);
+  raw_ostream::Colors LabelColor = D.Sev == Severity::Warning ? raw_ostream::MAGENTA
+                                   : D.Sev == Severity::Note  ? raw_ostream::BLACK
+                                                              : raw_ostream::RED;
 
   unsigned BufID = 0;
   unsigned Line = 0, Col = 0;

@@ -37,6 +37,21 @@ enum ExitStatus : int {
   ExitBadInput = 2, ///< bad input, a usage error or an I/O failure
 };
 
+/// "error" (errors and findings), "warning" or "note": how a diagnostic
+/// is labelled when printed and in the Python module's dicts.
+inline const char *severityLabel(Severity S) {
+  switch (S) {
+  case Severity::Error:
+  case Severity::Finding:
+    return "error";
+  case Severity::Warning:
+    return "warning";
+  case Severity::Note:
+    return "note";
+  }
+  return "error";
+}
+
 /// Errors and findings stop a run from succeeding.
 inline bool isError(Severity S) {
   return S == Severity::Error || S == Severity::Finding;

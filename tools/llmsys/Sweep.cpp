@@ -22,12 +22,9 @@ using namespace llvm;
 namespace llmsys {
 namespace driver {
 
-/// What a checkpoint of W must match: the tool's version and checkpoint
-/// format, the sweep's name, and the text of every file the unit read (the
-/// spec, its imports, the data files), hashed.
-static std::string checkpointIdentity(const Compilation &C,
-                                      const spec::Sweep &W) {
-  MD5 Hash;
+/// Adds the text of every file C read (the spec, its imports, the data
+/// files) to Hash, each with its length.
+static void hashSources(MD5 &Hash, const Compilation &C) {
   for (unsigned I = 1; I <= C.SM.getNumBuffers(); ++I) {
     StringRef Text = C.SM.getMemoryBuffer(I)->getBuffer();
     uint64_t Size = Text.size();
@@ -35,6 +32,15 @@ static std::string checkpointIdentity(const Compilation &C,
                                   sizeof Size));
     Hash.update(Text);
   }
+}
+
+/// What a checkpoint of W must match: the tool's version and checkpoint
+/// format, the sweep's name, and the text of every file the unit read (the
+/// spec, its imports, the data files), hashed.
+static std::string checkpointIdentity(const Compilation &C,
+                                      const spec::Sweep &W) {
+  MD5 Hash;
+  hashSources(Hash, C);
   MD5::MD5Result R;
   Hash.final(R);
   return std::string("llmsys ") + LLMSYS_VERSION + "\nsweep " +
@@ -181,8 +187,7 @@ static bool ranksCompiledAlike(Units &Us) {
   for (std::unique_ptr<Compilation> &Unit : Us) {
     uint8_t Ok = !Unit->Diags.hasErrors();
     Hash.update(ArrayRef<uint8_t>(&Ok, 1));
-    for (unsigned I = 1; I <= Unit->SM.getNumBuffers(); ++I)
-      Hash.update(Unit->SM.getMemoryBuffer(I)->getBuffer());
+    hashSources(Hash, *Unit);
   }
   MD5::MD5Result R;
   Hash.final(R);
