@@ -16,6 +16,11 @@
 //   capacity and bandwidth it does not write as stacks x the technology's
 //   per-stack figure.
 //
+// A sweep axis over either input (an accelerator's `technology`, a memory
+// level's `stacks` or `technology`) derives again at each point: the
+// fields above are lowered to expressions over the point's values
+// (sweepDerivations), which lib/Sweep evaluates like any computed field.
+//
 // Marking happens when an object is built (so required-field checks see the
 // derived fields as set); the values are computed on demand like any other
 // field, and each keeps how it was derived for `llmsys-opt --emit=spec`.
@@ -61,6 +66,60 @@ constexpr const char *NodeFactors[] = {"logic_density", "sram_density",
 
 std::string factor(double X) { return fmt::format("x{:.4g}", X); }
 } // namespace
+
+namespace {
+/// Builds the expression a sweep point evaluates for a derived field: the
+/// same arithmetic as a spec read does on numbers, over spec::Condition
+/// nodes whose inputs are the point's field values.
+struct PointExpr {
+  spec::Condition *C = nullptr;
+  int N = -1;
+};
+
+PointExpr make(spec::Condition &C, spec::Condition::Node Node) {
+  C.Nodes.push_back(std::move(Node));
+  return {&C, static_cast<int>(C.Nodes.size()) - 1};
+}
+PointExpr constant(spec::Condition &C, double X) {
+  spec::Condition::Node Node;
+  Node.C = Value::number(X);
+  return make(C, std::move(Node));
+}
+/// The field at Path from the scenario (Name: for messages).
+PointExpr fieldAt(spec::Condition &C, std::vector<unsigned> Path,
+                  std::string Name) {
+  spec::Condition::Node Node;
+  Node.Kind = spec::Condition::Op::Field;
+  Node.FieldPath = std::move(Path);
+  Node.Name = std::move(Name);
+  return make(C, std::move(Node));
+}
+PointExpr apply(spec::Condition::Op Op, PointExpr L, PointExpr R = {}) {
+  spec::Condition::Node Node;
+  Node.Kind = Op;
+  Node.L = L.N;
+  Node.R = R.N;
+  return make(*L.C, std::move(Node));
+}
+PointExpr operator*(PointExpr L, PointExpr R) {
+  return apply(spec::Condition::Op::Mul, L, R);
+}
+PointExpr operator/(PointExpr L, PointExpr R) {
+  return apply(spec::Condition::Op::Div, L, R);
+}
+PointExpr minOf(PointExpr L, PointExpr R) {
+  return apply(spec::Condition::Op::Min, L, R);
+}
+PointExpr roundOf(PointExpr X) { return apply(spec::Condition::Op::Round, X); }
+} // namespace
+
+/// The clock a node allows at equal power (technology.md): what the budget
+/// leaves for units x power, never above the node's speed gain. One rule
+/// for a spec read (numbers) and a sweep point (PointExpr).
+static double minOf(double L, double R) { return std::min(L, R); }
+template <typename T> static T nodeClock(T Units, T Speed, T Power, T Budget) {
+  return minOf(Speed, Budget / (Units * Power));
+}
 
 static Object *rootOf(Object *O) {
   while (O->Enclosing)
@@ -214,9 +273,8 @@ const NodeScaling &Resolver::nodeScaling(Object *Root, Object *ParentRoot) {
   // power ~ units x power-at-equal-clock x clock, so the clock that fits is
   // budget / (units x power), and never more than the node's speed gain.
   double Budget = Written("tdp").value_or(1.0);
-  double Fits = Budget / (NS.Units * NS.Power);
-  NS.ClockAtSpeed = NS.Speed <= Fits;
-  NS.Clock = std::min(NS.Speed, Fits);
+  NS.Clock = nodeClock(NS.Units, NS.Speed, NS.Power, Budget);
+  NS.ClockAtSpeed = NS.Clock == NS.Speed;
   if (std::optional<double> C = Written("clock")) {
     NS.Clock = *C;
     NS.ClockWritten = true;
@@ -226,23 +284,164 @@ const NodeScaling &Resolver::nodeScaling(Object *Root, Object *ParentRoot) {
   return NS;
 }
 
-const char *Resolver::derivationInput(StructID Struct, unsigned Field) {
-  if (Struct == StructID::Accelerator &&
-      Field == static_cast<unsigned>(AcceleratorField::Technology))
-    return "a sweep point would not derive again what it derives (an "
-           "accelerator's process node scales the fields a child of another "
-           "accelerator inherits, once, when the spec is read: "
-           "technology.md); sweep accelerators at each node instead "
-           "(system.node.accelerator in [X_at_N5, X_at_N3])";
-  if (Struct == StructID::MemoryLevel &&
-      (Field == static_cast<unsigned>(MemoryLevelField::Stacks) ||
-       Field == static_cast<unsigned>(MemoryLevelField::Technology)))
-    return "a sweep point would not derive again what it derives (a "
-           "memory level's technology and stack count give the capacity and "
-           "bandwidth it does not write, once, when the spec is read); "
-           "sweep accelerators with each memory instead "
-           "(system.node.accelerator in [X_hbm3e, X_hbm4])";
-  return nullptr;
+bool Resolver::sweepDerivations(const ObjectPaths &Paths,
+                                const spec::SweepAxis &Axis, AxisReaders &A) {
+  Object *O = const_cast<Object *>(A.Target.first);
+  if (!O)
+    return true;
+  unsigned Idx = A.Target.second;
+  std::vector<unsigned> Base = Paths.lookup(O);
+  auto Path = [&](std::initializer_list<unsigned> Steps) {
+    std::vector<unsigned> P = Base;
+    P.insert(P.end(), Steps);
+    return P;
+  };
+  auto Add = [&](Object *Holder, unsigned Field, spec::Condition C) {
+    A.Derives.push_back({{Holder, Field}, std::move(C)});
+  };
+  // The axis's values, each an entity of the derivation's source kind.
+  auto Entities = [&] {
+    std::vector<Object *> Out;
+    for (const Value &V : Axis.Values)
+      if (V.Kind == spec::ValueKind::Object && V.Obj)
+        Out.push_back(const_cast<Object *>(V.Obj));
+    return Out;
+  };
+
+  if (O->Type->Id == StructID::Accelerator &&
+      Idx == static_cast<unsigned>(AcceleratorField::Technology)) {
+    // A point at node T is `X { technology = T }`: X's design moved to T
+    // from its own node (technology.md), every figure a node scales
+    // scaled, since the point writes none of them.
+    std::optional<Value> Own;
+    if (O->Fields[Idx].isSet())
+      Own = fieldValue(O, Idx, O->Fields[Idx].Loc);
+    if (!Own || Own->Kind != spec::ValueKind::Object || !Own->Obj) {
+      Diags.report<DiagID::err_sweep_node_baseline>(A.Range, A.Path, O->Name,
+                                                    O->Name);
+      return false;
+    }
+    Object *Old = const_cast<Object *>(Own->Obj);
+    double OldFactor[std::size(NodeFactors)];
+    std::vector<Object *> Nodes = Entities();
+    Nodes.push_back(Old);
+    for (unsigned K = 0; K < std::size(NodeFactors); ++K)
+      for (Object *Node : Nodes) {
+        int F = Node->Type->findField(NodeFactors[K]);
+        std::optional<Value> V = fieldValue(Node, F, A.Range);
+        if (!V)
+          return false;
+        if (!(V->Num > 0)) {
+          Diags.report<DiagID::err_technology_factor>(A.Range, Node->Name,
+                       NodeFactors[K], spec::formatNumber(V->Num), O->Name)
+              .note<DiagID::note_entity_declared>(Node->DeclRange,
+                                                  Node->Name);
+          return false;
+        }
+        if (Node == Old)
+          OldFactor[K] = V->Num;
+      }
+    const StructSpec &Tech = *O->Type->Fields[Idx].Type.Struct;
+    for (const NodeRule &R : NodeRules) {
+      Object *Holder = O;
+      if (*R.Block) {
+        const spec::Field *Block = O->field(R.Block);
+        if (!Block || !Block->isSet() ||
+            Block->V.Kind != spec::ValueKind::Object)
+          continue;
+        Holder = Block->V.Obj;
+      }
+      for (unsigned I = 0; I < Holder->Fields.size(); ++I) {
+        if (StringRef(R.Field) != "*" && Holder->Fields[I].Spec->Name != R.Field)
+          continue;
+        if (!Holder->Fields[I].isSet())
+          continue;
+        std::optional<Value> Was = fieldValue(Holder, I, A.Range);
+        if (!Was || Was->Kind != spec::ValueKind::Number)
+          continue;
+        spec::Condition C;
+        auto Ratio = [&](unsigned K) {
+          int F = Tech.findField(NodeFactors[K]);
+          return fieldAt(C, Path({Idx, static_cast<unsigned>(F)}),
+                         A.Path + "." + NodeFactors[K]) /
+                 constant(C, OldFactor[K]);
+        };
+        PointExpr Units = Ratio(0);
+        PointExpr Clock =
+            nodeClock(Units, Ratio(2), Ratio(3), constant(C, 1.0));
+        // The point's value is the last node: the parent's value (X's, at
+        // its own node) times the rule's factor.
+        PointExpr From = constant(C, Was->Num);
+        switch (R.Kind) {
+        case DeriveKind::NodeUnits: (void)roundOf(From * Units); break;
+        case DeriveKind::NodeClock: (void)(From * Clock); break;
+        case DeriveKind::NodeCompute: (void)(From * (Units * Clock)); break;
+        case DeriveKind::NodeSram: (void)(From * Ratio(1)); break;
+        default: llvm_unreachable("not a process-node rule");
+        }
+        Add(Holder, I, std::move(C));
+      }
+    }
+    return true;
+  }
+
+  if (O->Type->Id != StructID::MemoryLevel ||
+      (Idx != static_cast<unsigned>(MemoryLevelField::Stacks) &&
+       Idx != static_cast<unsigned>(MemoryLevelField::Technology)))
+    return true;
+  // A point is `hbm { stacks = N }` or `hbm = M { ... }`: what the level
+  // does not write is stacks x the technology's per-stack figure.
+  unsigned StacksIdx = static_cast<unsigned>(MemoryLevelField::Stacks);
+  // The level's path from the scenario (the axis's, less its field).
+  std::string Level = StringRef(A.Path).rsplit('.').first.str();
+  unsigned TechIdx = static_cast<unsigned>(O->Type->SourceField);
+  bool TechAxis = Idx == TechIdx;
+  for (MemoryLevelField Which :
+       {MemoryLevelField::Capacity, MemoryLevelField::Bandwidth}) {
+    unsigned F = static_cast<unsigned>(Which);
+    if (O->Fields[F].From == spec::Origin::File)
+      continue; // the level writes it: a point keeps it
+    const std::string &Name = O->Type->Fields[F].Name;
+    for (unsigned Needed : {StacksIdx, TechIdx})
+      if (Needed != Idx && !O->Fields[Needed].isSet()) {
+        const std::string &Missing = O->Type->Fields[Needed].Name;
+        Diags.report<DiagID::err_derive_needs_field>(A.Range,
+                     fieldPath(O, F), Missing, Missing, Name);
+        return false;
+      }
+    std::vector<Object *> Memories;
+    if (TechAxis) {
+      Memories = Entities();
+    } else if (std::optional<Value> T =
+                   fieldValue(O, TechIdx, O->Fields[TechIdx].Loc);
+               T && T->Kind == spec::ValueKind::Object && T->Obj) {
+      Memories.push_back(const_cast<Object *>(T->Obj));
+    }
+    const StructSpec &Memory = *O->Type->Fields[TechIdx].Type.Struct;
+    int PerStack = Memory.findField(Name);
+    assert(PerStack >= 0 && "memory technology lacks a memory-level field");
+    for (Object *M : Memories)
+      if (!M->Fields[PerStack].isSet()) {
+        Diags.report<DiagID::err_memory_tech_lacks_figure>(A.Range, M->Name,
+                     Name, fieldPath(O, F), Name, Name)
+            .note<DiagID::note_entity_declared>(M->DeclRange, M->Name);
+        return false;
+      }
+    spec::Condition C;
+    fieldAt(C, Path({StacksIdx}), Level + ".stacks") *
+        fieldAt(C, Path({TechIdx, static_cast<unsigned>(PerStack)}),
+                Level + ".technology." + Name);
+    Add(O, F, std::move(C));
+  }
+  if (A.Derives.empty() && !TechAxis && A.Readers.empty()) {
+    Diags.report<DiagID::err_sweep_axis_inert>(A.Range, A.Path,
+                 "a sweep point would change nothing: '" + Level +
+                     "' writes its capacity and bandwidth, so its stacks "
+                     "derive neither; sweep a part whose level is written "
+                     "`hbm = <memory> { stacks = N }` (technology.md)");
+    return false;
+  }
+  return true;
 }
 
 bool Resolver::derive(Object *O, unsigned Field, std::optional<Value> &V) {

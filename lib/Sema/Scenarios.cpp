@@ -241,18 +241,12 @@ void Resolver::resolveSweep(EntityInfo &EI) {
           T = FS->Type.Struct;
         }
       }
-      // A field no figure reads, or one that only derivations read: a
-      // point would change nothing.
-      if (FS && (!FS->DocOnly.empty() ||
-                 derivationInput(T->Id, static_cast<unsigned>(
-                                            FS - T->Fields.data())))) {
-        const char *Why =
-            derivationInput(T->Id, static_cast<unsigned>(FS - T->Fields.data()));
+      // A field no figure reads: a point would change nothing.
+      if (FS && !FS->DocOnly.empty()) {
         Diags.report<DiagID::err_sweep_axis_inert>(
             A.Path.range(), A.Path.str(),
-            Why ? std::string(Why)
-                : "a sweep point would change nothing: no figure reads it (" +
-                      FS->DocOnly + ")");
+            "a sweep point would change nothing: no figure reads it (" +
+                FS->DocOnly + ")");
         Ok = false;
         break;
       }
@@ -306,6 +300,10 @@ void Resolver::resolveSweep(EntityInfo &EI) {
           break;
         }
         Axis.Values.push_back(E);
+      }
+      if (!Ok || !sweepDerivations(Paths, Axis, AxesRead.back())) {
+        Ok = false;
+        break;
       }
       W.Axes.push_back(std::move(Axis));
       break;

@@ -181,10 +181,6 @@ public:
                         std::optional<Value> &V);
   const NodeScaling &nodeScaling(Object *Root, Object *ParentRoot);
   std::unordered_map<const Object *, NodeScaling> NodeScales;
-  /// For a field whose value only derivations read (a process node, a
-  /// stack count): why a sweep cannot move it and what to sweep instead;
-  /// null for other fields. A sweep point does not derive again.
-  static const char *derivationInput(StructID Struct, unsigned Field);
 
   // CheckValue.cpp
   /// V a whole number (rounded in place); else err_not_integer.
@@ -202,6 +198,12 @@ public:
     std::string Path;
     std::pair<const Object *, unsigned> Target;
     std::vector<std::pair<const Object *, unsigned>> Readers;
+    /// The fields a derivation computes from the axis field (a process
+    /// node's scaled figures, a memory level's capacity from its stacks),
+    /// each with the expression a point evaluates (sweepDerivations).
+    std::vector<std::pair<std::pair<const Object *, unsigned>,
+                          spec::Condition>>
+        Derives;
   };
   /// Finds the axis's field in the scenario's objects (Out.Target) and the
   /// fields of those objects (Paths: objectPaths of the scenario) that read
@@ -213,6 +215,14 @@ public:
                        const spec::Sweep &W);
   bool axisReaders(const Object &Scenario, const ObjectPaths &Paths,
                    const ast::AxisMember &A, AxisReaders &Out);
+  /// When Axis sets the input of a derivation (an accelerator's
+  /// `technology`, a memory level's `stacks` or `technology`), lowers what
+  /// a point derives from it again into A.Derives, as `X { technology = T }`
+  /// and `hbm { stacks = N }` would (Derive.cpp, docs/technology.md); false
+  /// after a diagnostic (an axis value a derivation cannot use, an axis
+  /// that derives nothing and is read by nothing else).
+  bool sweepDerivations(const ObjectPaths &Paths, const spec::SweepAxis &Axis,
+                        AxisReaders &A);
 
   // SweepDerived.cpp
   /// Lowers the fields computed from the axes, at any remove, into

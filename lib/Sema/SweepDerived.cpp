@@ -208,7 +208,16 @@ bool Resolver::deriveSweepFields(const Object &Scenario,
   for (const AxisReaders &A : Axes)
     IsAxis.insert(A.Target);
   DenseMap<FieldRef, const AxisReaders *> Reached; // and by which axis
+  // What a derivation computes from an axis (the same expression whichever
+  // of its inputs is swept: the first is kept).
+  DenseMap<FieldRef, const spec::Condition *> Rederived;
   std::vector<FieldRef> Work;
+  for (const AxisReaders &A : Axes)
+    for (const auto &[F, Expr] : A.Derives)
+      if (!IsAxis.count(F) && Reached.try_emplace(F, &A).second) {
+        Rederived[F] = &Expr;
+        Work.push_back(F);
+      }
   for (const AxisReaders &A : Axes)
     for (const FieldRef &F : A.Readers)
       if (!IsAxis.count(F) && Reached.try_emplace(F, &A).second)
@@ -252,7 +261,9 @@ bool Resolver::deriveSweepFields(const Object &Scenario,
     spec::SweepDerived D;
     DerivedLowering L(*this, Paths, D.Expr);
     std::string Name = fieldPath(O, F.second);
-    if (!Sl.E || Sl.Derive != Slot::DeriveKind::None ||
+    if (const spec::Condition *Expr = Rederived.lookup(F))
+      D.Expr = *Expr;
+    else if (!Sl.E || Sl.Derive != Slot::DeriveKind::None ||
         (X && (X->Refine || X->Constant)))
       L.Why = "a value derived from other entities";
     else if (L.lower(*Sl.E, O) >= 0)
