@@ -45,8 +45,9 @@ Instance::Instance(const spec::Sweep &W) : W(W) {
   // A field computed from an axis is set per point too.
   for (const spec::SweepDerived &D : W.Derived) {
     DerivedFields.push_back(Own(D.FieldPath));
-    DerivedParts |= partOf(StringRef(D.Path).split('.').first);
+    DerivedPart.push_back(partOf(StringRef(D.Path).split('.').first));
   }
+  std::vector<SmallVector<unsigned, 4>> AxisPaths;
   for (const spec::SweepAxis &A : W.Axes) {
     SmallVector<StringRef, 4> Parts;
     StringRef(A.Path).split(Parts, '.');
@@ -58,6 +59,7 @@ Instance::Instance(const spec::Sweep &W) : W(W) {
       if (I + 1 < Parts.size())
         O = O->Fields[Path.back()].V.Obj;
     }
+    AxisPaths.push_back(Path);
     spec::Field *F = Own(Path);
     AxisFields.push_back(F);
     // Schema.def's Read column: whether the passes before partition read
@@ -71,7 +73,50 @@ Instance::Instance(const spec::Sweep &W) : W(W) {
         return D.Field->ReachesBuild;
       }))
     AxisReadByPrefix.assign(AxisReadByPrefix.size(), true);
+  // What each computed field reads: a field an axis sets, or a value
+  // reached through it (`technology.logic_density` under a technology
+  // axis), or an earlier computed field (W.Derived is in reading order).
+  auto Under = [](ArrayRef<unsigned> Prefix, ArrayRef<unsigned> Path) {
+    return Prefix.size() <= Path.size() &&
+           std::equal(Prefix.begin(), Prefix.end(), Path.begin());
+  };
+  for (size_t D = 0; D < W.Derived.size(); ++D) {
+    BitVector Reads(W.Axes.size());
+    for (const spec::Condition::Node &N : W.Derived[D].Expr.Nodes) {
+      if (N.Kind != spec::Condition::Op::Field)
+        continue;
+      for (size_t A = 0; A < AxisPaths.size(); ++A)
+        if (Under(AxisPaths[A], N.FieldPath))
+          Reads.set(A);
+      for (size_t E = 0; E < D; ++E)
+        if (Under(W.Derived[E].FieldPath, N.FieldPath))
+          Reads |= DerivedAxes[E];
+    }
+    DerivedAxes.push_back(std::move(Reads));
+  }
+  DerivedOk.assign(W.Derived.size(), true);
+  std::vector<const BitVector *> GroupAxes;
+  for (size_t D = 0; D < W.Derived.size(); ++D) {
+    unsigned G = 0;
+    while (G < GroupAxes.size() && *GroupAxes[G] != DerivedAxes[D])
+      ++G;
+    if (G == GroupAxes.size()) {
+      GroupAxes.push_back(&DerivedAxes[D]);
+      DerivedGroup &New = Groups.emplace_back();
+      uint64_t Combinations = 1;
+      New.Usable = true;
+      for (unsigned A : DerivedAxes[D].set_bits()) {
+        New.Axes.push_back(A);
+        Combinations *= std::max<size_t>(W.Axes[A].Values.size(), 1);
+        if (Combinations > MemoLimit)
+          New.Usable = false;
+      }
+    }
+    GroupOf.push_back(G);
+  }
   Current.assign(W.Axes.size(), UINT32_MAX);
+  setUpMemo(SystemMemo, SystemPart);
+  setUpMemo(ModelMemo, ModelPart);
   uint64_t Choices = 1;
   for (size_t I = 0; I < W.Axes.size(); ++I) {
     uint64_t N = W.Axes[I].Values.size();
@@ -85,7 +130,8 @@ Instance::Instance(const spec::Sweep &W) : W(W) {
 }
 
 bool Instance::set(const std::vector<uint32_t> &Choice) {
-  bool Changed = false;
+  Changed.resize(AxisFields.size());
+  Changed.reset();
   for (size_t I = 0; I < AxisFields.size(); ++I) {
     if (Current[I] == Choice[I])
       continue;
@@ -94,22 +140,51 @@ bool Instance::set(const std::vector<uint32_t> &Choice) {
     F.From = spec::Origin::File;
     Current[I] = Choice[I];
     Dirty |= AxisPart[I];
-    Changed = true;
+    Changed.set(I);
   }
-  if (!Changed || W.Derived.empty())
-    return DerivedValid;
-  DerivedValid = true;
+  // Only the computed fields that read a changed axis, in reading order
+  // (one that reads an earlier one reads its axes too). A field whose
+  // value is not one it accepts keeps its last one and marks the point
+  // invalid until its axes change again.
+  // Per group whose axes changed: its values seen before, or a new entry
+  // to fill.
+  SmallVector<std::vector<std::optional<spec::Value>> *, 4> Entry(
+      Groups.size(), nullptr);
+  SmallVector<bool, 4> Fresh(Groups.size(), true);
+  SmallVector<unsigned, 4> Next(Groups.size(), 0);
+  for (size_t G = 0; G < Groups.size(); ++G) {
+    DerivedGroup &Gr = Groups[G];
+    if (!Gr.Usable ||
+        none_of(Gr.Axes, [&](unsigned A) { return Changed.test(A); }))
+      continue;
+    uint64_t Key = 0;
+    for (unsigned A : Gr.Axes)
+      Key = Key * W.Axes[A].Values.size() + Current[A];
+    auto [It, New] = Gr.Seen.try_emplace(Key);
+    Entry[G] = &It->second;
+    Fresh[G] = New;
+  }
   for (size_t I = 0; I < W.Derived.size(); ++I) {
-    std::optional<spec::Value> V =
-        computedValue(W.Derived[I], *Root, DerivedFields[I]->V);
-    if (!V) {
-      DerivedValid = false;
-      break;
+    if (!DerivedAxes[I].anyCommon(Changed))
+      continue;
+    unsigned G = GroupOf[I];
+    std::optional<spec::Value> V;
+    if (Entry[G] && !Fresh[G]) {
+      V = (*Entry[G])[Next[G]++];
+    } else {
+      V = computedValue(W.Derived[I], *Root, DerivedFields[I]->V);
+      if (Entry[G])
+        Entry[G]->push_back(V);
     }
-    DerivedFields[I]->V = std::move(*V);
+    if (V)
+      DerivedFields[I]->V = std::move(*V);
+    if (DerivedOk[I] != V.has_value()) {
+      DerivedOk[I] = V.has_value();
+      DerivedBad += V ? -1 : 1;
+    }
+    Dirty |= DerivedPart[I];
   }
-  Dirty |= DerivedParts;
-  return DerivedValid;
+  return DerivedBad == 0;
 }
 
 uint64_t Instance::prefixKey() const {
@@ -120,6 +195,41 @@ uint64_t Instance::prefixKey() const {
     if (AxisReadByPrefix[I])
       Key = Key * W.Axes[I].Values.size() + Current[I];
   return Key;
+}
+
+template <typename T> void Instance::setUpMemo(PartMemo<T> &M, Part P) {
+  // The part is a function of the axes in it and of those its computed
+  // fields read.
+  BitVector Reads(W.Axes.size());
+  for (size_t I = 0; I < W.Axes.size(); ++I)
+    if (AxisPart[I] == P)
+      Reads.set(I);
+  for (size_t D = 0; D < W.Derived.size(); ++D)
+    if (DerivedPart[D] == P)
+      Reads |= DerivedAxes[D];
+  uint64_t Combinations = 1;
+  for (unsigned I : Reads.set_bits()) {
+    Combinations *= std::max<size_t>(W.Axes[I].Values.size(), 1);
+    if (Combinations > MemoLimit)
+      return;
+    M.Axes.push_back(I);
+  }
+  M.Usable = true;
+}
+
+template <typename T, typename ReadFn>
+void Instance::readPart(PartMemo<T> &M, T &Out, ReadFn Read) {
+  if (!M.Usable) {
+    Out = Read();
+    return;
+  }
+  uint64_t Key = 0;
+  for (unsigned I : M.Axes)
+    Key = Key * W.Axes[I].Values.size() + Current[I];
+  auto [It, New] = M.Seen.try_emplace(Key);
+  if (New)
+    It->second = Read();
+  Out = It->second;
 }
 
 const ir::ScenarioConfig &Instance::config() {
@@ -135,11 +245,14 @@ const ir::ScenarioConfig &Instance::config() {
       Config.Mapping =
           ir::mappingFromSpec(Part(TrainField::Mapping, ServeField::Mapping));
     if (Dirty & ModelPart)
-      Config.Model =
-          ir::modelFromSpec(Part(TrainField::Model, ServeField::Model));
+      readPart(ModelMemo, Config.Model, [&] {
+        return ir::modelFromSpec(Part(TrainField::Model, ServeField::Model));
+      });
     if (Dirty & SystemPart)
-      Config.System =
-          ir::systemFromSpec(Part(TrainField::System, ServeField::System));
+      readPart(SystemMemo, Config.System, [&] {
+        return ir::systemFromSpec(
+            Part(TrainField::System, ServeField::System));
+      });
   }
   Dirty = 0;
   return Config;

@@ -15,6 +15,9 @@
 #include "IR/Spec.h"
 #include "Passes/PrefixCache.h"
 
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+
 #include <deque>
 
 namespace llmsys {
@@ -56,14 +59,49 @@ private:
   spec::Object *Root = nullptr;
   std::vector<spec::Field *> AxisFields;
   std::vector<spec::Field *> DerivedFields; ///< parallel to W.Derived
-  uint8_t DerivedParts = 0;
-  bool DerivedValid = true;
+  /// Per computed field: the axes it reads, at any remove (so a point
+  /// computes again only those whose axes changed), its part, and whether
+  /// its field accepts the value it last computed.
+  std::vector<llvm::BitVector> DerivedAxes;
+  std::vector<uint8_t> DerivedPart;
+  std::vector<bool> DerivedOk;
+  unsigned DerivedBad = 0; ///< how many of DerivedOk are false
+  /// Computed fields that read the same axes form a group, whose values
+  /// are kept by those axes' choices (when they have at most MemoLimit
+  /// combinations): a point whose hardware axes were seen before sets
+  /// them without evaluating (a node's figures are a dozen expressions).
+  struct DerivedGroup {
+    std::vector<unsigned> Axes;
+    bool Usable = false;
+    /// Per combination: the group's values (nullopt: not accepted), in
+    /// W.Derived's order.
+    llvm::DenseMap<uint64_t, std::vector<std::optional<spec::Value>>> Seen;
+  };
+  std::vector<DerivedGroup> Groups;
+  std::vector<unsigned> GroupOf; ///< per computed field
   std::vector<uint8_t> AxisPart;
   std::vector<bool> AxisReadByPrefix;
   bool PrefixKeyExact = true;
   passes::PrefixCache Prefix;
   std::vector<uint32_t> Current;
+  llvm::BitVector Changed; ///< the axes the last set() changed
   ir::ScenarioConfig Config;
+  /// The system and the model of the points read so far, by the choices
+  /// of the axes they depend on (when those have at most MemoLimit
+  /// combinations): with hardware axes varying fastest, each part is read
+  /// once per combination, not at every point.
+  template <typename T> struct PartMemo {
+    std::vector<unsigned> Axes;
+    bool Usable = false;
+    llvm::DenseMap<uint64_t, T> Seen;
+  };
+  static constexpr uint64_t MemoLimit = 4096;
+  template <typename T>
+  void setUpMemo(PartMemo<T> &M, Part P);
+  template <typename T, typename ReadFn>
+  void readPart(PartMemo<T> &M, T &Out, ReadFn Read);
+  PartMemo<ir::SystemConfig> SystemMemo;
+  PartMemo<ir::ModelConfig> ModelMemo;
   uint8_t Dirty = WholePart;
 };
 

@@ -5,7 +5,7 @@
 set -eu
 out=$1; shift
 spec=$(dirname "$0")/mpi-sweeps.llmsys
-for s in best front fitting every; do
+for s in best front fitting every parts; do
   for f in text csv json; do
     llmsys sweep "$spec" --sweep=$s --format=$f --threads=2 > "$out/$s.$f.one"
     for n in 1 2 3; do
@@ -14,4 +14,4 @@ for s in best front fitting every; do
     done
   done
 done
-echo "compared: 4 sweeps x 3 formats x 1, 2, 3 ranks"
+echo "compared: 5 sweeps x 3 formats x 1, 2, 3 ranks"
