@@ -254,7 +254,7 @@ Object *Resolver::makeInline(Object *Owner, unsigned Field, const Slot &Sl) {
 }
 
 std::optional<Value> Resolver::fieldValue(Object *O, unsigned Field,
-                                          SMRange Use) {
+                                          SMRange Use, bool Through) {
   spec::Field &F = O->Fields[Field];
   if (!F.isSet()) {
     // A default that needs a missing required field: the missing field is
@@ -267,8 +267,13 @@ std::optional<Value> Resolver::fieldValue(Object *O, unsigned Field,
     Diags.report<DiagID::err_field_unset>(at(Use), F.Spec->Name, Owner);
     return std::nullopt;
   }
-  if (!EvalStack.empty())
-    ReadBy[{O, Field}].push_back({EvalStack.back().Obj, EvalStack.back().Field});
+  if (!EvalStack.empty()) {
+    std::pair<const Object *, unsigned> Reader{EvalStack.back().Obj,
+                                               EvalStack.back().Field};
+    ReadBy[{O, Field}].push_back(Reader);
+    if (!Through)
+      WholeReads.insert({{O, Field}, Reader});
+  }
   if (!evaluateSlot(O, Field, Use))
     return std::nullopt;
   return F.V;
@@ -394,7 +399,7 @@ std::optional<Value> Resolver::evalName(const ast::NameExpr &E, Object *Self,
     if (Idx < 0)
       continue;
     Found = true;
-    Cur = fieldValue(O, Idx, First.Range);
+    Cur = fieldValue(O, Idx, First.Range, /*Through=*/N.Parts.size() > 1);
     if (!Cur)
       return std::nullopt;
   }
@@ -455,7 +460,8 @@ std::optional<Value> Resolver::evalName(const ast::NameExpr &E, Object *Self,
                    Part.Name, didYouMean(Part.Name, O->Type->fieldNames()));
       return std::nullopt;
     }
-    Cur = fieldValue(O, Idx, Part.Range);
+    Cur = fieldValue(O, Idx, Part.Range,
+                     /*Through=*/Next + 1 < N.Parts.size());
     if (!Cur)
       return std::nullopt;
   }

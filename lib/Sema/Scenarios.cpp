@@ -140,6 +140,10 @@ bool Resolver::axisReaders(const Object &Scenario, const ObjectPaths &Paths,
           Out.Readers.push_back(Reader);
           continue;
         }
+        // One that went through the block to another field of it reads
+        // that field (if it is the axis's, the last step finds it).
+        if (!WholeReads.count({{O, static_cast<unsigned>(Idx)}, Reader}))
+          continue;
         // What read a block on the way read it whole: no expression of
         // numbers and words recomputes it.
         std::string Name = fieldPath(Reader.first, Reader.second);

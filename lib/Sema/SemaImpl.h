@@ -30,6 +30,7 @@
 #include "llvm/ADT/StringMap.h"
 #include <deque>
 #include <map>
+#include <set>
 #include <optional>
 #include <memory>
 #include <unordered_map>
@@ -157,7 +158,11 @@ public:
   std::optional<Value> evalCall(const ast::CallExpr &E, Object *Self);
   std::optional<Value> evalRange(const ast::RangeExpr &E, Object *Self,
                                  const TypeSpec *Elem);
-  std::optional<Value> fieldValue(Object *O, unsigned Field, llvm::SMRange Use);
+  /// The value of a field, evaluated on first use; the field being
+  /// evaluated (if any) is recorded as its reader. Through: the field is
+  /// only a step on a dotted name's way (`system` in `system.node.devices`).
+  std::optional<Value> fieldValue(Object *O, unsigned Field, llvm::SMRange Use,
+                                  bool Through = false);
   bool evaluateSlot(Object *O, unsigned Field, llvm::SMRange Use);
   void evaluateAll(Object *O);
   Object *makeInline(Object *Owner, unsigned Field, const Slot &Sl);
@@ -273,6 +278,12 @@ public:
   std::map<std::pair<const Object *, unsigned>,
            std::vector<std::pair<const Object *, unsigned>>>
       ReadBy;
+  /// The reads of ReadBy that took the field's value itself, not only went
+  /// through it to a field of what it holds: a sweep axis under a block
+  /// that was read whole cannot be set in it (axisReaders).
+  std::set<std::pair<std::pair<const Object *, unsigned>,
+                     std::pair<const Object *, unsigned>>>
+      WholeReads;
   std::vector<EntityInfo *> ExtendsStack;
   llvm::DenseSet<const Object *> ReportedIncomplete;
   /// Models and networks whose fields were checked against each other (once each,
