@@ -357,7 +357,9 @@ bool Resolver::sweepDerivations(const ObjectPaths &Paths,
         if (!Holder->Fields[I].isSet())
           continue;
         std::optional<Value> Was = fieldValue(Holder, I, A.Range);
-        if (!Was || Was->Kind != spec::ValueKind::Number)
+        if (!Was)
+          return false;
+        if (Was->Kind != spec::ValueKind::Number)
           continue;
         spec::Condition C;
         auto Ratio = [&](unsigned K) {
@@ -389,8 +391,10 @@ bool Resolver::sweepDerivations(const ObjectPaths &Paths,
       (Idx != static_cast<unsigned>(MemoryLevelField::Stacks) &&
        Idx != static_cast<unsigned>(MemoryLevelField::Technology)))
     return true;
-  // A point is `hbm { stacks = N }` or `hbm = M { ... }`: what the level
-  // does not write is stacks x the technology's per-stack figure.
+  // A point is the part written `X { hbm = M { stacks = N } }`: the level
+  // writes neither capacity nor bandwidth, so each is stacks x the
+  // technology's per-stack figure, also where X writes its own (a child
+  // replaces inherited figures: section 2 of technology.md).
   unsigned StacksIdx = static_cast<unsigned>(MemoryLevelField::Stacks);
   // The level's path from the scenario (the axis's, less its field).
   std::string Level = StringRef(A.Path).rsplit('.').first.str();
@@ -399,8 +403,6 @@ bool Resolver::sweepDerivations(const ObjectPaths &Paths,
   for (MemoryLevelField Which :
        {MemoryLevelField::Capacity, MemoryLevelField::Bandwidth}) {
     unsigned F = static_cast<unsigned>(Which);
-    if (O->Fields[F].From == spec::Origin::File)
-      continue; // the level writes it: a point keeps it
     const std::string &Name = O->Type->Fields[F].Name;
     for (unsigned Needed : {StacksIdx, TechIdx})
       if (Needed != Idx && !O->Fields[Needed].isSet()) {
@@ -432,14 +434,6 @@ bool Resolver::sweepDerivations(const ObjectPaths &Paths,
         fieldAt(C, Path({TechIdx, static_cast<unsigned>(PerStack)}),
                 Level + ".technology." + Name);
     Add(O, F, std::move(C));
-  }
-  if (A.Derives.empty() && !TechAxis && A.Readers.empty()) {
-    Diags.report<DiagID::err_sweep_axis_inert>(A.Range, A.Path,
-                 "a sweep point would change nothing: '" + Level +
-                     "' writes its capacity and bandwidth, so its stacks "
-                     "derive neither; sweep a part whose level is written "
-                     "`hbm = <memory> { stacks = N }` (technology.md)");
-    return false;
   }
   return true;
 }

@@ -121,6 +121,7 @@ void Resolver::resolveExpect(const ast::ExpectDecl &D) {
 /// axis's path that something read, or that is not set, refuses the axis.
 bool Resolver::axisReaders(const Object &Scenario, const ObjectPaths &Paths,
                            const ast::AxisMember &A, AxisReaders &Out) {
+  const DenseMap<const Object *, unsigned> Holders = objectHolders(Scenario);
   Out.Range = A.Path.range();
   Out.Path = A.Path.str();
   // Readers outside the scenario's objects (another scenario copying one of
@@ -158,6 +159,18 @@ bool Resolver::axisReaders(const Object &Scenario, const ObjectPaths &Paths,
       break;
     }
     const spec::Field &F = O->Fields[Idx];
+    if (F.V.Kind == spec::ValueKind::Object && F.V.Obj &&
+        Holders.lookup(F.V.Obj) > 1) {
+      // A point sets the field in a copy made along this route; the other
+      // routes would keep the original.
+      std::string Prefix;
+      for (size_t J = 0; J <= I; ++J)
+        Prefix += (J ? "." : "") + A.Path.Parts[J].Name.str();
+      Diags.report<DiagID::err_sweep_axis_shared>(A.Path.range(),
+                   A.Path.str(), Prefix, F.V.Obj->Name,
+                   Holders.lookup(F.V.Obj));
+      return false;
+    }
     if (F.V.Kind != spec::ValueKind::Object || !F.V.Obj) {
       std::string Prefix;
       for (size_t J = 0; J <= I; ++J)
@@ -251,6 +264,18 @@ void Resolver::resolveSweep(EntityInfo &EI) {
             A.Path.range(), A.Path.str(),
             "a sweep point would change nothing: no figure reads it (" +
                 FS->DocOnly + ")");
+        Ok = false;
+        break;
+      }
+      // A block written from an entity (`hbm = HBM4 { ... }`) is set by
+      // that entity's field of it, which derives the rest.
+      if (FS && FS->Type.Kind == TypeKind::Struct &&
+          FS->Type.Struct->SourceField >= 0) {
+        std::string Path = A.Path.str();
+        Diags.report<DiagID::err_sweep_axis_source>(
+            A.Path.range(), Path,
+            Path + "." +
+                FS->Type.Struct->Fields[FS->Type.Struct->SourceField].Name);
         Ok = false;
         break;
       }

@@ -112,6 +112,9 @@ readTrace(SourceFiles &Sources, DiagnosticEngine &Diags,
 /// its path of field indices from it (the first found, breadth first).
 using ObjectPaths = llvm::DenseMap<const Object *, std::vector<unsigned>>;
 ObjectPaths objectPaths(const Object &Root);
+/// For each object a scenario reaches: how many fields of the reached
+/// objects hold it (more than one: shared by several routes).
+llvm::DenseMap<const Object *, unsigned> objectHolders(const Object &Root);
 
 /// A step of evaluation, for cycle reports.
 struct EvalFrame {

@@ -198,6 +198,15 @@ ObjectPaths objectPaths(const Object &Root) {
   return Paths;
 }
 
+DenseMap<const Object *, unsigned> objectHolders(const Object &Root) {
+  DenseMap<const Object *, unsigned> Holders;
+  for (const auto &[O, Path] : objectPaths(Root))
+    for (const spec::Field &F : O->Fields)
+      if (F.V.Kind == spec::ValueKind::Object && F.V.Obj)
+        ++Holders[F.V.Obj];
+  return Holders;
+}
+
 bool Resolver::deriveSweepFields(const Object &Scenario,
                                  const ObjectPaths &Paths,
                                  ArrayRef<AxisReaders> Axes,
@@ -218,19 +227,60 @@ bool Resolver::deriveSweepFields(const Object &Scenario,
         Rederived[F] = &Expr;
         Work.push_back(F);
       }
+  // A field derived again for one axis's node cannot also follow another
+  // axis: the derivation reads the part's values as the spec has them.
+  auto Conflict = [&](const FieldRef &F, const AxisReaders &By) {
+    const AxisReaders *Deriving = Reached.lookup(F);
+    if (!Rederived.count(F) || Deriving == &By ||
+        any_of(By.Derives, [&](const auto &D) { return D.first == F; }))
+      return false;
+    std::string Name = fieldPath(F.first, F.second);
+    Diags.report<DiagID::err_sweep_axis_read>(
+        By.Range, By.Path, Name,
+        "it is derived again at each point from the axis '" +
+            Deriving->Path + "'",
+        Name);
+    return true;
+  };
+  // The figures a node derives from (a written compute_units or tdp
+  // replaces the node's ratio, technology.md) are the part's own at every
+  // point: an axis on one of them beside a node axis is refused.
+  for (const AxisReaders &A : Axes) {
+    const auto [Acc, Field] = A.Target;
+    if (A.Derives.empty() || !Acc || Acc->Type->Id != StructID::Accelerator)
+      continue;
+    for (const AxisReaders &B : Axes)
+      if (&B != &A && B.Target.first == Acc &&
+          (B.Target.second == unsigned(AcceleratorField::ComputeUnits) ||
+           B.Target.second == unsigned(AcceleratorField::Tdp))) {
+        Diags.report<DiagID::err_sweep_node_axis>(
+            B.Range, B.Path, A.Path,
+            Acc->Type->Fields[B.Target.second].Name);
+        return false;
+      }
+  }
   for (const AxisReaders &A : Axes)
-    for (const FieldRef &F : A.Readers)
-      if (!IsAxis.count(F) && Reached.try_emplace(F, &A).second)
+    for (const FieldRef &F : A.Readers) {
+      if (IsAxis.count(F))
+        continue;
+      if (Conflict(F, A))
+        return false;
+      if (Reached.try_emplace(F, &A).second)
         Work.push_back(F);
+    }
   for (size_t I = 0; I < Work.size(); ++I) {
     auto It = ReadBy.find({Work[I].first, Work[I].second});
     if (It == ReadBy.end())
       continue;
     const AxisReaders *By = Reached[Work[I]];
-    for (const FieldRef &F : It->second)
-      if (Paths.count(F.first) && !IsAxis.count(F) &&
-          Reached.try_emplace(F, By).second)
+    for (const FieldRef &F : It->second) {
+      if (!Paths.count(F.first) || IsAxis.count(F))
+        continue;
+      if (Conflict(F, *By))
+        return false;
+      if (Reached.try_emplace(F, By).second)
         Work.push_back(F);
+    }
   }
   // Each after the fields it reads (Sema evaluated them without a cycle).
   DenseMap<FieldRef, unsigned> Inputs;

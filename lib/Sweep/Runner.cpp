@@ -349,6 +349,10 @@ Result Runner::run() {
       // an interval's work.
       if (Error.empty()) {
         Progress.Next = Start;
+        // What was kept goes into this save too: a run stopped before its
+        // next save (or a sweep already complete) must not lose it.
+        if (!Kept.streams())
+          Progress.Done.Points = Kept.points();
         Error = saveCheckpoint(Opts.Save, R.Total, Progress);
       }
       if (!Error.empty()) {
