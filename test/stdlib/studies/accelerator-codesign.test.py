@@ -1,0 +1,104 @@
+"""The findings of study 9 (see accelerator-codesign.test): the slice's
+CSV and the whole grid's recorded front, whose every point is costed
+again here and must give the figures recorded (a change of the model
+makes the recorded front stale: run the page's MPI command again).
+
+    accelerator-codesign.test.py BASE PAGE.md LLMSYS SPEC FRONT.csv FRONT.txt
+
+BASE.codesign_slice.csv is the slice's CSV; FRONT.txt the whole grid's
+report as the page's command wrote it, FRONT.csv its CSV.
+"""
+import csv
+import math
+import os
+import subprocess
+import sys
+
+from prose import column as col, study_checker
+
+base, prose, rows = study_checker(sys.argv[:3])
+quoted, check = prose.quoted, prose.check
+llmsys, spec, front_csv, front_txt = sys.argv[3:7]
+
+FIGURES = ("ttft_s", "tpot_s", "e2e_s", "throughput_tokens_per_s",
+           "peak_memory_bytes", "fits", "cost_per_token_usd")
+
+front = list(csv.DictReader(open(front_csv)))
+axes = [k for k in front[0] if "." in k or k == "batch"]
+check("the recorded front has points", len(front) > 0)
+
+# Each recorded point again, as a sweep of one value per axis.
+point_spec = f"{base}.points.llmsys"
+with open(point_spec, "w") as f:
+    f.write(f'import "{os.path.abspath(spec)}"\n')
+    for i, r in enumerate(front):
+        f.write(f"sweep point_{i} over codesign_serve {{\n")
+        for a in axes:
+            f.write(f"  {a} in [{r[a]}]\n")
+        f.write("  pareto tpot, cost_per_token\n}\n")
+differs = []
+for i, r in enumerate(front):
+    out = subprocess.run([llmsys, "sweep", point_spec, f"--sweep=point_{i}",
+                          "--format=csv"], capture_output=True, text=True)
+    got = list(csv.DictReader(out.stdout.splitlines()))
+    if out.returncode != 0 or len(got) != 1:
+        differs.append(f"point {i + 1}: {out.stderr.strip()[:200]}")
+        continue
+    for k in FIGURES:
+        a, b = got[0][k], r[k]
+        same = a == b or (a not in ("true", "false") and
+                          math.isclose(float(a), float(b), rel_tol=1e-9))
+        if not same:
+            differs.append(f"point {i + 1} {k}: now {a}, recorded {b}")
+check("every recorded front point costs what was recorded "
+      "(else rerun the page's MPI command): " + "; ".join(differs[:5]),
+      not differs)
+
+# The page shows the report as the run wrote it; the CSV is its points.
+report = open(front_txt).read().rstrip("\n")
+quoted(" ".join(report.split()))
+table = [l.split() for l in report.splitlines()[2:-1]]
+check("the CSV holds the report's points",
+      [t[:len(axes) + 1] for t in table] ==
+      [[r["rank"]] + [r[a] for a in axes] for r in front])
+check("the grid is over 10^8 points",
+      int(report.splitlines()[0].split(": ")[1].split()[0]) > 1e8)
+
+tpot, cost = col(front, "tpot_s"), col(front, "cost_per_token_usd")
+check("the front trades latency for cost",
+      all(a < b for a, b in zip(tpot, tpot[1:])) and
+      all(a > b for a, b in zip(cost, cost[1:])))
+check("every point meets the SLO",
+      all(t <= 0.05 for t in tpot) and
+      all(float(r["ttft_s"]) <= 2 for r in front))
+
+first, last = front[0], front[-1]
+quoted(f"The front holds {len(front)} designs, from {tpot[0] * 1e3:.1f} ms to "
+       f"{tpot[-1] * 1e3:.1f} ms a token, and from {cost[0] * 1e6:.2f} to "
+       f"{cost[-1] * 1e6:.2f} USD per million output tokens")
+check("the fastest is TP 8 at batch 8",
+      (first["mapping.tp"], first["mapping.ep"], first["batch"]) == ("8", "1", "8"))
+check("the cheapest is TP 1, EP 8, DP 8 at batch 16",
+      (last["mapping.tp"], last["mapping.ep"], last["mapping.dp"],
+       last["batch"]) == ("1", "8", "8", "16"))
+def every(axis, values):
+    return all(r[axis] in values for r in front)
+check("HBM4, fp4 weights and an fp8 KV cache throughout",
+      every("system.node.accelerator.hbm.technology", {"HBM4"}) and
+      every("mapping.weights", {"fp4"}) and every("mapping.kv_cache", {"fp8"}))
+check("only N2P and newer nodes",
+      every("system.node.accelerator.technology", {"N2P", "A16", "A14", "A10"}))
+quoted(f"no design on the front runs a batch above "
+       f"{max(int(r['batch']) for r in front)}")
+quoted(f"the slowest is at {tpot[-1] * 1e3:.1f} ms a token, far inside 50 ms")
+check("the TTFT target binds: every point's TTFT is within 2 s, and the "
+      "largest batch's is near it",
+      max(float(r["ttft_s"]) for r in front) > 1.5)
+check("no domain above 8, no pipeline, no XDR",
+      every("system.node.devices", {"8"}) and every("mapping.pp", {"1"}) and
+      every("system.fabric", {"ib_ndr"}))
+
+slice_rows = rows("codesign_slice")
+check("the slice has a front", len(slice_rows) > 0)
+
+prose.report("accelerator-codesign")
