@@ -80,9 +80,9 @@ PointExpr make(spec::Condition &C, spec::Condition::Node Node) {
   C.Nodes.push_back(std::move(Node));
   return {&C, static_cast<int>(C.Nodes.size()) - 1};
 }
-PointExpr constant(spec::Condition &C, double X) {
+PointExpr constant(spec::Condition &C, double X, Dimension D = Dimension()) {
   spec::Condition::Node Node;
-  Node.C = Value::number(X);
+  Node.C = Value::number(X, D);
   return make(C, std::move(Node));
 }
 /// The field at Path from the scenario (Name: for messages).
@@ -373,7 +373,7 @@ bool Resolver::sweepDerivations(const ObjectPaths &Paths,
             nodeClock(Units, Ratio(2), Ratio(3), constant(C, 1.0));
         // The point's value is the last node: the parent's value (X's, at
         // its own node) times the rule's factor.
-        PointExpr From = constant(C, Was->Num);
+        PointExpr From = constant(C, Was->Num, Was->Dim);
         switch (R.Kind) {
         case DeriveKind::NodeUnits: (void)roundOf(From * Units); break;
         case DeriveKind::NodeClock: (void)(From * Clock); break;

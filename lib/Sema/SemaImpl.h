@@ -30,7 +30,6 @@
 #include "llvm/ADT/StringMap.h"
 #include <deque>
 #include <map>
-#include <set>
 #include <optional>
 #include <memory>
 #include <unordered_map>
@@ -284,8 +283,8 @@ public:
   /// The reads of ReadBy that took the field's value itself, not only went
   /// through it to a field of what it holds: a sweep axis under a block
   /// that was read whole cannot be set in it (axisReaders).
-  std::set<std::pair<std::pair<const Object *, unsigned>,
-                     std::pair<const Object *, unsigned>>>
+  llvm::DenseSet<std::pair<std::pair<const Object *, unsigned>,
+                            std::pair<const Object *, unsigned>>>
       WholeReads;
   std::vector<EntityInfo *> ExtendsStack;
   llvm::DenseSet<const Object *> ReportedIncomplete;
