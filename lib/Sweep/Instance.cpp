@@ -142,12 +142,9 @@ bool Instance::set(const std::vector<uint32_t> &Choice) {
     Dirty |= AxisPart[I];
     Changed.set(I);
   }
-  // Only the computed fields that read a changed axis, in reading order
-  // (one that reads an earlier one reads its axes too). A field whose
-  // value is not one it accepts keeps its last one and marks the point
-  // invalid until its axes change again.
   // Per group whose axes changed: its values seen before, or a new entry
-  // to fill.
+  // to fill (every field of a group reads the same axes, so all of them
+  // are computed, in the same order, whenever one is).
   SmallVector<std::vector<std::optional<spec::Value>> *, 4> Entry(
       Groups.size(), nullptr);
   SmallVector<bool, 4> Fresh(Groups.size(), true);
@@ -164,6 +161,10 @@ bool Instance::set(const std::vector<uint32_t> &Choice) {
     Entry[G] = &It->second;
     Fresh[G] = New;
   }
+  // Only the computed fields that read a changed axis, in reading order
+  // (one that reads an earlier one reads its axes too). A field whose
+  // value is not one it accepts keeps its last one and marks the point
+  // invalid until its axes change again.
   for (size_t I = 0; I < W.Derived.size(); ++I) {
     if (!DerivedAxes[I].anyCommon(Changed))
       continue;
@@ -180,7 +181,10 @@ bool Instance::set(const std::vector<uint32_t> &Choice) {
       DerivedFields[I]->V = std::move(*V);
     if (DerivedOk[I] != V.has_value()) {
       DerivedOk[I] = V.has_value();
-      DerivedBad += V ? -1 : 1;
+      if (V)
+        --DerivedBad;
+      else
+        ++DerivedBad;
     }
     Dirty |= DerivedPart[I];
   }
