@@ -205,6 +205,32 @@ void Resolver::markMemoryLevel(Object *Level) {
   }
 }
 
+std::optional<double> Resolver::nodeFactor(Object *Node, unsigned K,
+                                           SMRange Use, StringRef Carried) {
+  int Idx = Node->Type->findField(NodeFactors[K]);
+  std::optional<Value> V = fieldValue(Node, Idx, Use);
+  if (!V)
+    return std::nullopt;
+  if (!(V->Num > 0)) {
+    Diags.report<DiagID::err_technology_factor>(Use, Node->Name,
+                 NodeFactors[K], spec::formatNumber(V->Num), Carried)
+        .note<DiagID::note_entity_declared>(Node->DeclRange, Node->Name);
+    return std::nullopt;
+  }
+  return V->Num;
+}
+
+bool Resolver::memoryHasFigure(Object *Memory, int Figure, SMRange Use,
+                               const std::string &LevelField) {
+  if (Memory->Fields[Figure].isSet())
+    return true;
+  const std::string &Name = Memory->Type->Fields[Figure].Name;
+  Diags.report<DiagID::err_memory_tech_lacks_figure>(Use, Memory->Name, Name,
+               LevelField, Name, Name)
+      .note<DiagID::note_entity_declared>(Memory->DeclRange, Memory->Name);
+  return false;
+}
+
 const NodeScaling &Resolver::nodeScaling(Object *Root, Object *ParentRoot) {
   auto [It, Inserted] = NodeScales.try_emplace(Root);
   NodeScaling &NS = It->second;
@@ -230,18 +256,10 @@ const NodeScaling &Resolver::nodeScaling(Object *Root, Object *ParentRoot) {
     double Side[2];
     Object *Nodes[2] = {New->Obj, Old->Obj};
     for (unsigned S = 0; S < 2; ++S) {
-      int Idx = Nodes[S]->Type->findField(NodeFactors[K]);
-      std::optional<Value> V = fieldValue(Nodes[S], Idx, TechLoc);
+      std::optional<double> V = nodeFactor(Nodes[S], K, TechLoc, Root->Name);
       if (!V)
         return NS;
-      if (V->Num <= 0) {
-        Diags.report<DiagID::err_technology_factor>(TechLoc, Nodes[S]->Name,
-                     NodeFactors[K], spec::formatNumber(V->Num), Root->Name)
-            .note<DiagID::note_entity_declared>(Nodes[S]->DeclRange,
-                  Nodes[S]->Name);
-        return NS;
-      }
-      Side[S] = V->Num;
+      Side[S] = *V;
     }
     Ratio[K] = Side[0] / Side[1];
   }
@@ -327,19 +345,11 @@ bool Resolver::sweepDerivations(const ObjectPaths &Paths,
     Nodes.push_back(Old);
     for (unsigned K = 0; K < std::size(NodeFactors); ++K)
       for (Object *Node : Nodes) {
-        int F = Node->Type->findField(NodeFactors[K]);
-        std::optional<Value> V = fieldValue(Node, F, A.Range);
+        std::optional<double> V = nodeFactor(Node, K, A.Range, O->Name);
         if (!V)
           return false;
-        if (!(V->Num > 0)) {
-          Diags.report<DiagID::err_technology_factor>(A.Range, Node->Name,
-                       NodeFactors[K], spec::formatNumber(V->Num), O->Name)
-              .note<DiagID::note_entity_declared>(Node->DeclRange,
-                                                  Node->Name);
-          return false;
-        }
         if (Node == Old)
-          OldFactor[K] = V->Num;
+          OldFactor[K] = *V;
       }
     const StructSpec &Tech = *O->Type->Fields[Idx].Type.Struct;
     for (const NodeRule &R : NodeRules) {
@@ -423,12 +433,8 @@ bool Resolver::sweepDerivations(const ObjectPaths &Paths,
     int PerStack = Memory.findField(Name);
     assert(PerStack >= 0 && "memory technology lacks a memory-level field");
     for (Object *M : Memories)
-      if (!M->Fields[PerStack].isSet()) {
-        Diags.report<DiagID::err_memory_tech_lacks_figure>(A.Range, M->Name,
-                     Name, fieldPath(O, F), Name, Name)
-            .note<DiagID::note_entity_declared>(M->DeclRange, M->Name);
+      if (!memoryHasFigure(M, PerStack, A.Range, fieldPath(O, F)))
         return false;
-      }
     spec::Condition C;
     fieldAt(C, Path({StacksIdx}), Level + ".stacks") *
         fieldAt(C, Path({TechIdx, static_cast<unsigned>(PerStack)}),
@@ -540,12 +546,8 @@ bool Resolver::deriveFromStacks(Object *Level, unsigned Field,
   Object *Memory = Tech->Obj;
   int PerStackIdx = Memory->Type->findField(Name);
   assert(PerStackIdx >= 0 && "memory technology lacks a memory-level field");
-  if (!Memory->Fields[PerStackIdx].isSet()) {
-    Diags.report<DiagID::err_memory_tech_lacks_figure>(F.Loc, Memory->Name,
-                 Name, fieldPath(Level, Field), Name, Name)
-        .note<DiagID::note_entity_declared>(Memory->DeclRange, Memory->Name);
+  if (!memoryHasFigure(Memory, PerStackIdx, F.Loc, fieldPath(Level, Field)))
     return true;
-  }
   std::optional<Value> PerStack = fieldValue(Memory, PerStackIdx, F.Loc);
   if (!PerStack)
     return true;

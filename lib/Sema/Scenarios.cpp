@@ -120,8 +120,8 @@ void Resolver::resolveExpect(const ast::ExpectDecl &D) {
 /// computed from it are computed again (deriveSweepFields). A block on the
 /// axis's path that something read, or that is not set, refuses the axis.
 bool Resolver::axisReaders(const Object &Scenario, const ObjectPaths &Paths,
+                           const DenseMap<const Object *, unsigned> &Holders,
                            const ast::AxisMember &A, AxisReaders &Out) {
-  const DenseMap<const Object *, unsigned> Holders = objectHolders(Scenario);
   Out.Range = A.Path.range();
   Out.Path = A.Path.str();
   // Readers outside the scenario's objects (another scenario copying one of
@@ -159,24 +159,25 @@ bool Resolver::axisReaders(const Object &Scenario, const ObjectPaths &Paths,
       break;
     }
     const spec::Field &F = O->Fields[Idx];
+    // The path up to this step, for messages.
+    auto Prefix = [&] {
+      std::string P;
+      for (size_t J = 0; J <= I; ++J)
+        P += (J ? "." : "") + A.Path.Parts[J].Name.str();
+      return P;
+    };
     if (F.V.Kind == spec::ValueKind::Object && F.V.Obj &&
         Holders.lookup(F.V.Obj) > 1) {
       // A point sets the field in a copy made along this route; the other
       // routes would keep the original.
-      std::string Prefix;
-      for (size_t J = 0; J <= I; ++J)
-        Prefix += (J ? "." : "") + A.Path.Parts[J].Name.str();
       Diags.report<DiagID::err_sweep_axis_shared>(A.Path.range(),
-                   A.Path.str(), Prefix, F.V.Obj->Name,
+                   A.Path.str(), Prefix(), F.V.Obj->Name,
                    Holders.lookup(F.V.Obj));
       return false;
     }
     if (F.V.Kind != spec::ValueKind::Object || !F.V.Obj) {
-      std::string Prefix;
-      for (size_t J = 0; J <= I; ++J)
-        Prefix += (J ? "." : "") + A.Path.Parts[J].Name.str();
       Diags.report<DiagID::err_sweep_axis_unset>(A.Path.range(),
-                   A.Path.str(), Prefix, "'" + Scenario.Name + "'");
+                   A.Path.str(), Prefix(), "'" + Scenario.Name + "'");
       return false;
     }
     O = F.V.Obj;
@@ -213,6 +214,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
   bool Ok = true;
   std::vector<AxisReaders> AxesRead;
   const ObjectPaths Paths = objectPaths(*Target->Obj);
+  const DenseMap<const Object *, unsigned> Holders = objectHolders(Paths);
   auto CheckFigure = [&](const ast::Expr *E) -> const FigureSpec * {
     const auto *N = dyn_cast<ast::NameExpr>(E);
     const FigureSpec *F =
@@ -280,7 +282,7 @@ void Resolver::resolveSweep(EntityInfo &EI) {
         break;
       }
       AxisReaders Readers;
-      if (!FS || !axisReaders(*Target->Obj, Paths, A, Readers)) {
+      if (!FS || !axisReaders(*Target->Obj, Paths, Holders, A, Readers)) {
         Ok = false;
         break;
       }

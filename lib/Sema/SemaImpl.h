@@ -113,7 +113,7 @@ using ObjectPaths = llvm::DenseMap<const Object *, std::vector<unsigned>>;
 ObjectPaths objectPaths(const Object &Root);
 /// For each object a scenario reaches: how many fields of the reached
 /// objects hold it (more than one: shared by several routes).
-llvm::DenseMap<const Object *, unsigned> objectHolders(const Object &Root);
+llvm::DenseMap<const Object *, unsigned> objectHolders(const ObjectPaths &Paths);
 
 /// A step of evaluation, for cycle reports.
 struct EvalFrame {
@@ -187,6 +187,14 @@ public:
   bool deriveFromStacks(Object *Level, unsigned Field,
                         std::optional<Value> &V);
   const NodeScaling &nodeScaling(Object *Root, Object *ParentRoot);
+  /// A node's K-th factor (NodeFactors), positive, or nullopt after a
+  /// diagnostic at Use (Carried: the part being carried to another node).
+  std::optional<double> nodeFactor(Object *Node, unsigned K,
+                                   llvm::SMRange Use, llvm::StringRef Carried);
+  /// Whether a memory technology has the per-stack figure (its field
+  /// Figure) that LevelField is derived from; diagnosed at Use if not.
+  bool memoryHasFigure(Object *Memory, int Figure, llvm::SMRange Use,
+                       const std::string &LevelField);
   std::unordered_map<const Object *, NodeScaling> NodeScales;
 
   // CheckValue.cpp
@@ -221,6 +229,7 @@ public:
   bool checkSweepCosts(const std::vector<AxisReaders> &Axes,
                        const spec::Sweep &W);
   bool axisReaders(const Object &Scenario, const ObjectPaths &Paths,
+                   const llvm::DenseMap<const Object *, unsigned> &Holders,
                    const ast::AxisMember &A, AxisReaders &Out);
   /// When Axis sets the input of a derivation (an accelerator's
   /// `technology`, a memory level's `stacks` or `technology`), lowers what

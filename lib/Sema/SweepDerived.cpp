@@ -198,9 +198,9 @@ ObjectPaths objectPaths(const Object &Root) {
   return Paths;
 }
 
-DenseMap<const Object *, unsigned> objectHolders(const Object &Root) {
+DenseMap<const Object *, unsigned> objectHolders(const ObjectPaths &Paths) {
   DenseMap<const Object *, unsigned> Holders;
-  for (const auto &[O, Path] : objectPaths(Root))
+  for (const auto &[O, Path] : Paths)
     for (const spec::Field &F : O->Fields)
       if (F.V.Kind == spec::ValueKind::Object && F.V.Obj)
         ++Holders[F.V.Obj];

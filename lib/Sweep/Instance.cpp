@@ -103,14 +103,8 @@ Instance::Instance(const spec::Sweep &W) : W(W) {
     if (G == GroupAxes.size()) {
       GroupAxes.push_back(&DerivedAxes[D]);
       DerivedGroup &New = Groups.emplace_back();
-      uint64_t Combinations = 1;
-      New.Usable = true;
-      for (unsigned A : DerivedAxes[D].set_bits()) {
-        New.Axes.push_back(A);
-        Combinations *= std::max<size_t>(W.Axes[A].Values.size(), 1);
-        if (Combinations > MemoLimit)
-          New.Usable = false;
-      }
+      New.Axes = axesOf(DerivedAxes[D]);
+      New.Usable = keyable(New.Axes);
     }
     GroupOf.push_back(G);
   }
@@ -154,10 +148,7 @@ bool Instance::set(const std::vector<uint32_t> &Choice) {
     if (!Gr.Usable ||
         none_of(Gr.Axes, [&](unsigned A) { return Changed.test(A); }))
       continue;
-    uint64_t Key = 0;
-    for (unsigned A : Gr.Axes)
-      Key = Key * W.Axes[A].Values.size() + Current[A];
-    auto [It, New] = Gr.Seen.try_emplace(Key);
+    auto [It, New] = Gr.Seen.try_emplace(keyOf(Gr.Axes));
     Entry[G] = &It->second;
     Fresh[G] = New;
   }
@@ -211,14 +202,32 @@ template <typename T> void Instance::setUpMemo(PartMemo<T> &M, Part P) {
   for (size_t D = 0; D < W.Derived.size(); ++D)
     if (DerivedPart[D] == P)
       Reads |= DerivedAxes[D];
+  M.Axes = axesOf(Reads);
+  M.Usable = keyable(M.Axes);
+}
+
+std::vector<unsigned> Instance::axesOf(const BitVector &Axes) {
+  std::vector<unsigned> Out;
+  for (unsigned A : Axes.set_bits())
+    Out.push_back(A);
+  return Out;
+}
+
+bool Instance::keyable(ArrayRef<unsigned> Axes) const {
   uint64_t Combinations = 1;
-  for (unsigned I : Reads.set_bits()) {
-    Combinations *= std::max<size_t>(W.Axes[I].Values.size(), 1);
+  for (unsigned A : Axes) {
+    Combinations *= std::max<size_t>(W.Axes[A].Values.size(), 1);
     if (Combinations > MemoLimit)
-      return;
-    M.Axes.push_back(I);
+      return false;
   }
-  M.Usable = true;
+  return true;
+}
+
+uint64_t Instance::keyOf(ArrayRef<unsigned> Axes) const {
+  uint64_t Key = 0;
+  for (unsigned A : Axes)
+    Key = Key * W.Axes[A].Values.size() + Current[A];
+  return Key;
 }
 
 template <typename T, typename ReadFn>
@@ -227,10 +236,7 @@ void Instance::readPart(PartMemo<T> &M, T &Out, ReadFn Read) {
     Out = Read();
     return;
   }
-  uint64_t Key = 0;
-  for (unsigned I : M.Axes)
-    Key = Key * W.Axes[I].Values.size() + Current[I];
-  auto [It, New] = M.Seen.try_emplace(Key);
+  auto [It, New] = M.Seen.try_emplace(keyOf(M.Axes));
   if (New)
     It->second = Read();
   Out = It->second;

@@ -98,6 +98,11 @@ private:
   static constexpr uint64_t MemoLimit = 4096;
   template <typename T>
   void setUpMemo(PartMemo<T> &M, Part P);
+  static std::vector<unsigned> axesOf(const llvm::BitVector &Axes);
+  /// Whether the choices of Axes have at most MemoLimit combinations.
+  bool keyable(llvm::ArrayRef<unsigned> Axes) const;
+  /// The current choices of Axes, in mixed radix (distinct while keyable).
+  uint64_t keyOf(llvm::ArrayRef<unsigned> Axes) const;
   template <typename T, typename ReadFn>
   void readPart(PartMemo<T> &M, T &Out, ReadFn Read);
   PartMemo<ir::SystemConfig> SystemMemo;
