@@ -29,9 +29,12 @@ AcceleratorConfig device() {
 }
 
 TEST(OpCostTest, ElementwiseIsMemoryBoundAtItsBandwidthFraction) {
-  // 1e9 elements, read 2 and write 1 bf16 value each: 6 GB at 2 TB/s x 0.5.
-  Op O = passes::pointwise(OpKind::MlpAct, Phase::Forward,
-                           OpCategory::Elementwise, DType::BF16, 2, 1e9, 1, 2, 1);
+  // 1e9 elements of a gated activation, read 2 and write 1 bf16 value
+  // each (IR/OpKinds.def): 6 GB at 2 TB/s x 0.5.
+  passes::PointwiseModel Gated;
+  Gated.GatedMlp = true;
+  Op O = passes::pointwise(OpKind::MlpAct, Phase::Forward, DType::BF16, 2, 1e9,
+                           Gated);
   cost::OpTime T = cost::opTime(O, device(), 0);
   EXPECT_TRUE(T.MemoryBound);
   EXPECT_DOUBLE_EQ(T.Memory, 6e9 / (2e12 * 0.5));
@@ -71,9 +74,46 @@ TEST(OpCostTest, SustainedScalesComputeOnly) {
                       8192, 8192);
   EXPECT_DOUBLE_EQ(cost::opTime(O, A, 0).Compute,
                    2 * cost::opTime(O, device(), 0).Compute);
-  Op E = passes::pointwise(OpKind::MlpAct, Phase::Forward,
-                           OpCategory::Elementwise, DType::BF16, 2, 1e9, 1, 2, 1);
+  passes::PointwiseModel Gated;
+  Gated.GatedMlp = true;
+  Op E = passes::pointwise(OpKind::MlpAct, Phase::Forward, DType::BF16, 2, 1e9,
+                           Gated);
   EXPECT_DOUBLE_EQ(cost::opTime(E, A, 0).Memory, cost::opTime(E, device(), 0).Memory);
+}
+
+TEST(OpKindsTest, PointwiseCountsFollowTheModel) {
+  // IR/OpKinds.def: an unfused RMSNorm does 4 FLOPs a value, a LayerNorm
+  // 8; both read 3 values and write 2.
+  passes::PointwiseModel Rms, Layer;
+  Rms.RmsNorm = true;
+  Op R = passes::pointwise(OpKind::Ln1, Phase::Forward, DType::BF16, 2, 10, Rms);
+  Op L = passes::pointwise(OpKind::Ln1, Phase::Forward, DType::BF16, 2, 10, Layer);
+  EXPECT_DOUBLE_EQ(R.Flops, 40);
+  EXPECT_DOUBLE_EQ(L.Flops, 80);
+  EXPECT_DOUBLE_EQ(R.BytesRead, 60);
+  EXPECT_DOUBLE_EQ(R.BytesWritten, 40);
+  EXPECT_EQ(R.Category, OpCategory::Normalization);
+  // A pass's own traffic: a cast reading 1.5 and writing 2 values a value.
+  Op Q = passes::pointwise(OpKind::QuantInput, Phase::Forward, DType::FP8, 1,
+                           100, passes::traffic(1.5, 2));
+  EXPECT_DOUBLE_EQ(Q.BytesRead, 150);
+  EXPECT_DOUBLE_EQ(Q.BytesWritten, 200);
+  EXPECT_EQ(Q.Category, OpCategory::Memory);
+}
+
+TEST(OpKindsTest, TraitsAndTargets) {
+  EXPECT_TRUE(hasWeightMatrix(OpKind::AttnQkv));
+  EXPECT_FALSE(hasWeightMatrix(OpKind::AttnScore));
+  EXPECT_TRUE(hasKindTrait(OpKind::AttnScoreDk, KindAttentionGradient));
+  EXPECT_FALSE(hasKindTrait(OpKind::AttnScore, KindAttentionGradient));
+  EXPECT_TRUE(hasKindTrait(OpKind::AttnSoftmax, KindAttentionCore));
+  EXPECT_TRUE(hasKindTrait(OpKind::MoeExpertDown, KindNormedInput));
+  EXPECT_FALSE(hasKindTrait(OpKind::MoeExpertUp, KindNormedInput));
+  EXPECT_EQ(loraTarget(OpKind::AttnOut), LoraTarget::Out);
+  EXPECT_EQ(loraTarget(OpKind::MoeSharedDown), LoraTarget::Down);
+  EXPECT_EQ(loraTarget(OpKind::LmHead), std::nullopt);
+  EXPECT_EQ(opCategory(OpKind::TpAllreduce), OpCategory::Communication);
+  EXPECT_EQ(opCategory(OpKind::KvAppend), OpCategory::Memory);
 }
 
 } // namespace

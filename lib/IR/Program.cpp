@@ -13,10 +13,44 @@ namespace ir {
 
 StringRef opName(OpKind K) {
   static const char *const Names[] = {
-#define OP_KIND(Id, Name) Name,
+#define OP_KIND(Id, Name, Category, Traits, Lora) Name,
 #include "IR/OpKinds.def"
   };
   return Names[static_cast<unsigned>(K)];
+}
+
+OpCategory opCategory(OpKind K) {
+  static const OpCategory Categories[] = {
+#define OP_KIND(Id, Name, Category, Traits, Lora) OpCategory::Category,
+#include "IR/OpKinds.def"
+  };
+  return Categories[static_cast<unsigned>(K)];
+}
+
+bool hasKindTrait(OpKind K, KindTrait T) {
+  static const uint8_t Traits[] = {
+#define OP_KIND(Id, Name, Category, Traits, Lora) uint8_t(Traits),
+#include "IR/OpKinds.def"
+  };
+  return (Traits[static_cast<unsigned>(K)] & T) != 0;
+}
+
+std::optional<LoraTarget> loraTarget(OpKind K) {
+  // Index 0: not adapted; otherwise the target's enumerator plus one.
+  enum : uint8_t { None = 0, Qkv, Out, Up, Down };
+  static_assert(Qkv - 1 == uint8_t(LoraTarget::Qkv) &&
+                    Out - 1 == uint8_t(LoraTarget::Out) &&
+                    Up - 1 == uint8_t(LoraTarget::Up) &&
+                    Down - 1 == uint8_t(LoraTarget::Down),
+                "OpKinds.def's Lora column follows LoraTarget");
+  static const uint8_t Targets[] = {
+#define OP_KIND(Id, Name, Category, Traits, Lora) Lora,
+#include "IR/OpKinds.def"
+  };
+  uint8_t T = Targets[static_cast<unsigned>(K)];
+  if (T == None)
+    return std::nullopt;
+  return static_cast<LoraTarget>(T - 1);
 }
 
 StringRef categoryName(OpCategory C) {
@@ -310,45 +344,10 @@ void printProgram(const Program &P, raw_ostream &OS, bool ExpandLayers) {
   }
 }
 
-bool hasWeightMatrix(OpKind K) {
-  switch (K) {
-  case OpKind::AttnQkv:
-  case OpKind::AttnQDown:
-  case OpKind::AttnQUp:
-  case OpKind::AttnQ:
-  case OpKind::AttnKvDown:
-  case OpKind::AttnKvUp:
-  case OpKind::AttnOut:
-  case OpKind::MlpUp:
-  case OpKind::MlpDown:
-  case OpKind::MoeRouter:
-  case OpKind::MoeExpertUp:
-  case OpKind::MoeExpertDown:
-  case OpKind::MoeSharedUp:
-  case OpKind::MoeSharedDown:
-  case OpKind::LmHead:
-  case OpKind::MtpProj:
-    return true;
-  default:
-    return false;
-  }
-}
-
 bool isAttentionProduct(const Op &O) {
   if (O.Category != OpCategory::Contraction)
     return false;
-  switch (O.Kind) {
-  case OpKind::AttnScore:
-  case OpKind::AttnContext:
-  case OpKind::AttnFlashRescore:
-  case OpKind::AttnScoreDq:
-  case OpKind::AttnScoreDk:
-  case OpKind::AttnContextDp:
-  case OpKind::AttnContextDv:
-    return true;
-  default:
-    return O.InFusedAttention;
-  }
+  return hasKindTrait(O.Kind, KindAttentionProduct) || O.InFusedAttention;
 }
 
 std::string verifyProgram(const Program &P) {
@@ -392,6 +391,14 @@ std::string verifyProgram(const Program &P) {
                          "count",
                          blockKindName(B.Kind).str());
     for (const Op &O : B.Ops) {
+      if (O.Category != opCategory(O.Kind))
+        return fmt::format("op {} is {}, not {} as its kind is", O.name(),
+                           categoryName(O.Category).str(),
+                           categoryName(opCategory(O.Kind)).str());
+      if ((O.Category == OpCategory::Communication) != O.isCollective())
+        return fmt::format("op {} is {} but {} a collective", O.name(),
+                           categoryName(O.Category).str(),
+                           O.isCollective() ? "is" : "is not");
       for (double V : {O.Flops, O.BytesRead, O.BytesWritten, O.FlopsPerContext,
                        O.BytesPerContext, O.SavedBytes, O.MessageBytes,
                        double(O.ABytes), double(O.BBytes)})

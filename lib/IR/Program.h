@@ -19,6 +19,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,10 +67,26 @@ enum class CollectiveKind : uint8_t {
 /// What an operator is. Passes test kinds, never names; the name is what
 /// dumps and tables print ("attn.qkv", "tp.allreduce").
 enum class OpKind : uint8_t {
-#define OP_KIND(Id, Name) Id,
+#define OP_KIND(Id, Name, Category, Traits, Lora) Id,
 #include "IR/OpKinds.def"
   NumOpKinds
 };
+
+/// What a kind is, beside its category (IR/OpKinds.def, Traits column).
+enum KindTrait : uint8_t {
+  KindWeight = 1 << 0,            ///< a GEMM over a weight matrix
+  KindAttentionProduct = 1 << 1,  ///< a product of attention's core
+  KindAttentionGradient = 1 << 2, ///< a backward one of those
+  KindAttentionCore = 1 << 3,     ///< what selective recomputation redoes
+  KindNormedInput = 1 << 4,       ///< forward input from a norm or activation
+};
+
+/// The category every op of kind K has.
+OpCategory opCategory(OpKind K);
+/// Whether kind K has trait T.
+bool hasKindTrait(OpKind K, KindTrait T);
+/// The LoRA target a linear layer of kind K answers to, if any.
+std::optional<LoraTarget> loraTarget(OpKind K);
 
 llvm::StringRef opName(OpKind K);
 llvm::StringRef categoryName(OpCategory C);
@@ -357,7 +374,7 @@ bool isAttentionProduct(const Op &O);
 
 /// A linear layer: a contraction with a weight matrix (every one but
 /// attention's products).
-bool hasWeightMatrix(OpKind K);
+inline bool hasWeightMatrix(OpKind K) { return hasKindTrait(K, KindWeight); }
 
 /// Bytes a 2:4 structured-sparse weight element takes, stored compressed:
 /// half the values, each kept value with a 2-bit index (NVIDIA's sparse

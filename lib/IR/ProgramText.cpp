@@ -496,6 +496,8 @@ std::optional<ProgramText> Reader::read() {
       PhaseWord.Value = PhaseWord.Key.str();
       PhaseWord.Key = "phase";
       value(KindWord, O.Kind);
+      // A kind has one category (IR/OpKinds.def): the text may leave it out.
+      O.Category = opCategory(O.Kind);
       value(PhaseWord, O.Ph);
       for (const Word &W : Fields.drop_front(2)) {
 #define X(Word, Member)                                                        \

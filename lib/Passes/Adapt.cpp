@@ -31,29 +31,6 @@ using namespace ir;
 
 namespace {
 
-/// The LoRA target a linear layer answers to, if any.
-std::optional<LoraTarget> targetOf(OpKind K) {
-  switch (K) {
-  case OpKind::AttnQkv:
-  case OpKind::AttnQDown:
-  case OpKind::AttnQUp:
-  case OpKind::AttnQ:
-  case OpKind::AttnKvDown:
-  case OpKind::AttnKvUp:
-    return LoraTarget::Qkv;
-  case OpKind::AttnOut:
-    return LoraTarget::Out;
-  case OpKind::MlpUp:
-  case OpKind::MoeSharedUp:
-    return LoraTarget::Up;
-  case OpKind::MlpDown:
-  case OpKind::MoeSharedDown:
-    return LoraTarget::Down;
-  default:
-    return std::nullopt;
-  }
-}
-
 class Adapter {
 public:
   Adapter(const ScenarioConfig &S) : S(S), F(S.Finetune), R(F.Rank) {}
@@ -64,7 +41,7 @@ public:
     double Trainable = 0;
     for (const Op &O : B.Ops) {
       bool Weights = O.Category == OpCategory::Contraction && hasWeightMatrix(O.Kind);
-      std::optional<LoraTarget> T = targetOf(O.Kind);
+      std::optional<LoraTarget> T = loraTarget(O.Kind);
       bool Adapted = Weights && T && F.targets(*T) && O.Batch >= 1;
       // Frozen: no weight gradient, for the linear layers and the
       // embedding table.
@@ -104,8 +81,8 @@ private:
     // The weight is the GEMM's B operand in forward (K x N) and in the
     // data gradient (dX = dY W^T: its K x N is the forward's N x K).
     double Elements = double(G.K) * double(G.N) * double(G.Batch);
-    Op D = pointwise(OpKind::QloraDequant, G.Ph, OpCategory::Elementwise,
-                     DType::BF16, 1, Elements, 1, F.baseBytes(), G.BBytes);
+    Op D = pointwise(OpKind::QloraDequant, G.Ph, DType::BF16, 1, Elements,
+                     traffic(F.baseBytes(), G.BBytes));
     D.TpAxis = Axis::None;
     // Split over the TP group as the weight is.
     D.SequenceRegion = G.SequenceRegion;

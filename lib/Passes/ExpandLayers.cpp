@@ -29,6 +29,17 @@ using namespace ir;
 
 namespace {
 
+/// The model's traits the pointwise counts of IR/OpKinds.def read.
+PointwiseModel pointwiseModel(const ModelConfig &M, bool Dropout) {
+  PointwiseModel C;
+  C.RmsNorm = M.RmsNorm;
+  C.GatedMlp = M.GatedMlp;
+  C.Dropout = Dropout;
+  C.LearnedPositions = M.LearnedPositions;
+  C.Routed = M.Moe && M.Moe->TopK > 0;
+  return C;
+}
+
 class LayerBuilder {
 public:
   LayerBuilder(const ScenarioConfig &S, Phase Fwd, int64_t Sequences,
@@ -39,7 +50,7 @@ public:
         PB(dtypeBytes(S.Mapping.Precision)),
         WB(dtypeBytes(S.Mapping.Weights)),
         Training(Fwd == Phase::Forward),
-        Dropout(Training && M.Dropout > 0) {}
+        Dropout(Training && M.Dropout > 0), PM(pointwiseModel(M, Dropout)) {}
 
   /// Of the layers the ops being built stand for, the fraction that attend
   /// within the sliding window (a layer pattern: the rest attend over the
@@ -52,8 +63,7 @@ public:
     // the input three times and write twice; `fuse` makes it one pass.
     // The residual stream it reads is in the base format (`precision`),
     // even when GEMM inputs are narrower.
-    Op O = pointwise(Name, Fwd, OpCategory::Normalization, Act, PB, Elements,
-                     M.RmsNorm ? 4 : 8, 3, 2);
+    Op O = pointwise(Name, Fwd, Act, PB, Elements, PM);
     O.BytesRead += (M.RmsNorm ? 1 : 2) * double(M.Hidden) * WB;
     O.SequenceRegion = true;
     O.SavedInSequenceRegion = true;
@@ -82,8 +92,7 @@ public:
     double Elements = double(T) * M.Hidden;
     // Unfused: bias add, dropout and residual add are three passes over
     // memory (read 4, write 3 values); `fuse` makes them one.
-    Op O = pointwise(Name, Fwd, OpCategory::Elementwise, Act, PB, Elements,
-                     Dropout ? 3 : 2, 4, 3);
+    Op O = pointwise(Name, Fwd, Act, PB, Elements, PM);
     O.SequenceRegion = true;
     O.SavedInSequenceRegion = true;
     if (Dropout)
@@ -119,8 +128,7 @@ public:
     }
     if (!M.LearnedPositions && !M.Encoder) {
       double Elements = double(T) * (A + G) * (M.Mla ? M.Mla->QkRopeHeadDim : D);
-      Ops.push_back(pointwise(OpKind::AttnRope, Fwd, OpCategory::Elementwise, Act,
-                              AB, Elements, 6, 1, 1));
+      Ops.push_back(pointwise(OpKind::AttnRope, Fwd, Act, AB, Elements, PM));
     }
 
     // The products over the keys: for the layers that attend within the
@@ -149,14 +157,12 @@ public:
     Ops.push_back(Score);
 
     // Unfused scale, mask and softmax: read 4, write 3 values per score.
-    Op Softmax = pointwise(OpKind::AttnSoftmax, Fwd, OpCategory::Normalization, Act,
-                           AB, Scores, 5, 4, 3);
+    Op Softmax = pointwise(OpKind::AttnSoftmax, Fwd, Act, AB, Scores, PM);
     if (Training)
       Softmax.SavedBytes = Scores * AB; // its output
     Ops.push_back(Softmax);
     if (Dropout) {
-      Op Drop = pointwise(OpKind::AttnDropout, Fwd, OpCategory::Elementwise, Act,
-                          AB, Scores, 2, 1, 1);
+      Op Drop = pointwise(OpKind::AttnDropout, Fwd, Act, AB, Scores, PM);
       Drop.SavedBytes = Scores * (1 + AB); // mask and output
       Ops.push_back(Drop);
     }
@@ -180,8 +186,7 @@ public:
     int64_t Up = M.GatedMlp ? 2 * Ffn : Ffn;
     Ops.push_back(linear(OpKind::MlpUp, T, H, Up, true));
     double Elements = double(T) * Ffn;
-    Op Act_ = pointwise(OpKind::MlpAct, Fwd, OpCategory::Elementwise, Act, AB,
-                        Elements, M.GatedMlp ? 6 : 8, M.GatedMlp ? 2 : 1, 1);
+    Op Act_ = pointwise(OpKind::MlpAct, Fwd, Act, AB, Elements, PM);
     if (Training)
       Act_.SavedBytes = double(T) * Up * AB; // its input
     Ops.push_back(Act_);
@@ -192,11 +197,10 @@ public:
     const MoEConfig &E = *M.Moe;
     int64_t H = M.Hidden;
     Ops.push_back(linear(OpKind::MoeRouter, T, H, E.Experts, true, Axis::None));
-    Ops.push_back(pointwise(OpKind::MoeTopk, Fwd, OpCategory::Normalization, Act,
-                            AB, double(T) * E.Experts, 5, 1, 1));
+    Ops.push_back(
+        pointwise(OpKind::MoeTopk, Fwd, Act, AB, double(T) * E.Experts, PM));
     double Routed = double(T) * E.TopK;
-    Op Dispatch = pointwise(OpKind::MoeDispatch, Fwd, OpCategory::Memory, Act, AB,
-                            Routed * H, 0, 1, 1);
+    Op Dispatch = pointwise(OpKind::MoeDispatch, Fwd, Act, AB, Routed * H, PM);
     Ops.back().SequenceRegion = true;
     Dispatch.SequenceRegion = true;
     Ops.push_back(Dispatch);
@@ -207,9 +211,8 @@ public:
     int64_t Up = M.GatedMlp ? 2 * E.ExpertFfn : E.ExpertFfn;
     Op ExpertUp = gemm(OpKind::MoeExpertUp, Fwd, Act, AB, WB, PerExpert, Up, H,
                        Experts);
-    Op ExpertAct = pointwise(OpKind::MoeExpertAct, Fwd, OpCategory::Elementwise,
-                             Act, AB, double(PerExpert) * Experts * E.ExpertFfn,
-                             M.GatedMlp ? 6 : 8, M.GatedMlp ? 2 : 1, 1);
+    Op ExpertAct = pointwise(OpKind::MoeExpertAct, Fwd, Act, AB,
+                             double(PerExpert) * Experts * E.ExpertFfn, PM);
     Op ExpertDown = gemm(OpKind::MoeExpertDown, Fwd, Act, AB, WB, PerExpert, H,
                          E.ExpertFfn, Experts);
     ExpertUp.TpAxis = Axis::N;
@@ -239,8 +242,7 @@ public:
       Ops.push_back(SharedUp);
       Ops.push_back(SharedDown);
     }
-    Ops.push_back(pointwise(OpKind::MoeCombine, Fwd, OpCategory::Memory, Act, AB,
-                            Routed * H, E.TopK > 0 ? 1 : 0, 1, 0));
+    Ops.push_back(pointwise(OpKind::MoeCombine, Fwd, Act, AB, Routed * H, PM));
     Ops.back().BytesWritten = double(T) * H * AB;
     Ops.back().SequenceRegion = true;
   }
@@ -268,6 +270,8 @@ public:
   DType Act;
   double AB, PB, WB;
   bool Training, Dropout;
+  /// The model's traits the pointwise counts read (IR/OpKinds.def).
+  PointwiseModel PM;
 };
 
 /// Of a block of Count layers (the dense ones first, then the MoE ones),
@@ -399,6 +403,8 @@ bool expandLayers(Program &P, PassContext &) {
   const ScenarioConfig &S = P.Scenario;
   const ModelConfig &M = S.Model;
   ParamCount Params = countParams(M);
+  // The traits the embedding, head, optimizer and cache ops' counts read.
+  const PointwiseModel Model = pointwiseModel(M, /*Dropout=*/false);
   // A block of Count identical layers (dense or MoE), without its ops.
   auto LayerBlock = [&](BlockKind Kind, int64_t Count, bool Moe) {
     Block L;
@@ -425,14 +431,12 @@ bool expandLayers(Program &P, PassContext &) {
     Emb.Kind = BlockKind::Embedding;
     Emb.Params = Params.Embedding + Params.Positions + Params.EncoderExtras;
     double Elements = double(Tokens) * M.Hidden;
-    Op Lookup = pointwise(OpKind::EmbedLookup, Ph, OpCategory::Memory, Act, AB,
-                          Elements, 0, 0, 1);
+    Op Lookup = pointwise(OpKind::EmbedLookup, Ph, Act, AB, Elements, Model);
     Lookup.BytesRead = Elements * VocabWB;
     Lookup.SequenceRegion = true;
     Emb.Ops.push_back(Lookup);
     if (M.LearnedPositions || Dropout) {
-      Op Pos = pointwise(OpKind::EmbedPositions, Ph, OpCategory::Elementwise, Act,
-                         AB, Elements, M.LearnedPositions ? 1 : 0, 1, 1);
+      Op Pos = pointwise(OpKind::EmbedPositions, Ph, Act, AB, Elements, Model);
       Pos.SequenceRegion = Pos.SavedInSequenceRegion = true;
       if (Dropout)
         Pos.SavedBytes = Elements; // dropout mask
@@ -458,8 +462,8 @@ bool expandLayers(Program &P, PassContext &) {
       Hd.Ops.push_back(Logits);
       // Cross-entropy in fp32 over the vocabulary (Megatron-LM); the fp32
       // logits are kept for backward (Korthikanti et al. 2022 §4.3).
-      Op CE = pointwise(OpKind::LossCrossEntropy, Ph, OpCategory::Normalization,
-                        DType::FP32, 4, double(Rows) * M.Vocab, 5, 1, 1);
+      Op CE = pointwise(OpKind::LossCrossEntropy, Ph, DType::FP32, 4,
+                        double(Rows) * M.Vocab, Model);
       CE.SavedBytes = double(Rows) * M.Vocab * 4;
       Hd.Ops.push_back(CE);
     } else {
@@ -522,9 +526,10 @@ bool expandLayers(Program &P, PassContext &) {
     OptimizerTraffic Traffic = optimizerTraffic(S);
     // FLOPs per parameter: Adam about 12 (moments, bias correction,
     // square root, division), SGD with momentum about 4.
+    PointwiseModel State = traffic(Traffic.Read, Traffic.Written);
+    State.Sgd = S.Sgd;
     Op Update = pointwise(OpKind::OptimizerUpdate, Phase::Optimizer,
-                          OpCategory::Memory, DType::FP32, 1, Params.Total,
-                          S.Sgd ? 4 : 12, Traffic.Read, Traffic.Written);
+                          DType::FP32, 1, Params.Total, State);
     if (S.Mapping.OffloadOptimizer) {
       // ZeRO-Offload / Megatron-LM --optimizer-cpu-offload: the reduced
       // gradients go to host memory, the host runs the update over the
@@ -532,19 +537,18 @@ bool expandLayers(Program &P, PassContext &) {
       // and the updated parameters come back in the weights' format.
       double G = dtypeBytes(S.Mapping.Gradients);
       Opt.Ops.push_back(pointwise(OpKind::OffloadGradToHost, Phase::Optimizer,
-                                  OpCategory::Memory, S.Mapping.Gradients, G,
-                                  Params.Total, 0, 1, 0));
+                                  S.Mapping.Gradients, G, Params.Total, Model));
       Update.Kind = OpKind::OffloadHostUpdate;
       Opt.Ops.push_back(Update);
-      Opt.Ops.push_back(pointwise(OpKind::OffloadParamToDevice, Phase::Optimizer,
-                                  OpCategory::Memory, S.Mapping.Weights, WB,
-                                  Params.Total, 0, 0, 1));
+      Opt.Ops.push_back(pointwise(OpKind::OffloadParamToDevice,
+                                  Phase::Optimizer, S.Mapping.Weights, WB,
+                                  Params.Total, Model));
     } else {
       Opt.Ops.push_back(Update);
     }
     Opt.Ops.push_back(pointwise(OpKind::GradZero, Phase::Optimizer,
-                                OpCategory::Memory, S.Mapping.Gradients, 1,
-                                Params.Total, 0, 0, Traffic.Zeroed));
+                                S.Mapping.Gradients, 1, Params.Total,
+                                traffic(0, Traffic.Zeroed)));
     P.Blocks.push_back(std::move(Opt));
     return true;
   }
@@ -578,9 +582,8 @@ bool expandLayers(Program &P, PassContext &) {
     // A decoder keeps the prompt's keys and values for its decode steps;
     // an encoder generates nothing and keeps none.
     if (!M.Encoder) {
-      Op Write = pointwise(OpKind::KvWrite, Phase::Prefill, OpCategory::Memory,
-                           S.Mapping.KVCache, KVB, double(Prompt) * KvPerToken,
-                           0, 1, 1);
+      Op Write = pointwise(OpKind::KvWrite, Phase::Prefill, S.Mapping.KVCache,
+                           KVB, double(Prompt) * KvPerToken, Model);
       L.Ops.push_back(Write);
     }
 
@@ -625,9 +628,8 @@ bool expandLayers(Program &P, PassContext &) {
       }
       L.Ops.push_back(O);
     }
-    Op Append = pointwise(OpKind::KvAppend, Phase::Decode, OpCategory::Memory,
-                          S.Mapping.KVCache, KVB,
-                          double(Seqs) * KvPerToken, 0, 0, 1);
+    Op Append = pointwise(OpKind::KvAppend, Phase::Decode, S.Mapping.KVCache,
+                          KVB, double(Seqs) * KvPerToken, Model);
     L.Ops.push_back(Append);
     P.Blocks.push_back(L);
   };

@@ -32,12 +32,6 @@ namespace passes {
 
 using namespace ir;
 
-/// The backward products of attention (scores and context).
-static bool isAttentionGradient(const Op &O) {
-  return O.Kind == OpKind::AttnScoreDq || O.Kind == OpKind::AttnScoreDk ||
-         O.Kind == OpKind::AttnContextDp || O.Kind == OpKind::AttnContextDv;
-}
-
 static void foldInto(Op &O, OpKind Into) {
   assert(Into != OpKind::None && "folded into no operator");
   O.FusedInto = Into;
@@ -70,7 +64,7 @@ static void flashAttention(Block &B, double StatsBytesPerRow, bool Causal,
   std::vector<Op> Added;
   for (Op &O : B.Ops) {
     if (O.Kind == OpKind::AttnScore || O.Kind == OpKind::AttnContext ||
-        isAttentionGradient(O))
+        hasKindTrait(O.Kind, KindAttentionGradient))
       if (O.Ph != Phase::Decode)
         O.Executed = O.Window && Causal ? windowFraction(SeqLen, O.Window)
                                         : Executed;
@@ -106,7 +100,7 @@ static void flashAttention(Block &B, double StatsBytesPerRow, bool Causal,
       O.BytesRead -= Probabilities;
       continue;
     }
-    if (isAttentionGradient(O)) {
+    if (hasKindTrait(O.Kind, KindAttentionGradient)) {
       O.InFusedAttention = true;
       // Backward products read and write Q, K, V, O and their gradients,
       // never an s x s matrix.

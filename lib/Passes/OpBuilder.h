@@ -10,6 +10,8 @@
 
 #include "IR/Program.h"
 
+#include <cassert>
+
 namespace llmsys {
 namespace passes {
 
@@ -107,20 +109,58 @@ inline void setAxis(ir::Op &O, ir::Axis A, int64_t Value) {
   }
 }
 
-/// An op over Elements values: FlopsPer operations per value, ReadPer and
-/// WritePer values read and written per value, each of Bytes bytes.
-inline ir::Op pointwise(ir::OpKind Kind, ir::Phase Ph, ir::OpCategory Cat,
-                        ir::DType Type, double Bytes, double Elements,
-                        double FlopsPer, double ReadPer, double WritePer) {
+/// What the per-element counts of IR/OpKinds.def's POINTWISE lines read:
+/// the model's traits and, for kinds whose traffic a pass works out, that
+/// traffic (values per element).
+struct PointwiseModel {
+  bool RmsNorm = false, GatedMlp = false, Dropout = false;
+  bool LearnedPositions = false, Sgd = false;
+  bool Routed = false; ///< tokens reach experts (top-k above 0)
+  double Read = 0, Written = 0;
+};
+
+/// FLOPs and values read and written per element of a pointwise kind.
+struct PointwiseCounts {
+  double Flops = 0, Read = 0, Written = 0;
+};
+
+inline PointwiseCounts pointwiseCounts(ir::OpKind K, const PointwiseModel &C) {
+  switch (K) {
+#define POINTWISE(Id, FlopsPer, ReadPer, WritePer)                             \
+  case ir::OpKind::Id:                                                         \
+    return {double(FlopsPer), double(ReadPer), double(WritePer)};
+#include "IR/OpKinds.def"
+  default:
+    break;
+  }
+  assert(false && "a contraction or collective has no pointwise counts");
+  return {};
+}
+
+/// An op of a pointwise kind over Elements values, each of Bytes bytes:
+/// its category and counts from IR/OpKinds.def.
+inline ir::Op pointwise(ir::OpKind Kind, ir::Phase Ph, ir::DType Type,
+                        double Bytes, double Elements,
+                        const PointwiseModel &C) {
+  PointwiseCounts N = pointwiseCounts(Kind, C);
   ir::Op O;
   O.Kind = Kind;
-  O.Category = Cat;
+  O.Category = ir::opCategory(Kind);
   O.Ph = Ph;
   O.Type = Type;
-  O.Flops = Elements * FlopsPer;
-  O.BytesRead = Elements * ReadPer * Bytes;
-  O.BytesWritten = Elements * WritePer * Bytes;
+  O.Flops = Elements * N.Flops;
+  O.BytesRead = Elements * N.Read * Bytes;
+  O.BytesWritten = Elements * N.Written * Bytes;
   return O;
+}
+
+/// A pass's traffic per element for the kinds whose POINTWISE counts read
+/// it (C.Read, C.Written).
+inline PointwiseModel traffic(double Read, double Written) {
+  PointwiseModel C;
+  C.Read = Read;
+  C.Written = Written;
+  return C;
 }
 
 } // namespace passes

@@ -617,8 +617,7 @@ private:
       return;
     }
     Op Add = pointwise(OpKind::GradAccumulate, Phase::BackwardWeight,
-                       OpCategory::Memory, Map.Gradients, G, Elements, 1, 1,
-                       1);
+                       Map.Gradients, G, Elements, PointwiseModel());
     Add.BytesRead = Elements * (dtypeBytes(Map.Weights) + G);
     Out.push_back(Add);
   }

@@ -46,27 +46,6 @@ using namespace ir;
 
 namespace {
 
-/// Whether a linear layer's input is written by the norm or activation
-/// just before it (the inputs a fused norm-linear or activation-linear
-/// kernel quantizes itself).
-bool inputFromNormOrActivation(OpKind K) {
-  switch (K) {
-  case OpKind::AttnQkv:
-  case OpKind::AttnQ:
-  case OpKind::AttnQDown:
-  case OpKind::AttnKvDown:
-  case OpKind::MlpUp:
-  case OpKind::MlpDown:
-  case OpKind::MoeSharedUp:
-  case OpKind::MoeSharedDown:
-  case OpKind::MoeExpertDown:
-  case OpKind::LmHead:
-    return true;
-  default:
-    return false;
-  }
-}
-
 bool modelBlock(const Block &B) { return B.inModel(); }
 
 class Quantizer {
@@ -138,8 +117,8 @@ private:
       if (R.AmaxPass)
         Read += FromBytes;
     }
-    Out.push_back(pointwise(Kind, Ph, OpCategory::Memory, Formats[0], 1,
-                            Elements, 1, Read, Written));
+    Out.push_back(
+        pointwise(Kind, Ph, Formats[0], 1, Elements, traffic(Read, Written)));
   }
 
   /// The all-gather of kind Kind that partition put right before the GEMM
@@ -229,7 +208,7 @@ private:
         Elements /= double(Map.Tp);
       cast(Out, OpKind::QuantInput, O.Ph, First,
            Fwd ? when(Wgrad, F.Wgrad) : std::nullopt, Elements, Wide,
-           Fwd && R.FusedInput && inputFromNormOrActivation(O.Kind));
+           Fwd && R.FusedInput && hasKindTrait(O.Kind, KindNormedInput));
       if (!R.WeightCache)
         cast(Out, OpKind::QuantWeight, O.Ph, when(Fwd, F.Fwd), std::nullopt,
              W, WeightBytes, false);
@@ -282,9 +261,9 @@ private:
     // its output read and written again.
     if (R.RescaleBackward &&
         (O.Ph == Phase::BackwardData || O.Ph == Phase::BackwardWeight))
-      Out.push_back(pointwise(OpKind::QuantRescale, O.Ph,
-                              OpCategory::Elementwise, Map.Precision, Wide,
-                              double(O.M) * double(O.N) * Batch, 1, 1, 1));
+      Out.push_back(pointwise(OpKind::QuantRescale, O.Ph, Map.Precision, Wide,
+                              double(O.M) * double(O.N) * Batch,
+                              PointwiseModel()));
   }
 
   /// Cached weights: quantized once per step, after the optimizer has
@@ -309,10 +288,10 @@ private:
     }
     if (Bytes <= 0)
       return;
-    Op C = pointwise(OpKind::QuantWeight, Phase::Optimizer, OpCategory::Memory,
-                     R.Forward, 1, Elements, 1, 0, 0);
-    C.BytesRead = Elements * WeightBytes * (R.AmaxPass ? 2 : 1);
-    C.BytesWritten = Bytes;
+    Op C = pointwise(OpKind::QuantWeight, Phase::Optimizer, R.Forward, 1,
+                     Elements,
+                     traffic(WeightBytes * (R.AmaxPass ? 2 : 1), 0));
+    C.BytesWritten = Bytes; // the cache, in the recipe's formats
     Opt->Ops.push_back(C);
   }
 

@@ -73,11 +73,6 @@ static void keptUnderOps(Op &O, double RecomputedShare) {
   O.SavedBytes = 0;
 }
 
-static bool isAttentionCore(const Op &O) {
-  return O.Kind == OpKind::AttnScore || O.Kind == OpKind::AttnSoftmax ||
-         O.Kind == OpKind::AttnDropout || O.Kind == OpKind::AttnContext;
-}
-
 bool recompute(Program &P, PassContext &) {
   const ScenarioConfig &S = P.Scenario;
   if (!S.Training || S.Mapping.Recomp == Recompute::None)
@@ -108,7 +103,7 @@ bool recompute(Program &P, PassContext &) {
         continue;
       }
       bool Redo = S.Mapping.Recomp == Recompute::Full ||
-                  (isAttentionCore(O) && !Flash);
+                  (hasKindTrait(O.Kind, KindAttentionCore) && !Flash);
       if (!Redo)
         continue;
       Op R = O;
