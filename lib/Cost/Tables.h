@@ -10,8 +10,9 @@
 
 #include "Cost/Cost.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include <algorithm>
+#include <array>
+#include <cstdint>
 
 namespace llmsys {
 namespace cost {
@@ -19,14 +20,18 @@ namespace cost {
 class OpTables {
 public:
   OpTables(std::vector<OpRow> &Ops, std::vector<CollectiveRow> &Colls)
-      : Ops(Ops), Colls(Colls) {}
+      : Ops(Ops), Colls(Colls) {
+    OpIndex.fill(None);
+    CollIndex.fill(None);
+  }
 
   /// Adds N executions of a collective; returns its row, whose exposed
   /// time the caller decides.
   CollectiveRow &addCollective(const ir::Op &O, const CollectiveTime &C,
                                double N) {
-    auto [It, New] = CollIndex.try_emplace(key(O), Colls.size());
-    if (New) {
+    uint32_t &Index = CollIndex[key(O)];
+    if (Index == None) {
+      Index = uint32_t(Colls.size());
       CollectiveRow Row;
       Row.Name = O.name();
       Row.Ph = O.Ph;
@@ -37,7 +42,7 @@ public:
       Row.Algorithm = C.Algorithm;
       Colls.push_back(Row);
     }
-    CollectiveRow &Row = Colls[It->second];
+    CollectiveRow &Row = Colls[Index];
     Row.Count += N;
     Row.Bytes += N * O.MessageBytes;
     Row.Time += N * C.Time;
@@ -48,8 +53,9 @@ public:
   /// one execution).
   void addOp(const ir::Op &O, bool MemoryBound, double N, double Flops,
              double Bytes, double Time) {
-    auto [It, New] = OpIndex.try_emplace(key(O), Ops.size());
-    if (New) {
+    uint32_t &Index = OpIndex[key(O)];
+    if (Index == None) {
+      Index = uint32_t(Ops.size());
       OpRow Row;
       Row.Name = O.name();
       Row.Ph = O.Ph;
@@ -57,7 +63,7 @@ public:
       Row.MemoryBound = MemoryBound;
       Ops.push_back(Row);
     }
-    OpRow &Row = Ops[It->second];
+    OpRow &Row = Ops[Index];
     Row.Count += N;
     Row.Flops += N * Flops;
     Row.Bytes += N * Bytes;
@@ -65,24 +71,33 @@ public:
   }
 
 private:
-  // Rows by kind and phase.
-  using Key = std::pair<int, int>;
-  static Key key(const ir::Op &O) {
-    return {static_cast<int>(O.Kind), static_cast<int>(O.Ph)};
+  // Rows by kind and phase: a row's index in a table over both.
+  static constexpr size_t NumPhases = size_t(ir::Phase::Last) + 1;
+  static constexpr size_t NumKeys =
+      size_t(ir::OpKind::NumOpKinds) * NumPhases;
+  static constexpr uint32_t None = ~uint32_t(0);
+  static size_t key(const ir::Op &O) {
+    return size_t(O.Kind) * NumPhases + size_t(O.Ph);
   }
   std::vector<OpRow> &Ops;
   std::vector<CollectiveRow> &Colls;
-  llvm::DenseMap<Key, size_t> OpIndex, CollIndex;
+  std::array<uint32_t, NumKeys> OpIndex, CollIndex;
 };
 
-/// Slowest first; rows of equal time keep their program order (an in-place
-/// sort: no buffer).
+/// Slowest first; rows of equal time keep their program order. Sorts
+/// (time, index) keys, then moves each row once.
 template <typename Row> void sortByTime(std::vector<Row> &Rows) {
-  for (size_t I = 0; I < Rows.size(); ++I)
+  std::vector<std::pair<double, uint32_t>> Keys(Rows.size());
+  for (size_t I = 0; I < Rows.size(); ++I) {
     Rows[I].Order = I;
-  std::sort(Rows.begin(), Rows.end(), [](const Row &A, const Row &B) {
-    return A.Time != B.Time ? A.Time > B.Time : A.Order < B.Order;
-  });
+    Keys[I] = {-Rows[I].Time, uint32_t(I)};
+  }
+  std::sort(Keys.begin(), Keys.end());
+  std::vector<Row> Sorted;
+  Sorted.reserve(Rows.size());
+  for (const auto &K : Keys)
+    Sorted.push_back(std::move(Rows[K.second]));
+  Rows.swap(Sorted);
 }
 
 } // namespace cost

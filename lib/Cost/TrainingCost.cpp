@@ -78,7 +78,17 @@ bool overlapsWeightGradients(const Op &O, const MappingConfig &M) {
          commKind(O) == CommKind::TP;
 }
 
-BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
+/// One op's time as blockTime found it, kept for the report's tables.
+struct OpTimeRecord {
+  double Time = 0;
+  bool MemoryBound = false;
+  const char *Algorithm = ""; ///< a collective's
+};
+
+/// Costs one repeat of a block; with Record, also appends each op's time
+/// (in op order; optimizer-phase ops get an empty record).
+BlockTime blockTime(const Block &B, const ScenarioConfig &S,
+                    std::vector<OpTimeRecord> *Record = nullptr) {
   BlockTime T;
   const AcceleratorConfig &A = S.System.Device;
   // Activity for energy, when the device has its energy inputs.
@@ -94,12 +104,17 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
   double Grad = 0, WeightCompute = 0;
   for (const Op &O : B.Ops) {
     int Side = isBackward(O.Ph) ? 1 : 0;
-    if (O.Ph == Phase::Optimizer)
+    if (O.Ph == Phase::Optimizer) {
+      if (Record)
+        Record->emplace_back();
       continue;
+    }
     if (Energy)
       T.Data.add(O, 1, 0);
     if (O.isCollective()) {
       CollectiveTime C = collectiveTime(O, S.System);
+      if (Record)
+        Record->push_back({C.Time, false, C.Algorithm});
       CommKind K = commKind(O);
       if (O.Kind == OpKind::CpRingKv || O.Kind == OpKind::CpRingKvGrad) {
         Ring[Side] += C.Time;
@@ -124,6 +139,8 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S) {
         T.ModelFlops += O.Flops;
     }
     OpTime OT = opTime(O, A);
+    if (Record)
+      Record->push_back({OT.Time, OT.MemoryBound, ""});
     (OT.MemoryBound ? T.MemoryBound : T.ComputeBound) += OT.Time;
     (Side ? T.Backward : T.Forward) += OT.Time;
     Compute[Side] += OT.Time;
@@ -206,11 +223,24 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   R.MicroBatches = P.Schedule.MicroBatches;
   double Mb = static_cast<double>(R.MicroBatches);
 
-  // Per block kind (zero for kinds the program lacks).
+  // Per block kind (zero for kinds the program lacks). With the tables,
+  // each op's time is kept for them (Records from RecordStart[block]).
   std::array<BlockTime, NumBlockKinds> Times{};
-  for (const Block &B : P.Blocks)
+  std::vector<OpTimeRecord> Records;
+  std::vector<size_t> RecordStart(P.Blocks.size(), 0);
+  if (WithTables) {
+    size_t Ops = 0;
+    for (const Block &B : P.Blocks)
+      Ops += B.Ops.size();
+    Records.reserve(Ops);
+  }
+  for (size_t I = 0; I < P.Blocks.size(); ++I) {
+    const Block &B = P.Blocks[I];
+    RecordStart[I] = Records.size();
     if (B.Kind != BlockKind::Optimizer)
-      Times[static_cast<size_t>(B.Kind)] = blockTime(B, S);
+      Times[static_cast<size_t>(B.Kind)] =
+          blockTime(B, S, WithTables ? &Records : nullptr);
+  }
 
   // Per stage, one micro-batch.
   auto TimeOf = [&](BlockKind K) -> const BlockTime & {
@@ -400,13 +430,26 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
     default: return double(St.holds(B.Kind)) * Mb;
     }
   };
-  for (const Block &B : P.Blocks) {
+  for (size_t BI = 0; BI < P.Blocks.size(); ++BI) {
+    const Block &B = P.Blocks[BI];
     double N = Repeats(B);
     if (N == 0)
       continue;
-    for (const Op &O : B.Ops) {
+    const bool Costed = B.Kind != BlockKind::Optimizer;
+    for (size_t OI = 0; OI < B.Ops.size(); ++OI) {
+      const Op &O = B.Ops[OI];
+      // The time blockTime found (the optimizer's are costed here).
+      const OpTimeRecord *Rec = Costed && O.Ph != Phase::Optimizer
+                                    ? &Records[RecordStart[BI] + OI]
+                                    : nullptr;
       if (O.isCollective()) {
-        CollectiveTime C = collectiveTime(O, S.System);
+        CollectiveTime C;
+        if (Rec) {
+          C.Time = Rec->Time;
+          C.Algorithm = Rec->Algorithm;
+        } else {
+          C = collectiveTime(O, S.System);
+        }
         CollectiveRow &Row = Tables.addCollective(O, C, N);
         if (B.Kind == BlockKind::Optimizer) {
           // The step's gradient reduction and parameter gather: exposed in
@@ -433,8 +476,13 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
       }
       if (O.fused())
         continue;
-      OpTime OT = B.Kind == BlockKind::Optimizer ? OptimizerOpTime(O)
-                                                 : opTime(O, A);
+      OpTime OT;
+      if (Rec) {
+        OT.Time = Rec->Time;
+        OT.MemoryBound = Rec->MemoryBound;
+      } else {
+        OT = B.Kind == BlockKind::Optimizer ? OptimizerOpTime(O) : opTime(O, A);
+      }
       Tables.addOp(O, OT.MemoryBound, N, O.Flops, O.BytesRead + O.BytesWritten,
                    OT.Time);
     }
