@@ -13,7 +13,7 @@ costTraining calls.
   python3 tools/bench-instructions.py build/bin/llmsys-bench \\
       ../old/build/bin/llmsys-bench [--bench BM_TrainingEvalFull ...]
 
-Needs valgrind (callgrind_annotate comes with it). Not a test: a figure to
+Needs valgrind (`tools/install-deps.sh --optional`; callgrind_annotate comes with it). Not a test: a figure to
 quote beside the wall-clock ones (docs/building.md).
 """
 

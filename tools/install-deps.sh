@@ -14,12 +14,13 @@ packages=(
 )
 
 # --optional: also what some tests and scripts use when present: headless
-# Chromium renders figures and HTML reports (test/Driver/browser.test).
+# Chromium renders figures and HTML reports (test/Driver/browser.test);
+# valgrind counts instructions for tools/bench-instructions.py.
 # --fuzz: clang and its sanitizer and libFuzzer runtimes, for
 # tools/sanitize.sh and tools/fuzz.sh (docs/building.md).
 for arg in "$@"; do
   case "$arg" in
-    --optional) packages+=(chromium) ;;
+    --optional) packages+=(chromium valgrind) ;;
     --fuzz) packages+=(clang-16 libclang-rt-16-dev) ;;
   esac
 done
