@@ -13,8 +13,9 @@ costTraining calls.
   python3 tools/bench-instructions.py build/bin/llmsys-bench \\
       ../old/build/bin/llmsys-bench [--bench BM_TrainingEvalFull ...]
 
-Needs valgrind (`tools/install-deps.sh --optional`; callgrind_annotate comes with it). Not a test: a figure to
-quote beside the wall-clock ones (docs/building.md).
+Needs valgrind (`tools/install-deps.sh --optional`; callgrind_annotate
+comes with it). Not a test: a figure to quote beside the wall-clock ones
+(docs/building.md).
 """
 
 import argparse
