@@ -101,6 +101,20 @@ TEST(OpKindsTest, PointwiseCountsFollowTheModel) {
   EXPECT_EQ(Q.Category, OpCategory::Memory);
 }
 
+TEST(OpKindsTest, EveryPointwiseKindHasCounts) {
+  // OpKinds.def: a kind that is neither a contraction nor a collective has
+  // a POINTWISE line (passes::pointwise asserts otherwise).
+  bool Has[size_t(OpKind::NumOpKinds)] = {};
+#define POINTWISE(Id, FlopsPer, ReadPer, WritePer) Has[size_t(OpKind::Id)] = true;
+#include "IR/OpKinds.def"
+  for (size_t K = 1; K < size_t(OpKind::NumOpKinds); ++K) {
+    OpCategory C = opCategory(OpKind(K));
+    bool Pointwise =
+        C != OpCategory::Contraction && C != OpCategory::Communication;
+    EXPECT_EQ(Has[K], Pointwise) << opName(OpKind(K)).str();
+  }
+}
+
 TEST(OpKindsTest, TraitsAndTargets) {
   EXPECT_TRUE(hasWeightMatrix(OpKind::AttnQkv));
   EXPECT_FALSE(hasWeightMatrix(OpKind::AttnScore));

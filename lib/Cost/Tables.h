@@ -85,15 +85,18 @@ private:
 };
 
 /// Slowest first; rows of equal time keep their program order. Sorts
-/// (time, index) keys, then moves each row once.
+/// (time, index) keys, then moves each row once (into a buffer the thread
+/// keeps: the two buffers trade places from call to call).
 template <typename Row> void sortByTime(std::vector<Row> &Rows) {
-  std::vector<std::pair<double, uint32_t>> Keys(Rows.size());
+  thread_local std::vector<std::pair<double, uint32_t>> Keys;
+  thread_local std::vector<Row> Sorted;
+  Keys.resize(Rows.size());
   for (size_t I = 0; I < Rows.size(); ++I) {
     Rows[I].Order = I;
     Keys[I] = {-Rows[I].Time, uint32_t(I)};
   }
   std::sort(Keys.begin(), Keys.end());
-  std::vector<Row> Sorted;
+  Sorted.clear();
   Sorted.reserve(Rows.size());
   for (const auto &K : Keys)
     Sorted.push_back(std::move(Rows[K.second]));

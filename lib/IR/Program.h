@@ -372,8 +372,8 @@ ProgramTotals totals(const Program &P, bool OnlyPhase = false,
 /// gradients, in a fused attention kernel or not.
 bool isAttentionProduct(const Op &O);
 
-/// A linear layer: a contraction with a weight matrix (every one but
-/// attention's products).
+/// A linear layer: a contraction with a weight matrix (IR/OpKinds.def's
+/// KindWeight; not attention's products, LoRA's adapters or attn.flash).
 inline bool hasWeightMatrix(OpKind K) { return hasKindTrait(K, KindWeight); }
 
 /// Bytes a 2:4 structured-sparse weight element takes, stored compressed:

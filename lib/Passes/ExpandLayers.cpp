@@ -528,8 +528,9 @@ bool expandLayers(Program &P, PassContext &) {
     // square root, division), SGD with momentum about 4.
     PointwiseModel State = traffic(Traffic.Read, Traffic.Written);
     State.Sgd = S.Sgd;
-    Op Update = pointwise(OpKind::OptimizerUpdate, Phase::Optimizer,
-                          DType::FP32, 1, Params.Total, State);
+    Op Update = pointwise(S.Mapping.OffloadOptimizer ? OpKind::OffloadHostUpdate
+                                                     : OpKind::OptimizerUpdate,
+                          Phase::Optimizer, DType::FP32, 1, Params.Total, State);
     if (S.Mapping.OffloadOptimizer) {
       // ZeRO-Offload / Megatron-LM --optimizer-cpu-offload: the reduced
       // gradients go to host memory, the host runs the update over the
@@ -538,7 +539,6 @@ bool expandLayers(Program &P, PassContext &) {
       double G = dtypeBytes(S.Mapping.Gradients);
       Opt.Ops.push_back(pointwise(OpKind::OffloadGradToHost, Phase::Optimizer,
                                   S.Mapping.Gradients, G, Params.Total, Model));
-      Update.Kind = OpKind::OffloadHostUpdate;
       Opt.Ops.push_back(Update);
       Opt.Ops.push_back(pointwise(OpKind::OffloadParamToDevice,
                                   Phase::Optimizer, S.Mapping.Weights, WB,

@@ -126,6 +126,7 @@ struct PointwiseCounts {
 
 inline PointwiseCounts pointwiseCounts(ir::OpKind K, const PointwiseModel &C) {
   switch (K) {
+  // The .def's expressions name the model `C` (this function's parameter).
 #define POINTWISE(Id, FlopsPer, ReadPer, WritePer)                             \
   case ir::OpKind::Id:                                                         \
     return {double(FlopsPer), double(ReadPer), double(WritePer)};
