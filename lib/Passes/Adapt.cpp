@@ -40,7 +40,7 @@ public:
     Out.reserve(B.Ops.size() + B.Ops.size() / 2);
     double Trainable = 0;
     for (const Op &O : B.Ops) {
-      bool Weights = O.Category == OpCategory::Contraction && hasWeightMatrix(O.Kind);
+      bool Weights = hasWeightMatrix(O.Kind); // a contraction (OpKinds.def)
       std::optional<LoraTarget> T = loraTarget(O.Kind);
       bool Adapted = Weights && T && F.targets(*T) && O.Batch >= 1;
       // Frozen: no weight gradient, for the linear layers and the

@@ -642,7 +642,7 @@ bool expandLayers(Program &P, PassContext &) {
     for (Block &B : P.Blocks)
       if (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer)
         for (Op &O : B.Ops)
-          if (O.Category == OpCategory::Contraction && hasWeightMatrix(O.Kind)) {
+          if (hasWeightMatrix(O.Kind)) { // a contraction (OpKinds.def)
             double Elements = double(O.K) * double(O.N) * double(O.Batch);
             O.BytesRead += Elements * (sparseWeightBytes(O.BBytes) - O.BBytes);
             O.SparseWeight = true;
