@@ -29,15 +29,10 @@ void Resolver::declare(const ast::File &F) {
                               Schema::get().entityKindNames()));
       continue;
     }
-    auto [It, Inserted] = Entities.try_emplace(D->Name.Name);
-    if (!Inserted) {
+    const EntityInfo *Previous = nullptr;
+    if (!Entities.declare(*D, Type, Previous))
       Diags.report<DiagID::err_redefinition>(D->Name.Range, D->Name.Name)
-          .note<DiagID::note_previous_definition>(It->second.Decl->Name.Range);
-      continue;
-    }
-    It->second.Decl = D;
-    It->second.Type = Type;
-    DeclOrder.push_back(&It->second);
+          .note<DiagID::note_previous_definition>(Previous->Decl->Name.Range);
   }
   for (const ast::ExpectDecl *X : F.Expects)
     Expects.push_back(X);
@@ -53,18 +48,8 @@ Object *Resolver::newObject(const StructSpec *Type, std::string Name,
   O->Fields.resize(Type->Fields.size());
   for (size_t I = 0; I < Type->Fields.size(); ++I)
     O->Fields[I].Spec = &Type->Fields[I];
-  SlotBase[O] = SlotStore.size();
-  SlotStore.resize(SlotStore.size() + Type->Fields.size());
+  Slots.allocate(O, Type->Fields.size());
   return O;
-}
-
-SlotExtra &Resolver::extraFor(Slot &Sl) {
-  if (!Sl.Extra) {
-    SlotExtras.emplace_back();
-    assert(SlotExtras.size() < UINT32_MAX && "more slot extras than fit");
-    Sl.Extra = static_cast<uint32_t>(SlotExtras.size());
-  }
-  return SlotExtras[Sl.Extra - 1];
 }
 
 static const Object *rootEntity(const Object *O) {
@@ -106,10 +91,9 @@ void Resolver::cloneInto(Object *Dst, const Object *Src) {
 }
 
 EntityInfo *Resolver::findEntity(const ast::DottedName &N, unsigned &Consumed) {
-  auto It = Entities.find(N.Parts[0].Name);
-  if (It != Entities.end()) {
+  if (EntityInfo *EI = Entities.find(N.Parts[0].Name)) {
     Consumed = 1;
-    return &It->second;
+    return EI;
   }
   // std.a.b.Name: an entity of a loaded stdlib module.
   if (N.Parts[0].Name != "std")
@@ -117,12 +101,12 @@ EntityInfo *Resolver::findEntity(const ast::DottedName &N, unsigned &Consumed) {
   std::string Module = "std";
   for (size_t K = 1; K + 1 < N.Parts.size(); ++K) {
     Module += "." + N.Parts[K].Name.str();
-    auto E = Entities.find(N.Parts[K + 1].Name);
-    if (E != Entities.end() && E->second.Decl &&
-        Sources.moduleName(SM.FindBufferContainingLoc(
-            E->second.Decl->Range.Start)) == Module) {
+    EntityInfo *E = Entities.find(N.Parts[K + 1].Name);
+    if (E && E->Decl &&
+        Sources.moduleName(SM.FindBufferContainingLoc(E->Decl->Range.Start)) ==
+            Module) {
       Consumed = static_cast<unsigned>(K + 2);
-      return &E->second;
+      return E;
     }
   }
   return nullptr;
@@ -156,18 +140,15 @@ Object *Resolver::build(EntityInfo &EI) {
   Object *O = newObject(EI.Type, D.Name.Name.str(), D.Name.Range, Buffer);
   O->IsEntity = true;
   O->Module = Sources.moduleName(Buffer);
-  InfoOf[O] = &EI;
+  Entities.bind(O, &EI);
   bool Ok = true;
   Object *ParentObj = nullptr;
   if (D.Parent) {
     unsigned Consumed = 0;
     EntityInfo *P = findEntity(*D.Parent, Consumed);
     if (!P || Consumed != D.Parent->Parts.size()) {
-      std::vector<std::string> Names;
-      for (const auto &E : Entities)
-        if (E.second.Type == EI.Type)
-          Names.push_back(E.first().str());
-      std::sort(Names.begin(), Names.end());
+      std::vector<std::string> Names = Entities.names(
+          [&](const EntityInfo &E) { return E.Type == EI.Type; });
       Diags.report<DiagID::err_undefined_name>(D.Parent->range(),
                    D.Parent->str(), didYouMean(D.Parent->str(), Names));
       Ok = false;
@@ -472,18 +453,6 @@ void Resolver::applyBlock(Object *O, const ast::Block &B, EntityInfo *Sweep) {
   }
 }
 
-const ast::Expr *Resolver::defaultExpr(const FieldSpec &F) {
-  auto It = Defaults.find(&F);
-  if (It != Defaults.end())
-    return It->second;
-  unsigned Buf = Sources.addBuffer(F.Default, "<default of " + F.Name + ">");
-  DefaultBuffers.insert(Buf);
-  const ast::Expr *E = parseExpression(Buf, SM, Ctx, Diags);
-  assert(E && "schema default does not parse");
-  Defaults[&F] = E;
-  return E;
-}
-
 void Resolver::applyDefaults(Object *O) {
   for (size_t I = 0; I < O->Fields.size(); ++I) {
     spec::Field &F = O->Fields[I];
@@ -495,7 +464,7 @@ void Resolver::applyDefaults(Object *O) {
         if (FS.Type.Struct->TagField >= 0) {
           spec::Field &Tag = N->Fields[FS.Type.Struct->TagField];
           Tag.From = spec::Origin::Default;
-          slot(N, FS.Type.Struct->TagField).E = defaultExpr(FS);
+          slot(N, FS.Type.Struct->TagField).E = Defaults.of(FS);
         }
       }
       if (F.isSet())
@@ -507,7 +476,7 @@ void Resolver::applyDefaults(Object *O) {
     F.From = spec::Origin::Default;
     Slot &Sl = slot(O, I);
     Sl = Slot();
-    Sl.E = defaultExpr(FS);
+    Sl.E = Defaults.of(FS);
   }
 }
 

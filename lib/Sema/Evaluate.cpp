@@ -21,25 +21,16 @@ using namespace llvm;
 namespace llmsys {
 namespace sema {
 
-SMRange Resolver::at(SMRange R) const {
-  if (!DefaultStack.empty() && R.Start.isValid() &&
-      DefaultBuffers.count(SM.FindBufferContainingLoc(R.Start))) {
-    const Object *O = DefaultStack.back().Obj;
-    while (O->Enclosing && !O->DeclRange.Start.isValid())
-      O = O->Enclosing;
-    return O->DeclRange;
-  }
-  return R;
-}
+SMRange Resolver::at(SMRange R) const { return Defaults.at(R); }
 
 std::string Resolver::fieldPath(const Object *O, unsigned Field) const {
   return O->Name + "." + O->Type->Fields[Field].Name;
 }
 
 std::string Resolver::currentField() const {
-  if (EvalStack.empty())
-    return AxisPath;
-  const EvalFrame &F = EvalStack.back();
+  if (!Trace.evaluating())
+    return Trace.axis();
+  const EvalFrame &F = Trace.innermost();
   // The word of a block chosen by a word (`schedule = 1f1b`) belongs to the
   // field holding the block.
   if (F.Obj->Type->TagField == static_cast<int>(F.Field) && F.Obj->Enclosing)
@@ -109,25 +100,23 @@ bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
   case Slot::State::Failed:
     return false;
   case Slot::State::Evaluating: {
-    auto Start = std::find_if(EvalStack.begin(), EvalStack.end(),
-                              [&](const EvalFrame &Fr) {
-                                return Fr.Obj == O && Fr.Field == Field;
-                              });
+    ArrayRef<EvalFrame> Cycle = Trace.cycleFrom(O, Field);
+    assert(!Cycle.empty() && "a slot being evaluated is on the stack");
     std::string Chain;
-    for (auto It = Start; It != EvalStack.end(); ++It)
-      Chain += fieldPath(It->Obj, It->Field) + " -> ";
+    for (const EvalFrame &Fr : Cycle)
+      Chain += fieldPath(Fr.Obj, Fr.Field) + " -> ";
     Chain += fieldPath(O, Field);
     SMRange Where = F.From == spec::Origin::Default ? O->DeclRange : F.Loc;
     auto D = Diags.report<DiagID::err_reference_cycle>(at(Where), Chain);
-    for (auto It = Start + 1; It != EvalStack.end(); ++It)
-      D.note<DiagID::note_reference_chain>(at(It->Use),
-             fieldPath((It - 1)->Obj, (It - 1)->Field),
-             fieldPath(It->Obj, It->Field));
+    for (size_t I = 1; I < Cycle.size(); ++I)
+      D.note<DiagID::note_reference_chain>(at(Cycle[I].Use),
+             fieldPath(Cycle[I - 1].Obj, Cycle[I - 1].Field),
+             fieldPath(Cycle[I].Obj, Cycle[I].Field));
     D.note<DiagID::note_reference_chain>(at(Use),
-           fieldPath(EvalStack.back().Obj, EvalStack.back().Field),
+           fieldPath(Cycle.back().Obj, Cycle.back().Field),
            fieldPath(O, Field));
-    for (auto It = Start; It != EvalStack.end(); ++It)
-      slot(It->Obj, It->Field).St = Slot::State::Failed;
+    for (const EvalFrame &Fr : Cycle)
+      slot(Fr.Obj, Fr.Field).St = Slot::State::Failed;
     return false;
   }
   case Slot::State::Idle:
@@ -139,10 +128,10 @@ bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
     return true;
   }
   Sl.St = Slot::State::Evaluating;
-  EvalStack.push_back({O, Field, Use});
+  Trace.enter({O, Field, Use});
   bool IsDefault = F.From == spec::Origin::Default;
   if (IsDefault) {
-    DefaultStack.push_back({O, &FS});
+    Defaults.enter(O);
     Diags.pushContextNote<DiagID::note_default_expr>(SMRange(), FS.Name,
                           FS.Default);
   }
@@ -162,7 +151,7 @@ bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
         V->Obj->IsEntity &&
         (V->Obj->Type == FS.Type.Struct ||
          (!FS.Type.Struct && V->Obj->Type->IsScenario))) {
-      if (EntityInfo *EI = InfoOf[V->Obj])
+      if (EntityInfo *EI = Entities.of(V->Obj))
         EI->Used = true;
       if (!checkComplete(V->Obj, at(Sl.E->getRange())))
         V.reset();
@@ -172,9 +161,9 @@ bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
   bool Ok = V && checkValue(FS, *V, at(Where), fieldPath(O, Field));
   if (IsDefault) {
     Diags.popContextNote();
-    DefaultStack.pop_back();
+    Defaults.leave();
   }
-  EvalStack.pop_back();
+  Trace.leave();
   if (Sl.St == Slot::State::Failed) // a cycle through this slot
     return false;
   if (!Ok) {
@@ -259,7 +248,7 @@ std::optional<Value> Resolver::fieldValue(Object *O, unsigned Field,
   if (!F.isSet()) {
     // A default that needs a missing required field: the missing field is
     // what gets reported (where the entity is used or declared).
-    if (!DefaultStack.empty() && F.Spec->Pres == Presence::Required)
+    if (Defaults.evaluating() && F.Spec->Pres == Presence::Required)
       return std::nullopt;
     std::string Owner = O->IsEntity && !O->IsAnonymous
                             ? O->Type->Name + " '" + O->Name + "'"
@@ -267,13 +256,7 @@ std::optional<Value> Resolver::fieldValue(Object *O, unsigned Field,
     Diags.report<DiagID::err_field_unset>(at(Use), F.Spec->Name, Owner);
     return std::nullopt;
   }
-  if (!EvalStack.empty()) {
-    std::pair<const Object *, unsigned> Reader{EvalStack.back().Obj,
-                                               EvalStack.back().Field};
-    ReadBy[{O, Field}].push_back(Reader);
-    if (!Through)
-      WholeReads.insert({{O, Field}, Reader});
-  }
+  Trace.read({O, Field}, Through);
   if (!evaluateSlot(O, Field, Use))
     return std::nullopt;
   return F.V;
@@ -433,8 +416,9 @@ std::optional<Value> Resolver::evalName(const ast::NameExpr &E, Object *Self,
     for (Object *O = Self; O; O = O->Enclosing)
       for (const FieldSpec &F : O->Type->Fields)
         Candidates.push_back(F.Name);
-    for (const auto &Ent : Entities)
-      Candidates.push_back(Ent.first().str());
+    for (std::string &Name :
+         Entities.names([](const EntityInfo &) { return true; }))
+      Candidates.push_back(std::move(Name));
     std::sort(Candidates.begin() + 0, Candidates.end());
     std::string Shown = First.Name == "std" ? N.str() : First.Name.str();
     Diags.report<DiagID::err_undefined_name>(at(First.Name == "std"
@@ -517,7 +501,7 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
     for (Object *O = Self; O; O = O->Enclosing)
       if (O->Type->findField(W) >= 0)
         return std::nullopt;
-    if (Entities.count(W))
+    if (Entities.contains(W))
       return std::nullopt;
     return W.str();
   };

@@ -51,18 +51,15 @@ void Resolver::resolveExpect(const ast::ExpectDecl &D) {
   }
   const ast::Ident &ScenarioName = L->Name.Parts[0];
   const ast::Ident &FigureName = L->Name.Parts[1];
-  auto It = Entities.find(ScenarioName.Name);
-  if (It == Entities.end()) {
-    std::vector<std::string> Names;
-    for (const auto &E : Entities)
-      if (E.second.Type->IsScenario)
-        Names.push_back(E.first().str());
-    std::sort(Names.begin(), Names.end());
+  EntityInfo *Found = Entities.find(ScenarioName.Name);
+  if (!Found) {
+    std::vector<std::string> Names = Entities.names(
+        [](const EntityInfo &E) { return E.Type->IsScenario; });
     Diags.report<DiagID::err_undefined_name>(ScenarioName.Range,
                  ScenarioName.Name, didYouMean(ScenarioName.Name, Names));
     return;
   }
-  EntityInfo &EI = It->second;
+  EntityInfo &EI = *Found;
   if (!EI.Type->IsScenario) {
     Diags.report<DiagID::err_expect_scenario>(ScenarioName.Range,
                  ScenarioName.Name, "a " + EI.Type->Name);
@@ -132,9 +129,8 @@ bool Resolver::axisReaders(const Object &Scenario, const ObjectPaths &Paths,
     if (Idx < 0)
       return true;
     bool Last = I + 1 == A.Path.Parts.size();
-    auto It = ReadBy.find({O, static_cast<unsigned>(Idx)});
-    if (It != ReadBy.end())
-      for (const auto &Reader : It->second) {
+    for (const FieldRef &Reader :
+         Trace.readersOf({O, static_cast<unsigned>(Idx)})) {
         if (!Paths.count(Reader.first))
           continue;
         if (Last) {
@@ -143,7 +139,7 @@ bool Resolver::axisReaders(const Object &Scenario, const ObjectPaths &Paths,
         }
         // One that went through the block to another field of it reads
         // that field (if it is the axis's, the last step finds it).
-        if (!WholeReads.count({{O, static_cast<unsigned>(Idx)}, Reader}))
+        if (!Trace.readWhole({O, static_cast<unsigned>(Idx)}, Reader))
           continue;
         // What read a block on the way read it whole: no expression of
         // numbers and words recomputes it.
@@ -294,9 +290,9 @@ void Resolver::resolveSweep(EntityInfo &EI) {
         FS = &FS->Type.Struct->Fields[FS->Type.Struct->TagField];
         Path += "." + FS->Name;
       }
-      AxisPath = Path;
+      Trace.setAxis(Path);
       std::optional<Value> V = eval(*A.Values, nullptr, &FS->Type);
-      AxisPath.clear();
+      Trace.setAxis("");
       if (!V) {
         Ok = false;
         break;

@@ -1,6 +1,14 @@
 //===- SemaImpl.h - the resolver shared by lib/Sema's files -------*- C++ -*-===//
 //
-// Internal to lib/Sema. One Resolver runs per compilation:
+// Internal to lib/Sema. One Resolver runs per compilation. Its state is in
+// parts, each with its own header and no access to the others:
+//   EntityTable.h     the declared entities and their objects;
+//   Slots.h           how each field of each object gets its value;
+//   EvalTrace.h       the fields being evaluated (cycles) and their readers;
+//   DefaultExprs.h    the schema's default expressions, and where their
+//                     problems are reported;
+//   ScenarioChecks.h  checks of built scenarios (free functions).
+// The resolver's work, by file:
 //   Declarations.cpp  entities, `extends`, blocks of members, defaults,
 //                     required fields;
 //   Evaluate.cpp      expressions, names and fields, cycles;
@@ -13,26 +21,28 @@
 //   SweepDerived.cpp  fields a sweep point computes again from its axes;
 //   HFConfig.cpp      `hf_config("...")`: a config.json as model fields;
 //   Trace.cpp         a serving trace file (traffic.trace);
+//   ScenarioChecks.cpp  a scenario's lengths, context, idle devices and
+//                     requests, once it is built;
 //   Sema.cpp          the order in which these run.
-// Compilation.cpp drives parse and resolve for a set of files. Every field
-// of every object has a Slot here while it is resolved (16 bytes; the rare
-// parts in SlotExtra), kept apart from spec::Field, which outlives Sema.
+// Compilation.cpp drives parse and resolve for a set of files.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef LLMSYS_SEMA_SEMAIMPL_H
 #define LLMSYS_SEMA_SEMAIMPL_H
 
+#include "Sema/DefaultExprs.h"
+#include "Sema/EntityTable.h"
+#include "Sema/EvalTrace.h"
 #include "Sema/Sema.h"
+#include "Sema/Slots.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringMap.h"
-#include <deque>
-#include <map>
 #include <optional>
-#include <memory>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace llmsys {
 namespace sema {
@@ -46,35 +56,6 @@ inline constexpr SystemField CostsOfOwning[] = {
     SystemField::HostPrice,        SystemField::NetworkPrice,
     SystemField::FacilityPrice,    SystemField::FacilityLifetime,
     SystemField::Lifetime,         SystemField::EnergyPrice};
-
-/// How a field of an object gets its value: an expression (and/or a block
-/// refining it), evaluated on demand in the context of the object.
-struct Slot {
-  enum class State : uint8_t { Idle, Evaluating, Done, Failed };
-  /// A value derived rather than evaluated from E (Derive.cpp). Node*: the
-  /// parent's value times a process-node factor; Copy: the parent's derived
-  /// value as it is; Stacks: stacks x the memory technology's figure.
-  enum class DeriveKind : uint8_t { None, NodeUnits, NodeClock, NodeCompute,
-                                    NodeSram, Copy, Stacks };
-  const ast::Expr *E = nullptr;
-  /// What few slots have (SlotExtra), as an index into the resolver's
-  /// store plus one; 0: none. Every field of every object has a slot, so
-  /// the common part stays at 16 bytes (issue 21's memory target).
-  uint32_t Extra = 0;
-  DeriveKind Derive = DeriveKind::None;
-  State St = State::Idle;
-};
-
-/// The rarer parts of a slot.
-struct SlotExtra {
-  const ast::Block *Refine = nullptr;        ///< `= X { ... }` or `f { ... }`
-  const ast::DottedName *RefineParent = nullptr; ///< `f extends X { ... }`
-  /// A value read from a file rather than written (hf_config); checked
-  /// against the field like an evaluated expression.
-  std::optional<spec::Value> Constant;
-  /// Derive Node* and Copy: the parent's object holding the same field.
-  Object *DeriveFrom = nullptr;
-};
 
 /// How an accelerator's inherited figures scale when it moves its parent to
 /// another process node (Derive.cpp, docs/technology.md). Ratios are
@@ -90,23 +71,6 @@ struct NodeScaling {
   bool ClockWritten = false, UnitsWritten = false, ClockAtSpeed = false;
 };
 
-struct EntityInfo {
-  const ast::EntityDecl *Decl = nullptr;
-  const StructSpec *Type = nullptr;
-  Object *Obj = nullptr;
-  enum class State { Unbuilt, Building, Built, Failed } St = State::Unbuilt;
-  bool Used = false;     ///< Referenced by a field somewhere.
-  bool Extended = false; ///< Some entity extends it.
-};
-
-/// Reads serve's `traffic.trace` (Trace.cpp): the requests of the CSV file
-/// Spelled names (relative to the file FromBuffer), each checked against
-/// the model's max_seq; null after diagnosing a problem, at the cell.
-std::shared_ptr<const std::vector<spec::TraceRequest>>
-readTrace(SourceFiles &Sources, DiagnosticEngine &Diags,
-          llvm::StringRef Spelled, unsigned FromBuffer, llvm::SMRange Use,
-          int64_t MaxSeq, llvm::StringRef ModelName);
-
 /// The objects a scenario reaches through object-valued fields, each with
 /// its path of field indices from it (the first found, breadth first).
 using ObjectPaths = llvm::DenseMap<const Object *, std::vector<unsigned>>;
@@ -115,22 +79,24 @@ ObjectPaths objectPaths(const Object &Root);
 /// objects hold it (more than one: shared by several routes).
 llvm::DenseMap<const Object *, unsigned> objectHolders(const ObjectPaths &Paths);
 
-/// A step of evaluation, for cycle reports.
-struct EvalFrame {
-  Object *Obj;
-  unsigned Field;
-  llvm::SMRange Use;
-};
-
 class Resolver {
 public:
   Resolver(SourceFiles &Sources, DiagnosticEngine &Diags, ast::ASTContext &Ctx,
            spec::Spec &S)
-      : Sources(Sources), Diags(Diags), Ctx(Ctx), S(S),
-        SM(Diags.getSourceMgr()) {}
+      : Diags(Diags), Sources(Sources), Ctx(Ctx), S(S),
+        SM(Diags.getSourceMgr()), Defaults(Sources, Diags, Ctx) {}
 
   void run(llvm::ArrayRef<ast::File *> Files);
 
+  /// What the lowerings of sweeps (SweepConditions.cpp, SweepDerived.cpp)
+  /// use: an expression's value in the context of Self (Expected: the
+  /// type it is to have, or null), and whether a name is an entity's.
+  std::optional<Value> eval(const ast::Expr &E, Object *Self,
+                            const TypeSpec *Expected);
+  bool isEntity(llvm::StringRef Name) const { return Entities.contains(Name); }
+  DiagnosticEngine &Diags;
+
+private:
   // Declarations.cpp
   void declare(const ast::File &F);
   Object *build(EntityInfo &EI);
@@ -150,8 +116,6 @@ public:
   EntityInfo *findEntity(const ast::DottedName &N, unsigned &Consumed);
 
   // Evaluate.cpp
-  std::optional<Value> eval(const ast::Expr &E, Object *Self,
-                            const TypeSpec *Expected);
   std::optional<Value> evalName(const ast::NameExpr &E, Object *Self,
                                 const TypeSpec *Expected);
   std::optional<Value> evalNumber(const ast::NumberExpr &E,
@@ -254,47 +218,18 @@ public:
   void resolveMeasurement(EntityInfo &EI);
 
   SourceFiles &Sources;
-  DiagnosticEngine &Diags;
   ast::ASTContext &Ctx;
   spec::Spec &S;
   llvm::SourceMgr &SM;
 
-  llvm::StringMap<EntityInfo> Entities;
-  std::vector<EntityInfo *> DeclOrder;
+  EntityTable Entities;
+  SlotTable Slots;
+  EvalTrace Trace;
   std::vector<const ast::ExpectDecl *> Expects;
-  /// Each object's slots, parallel to its fields: SlotStore from
-  /// SlotBase[O] on (a deque: a reference to a slot stays valid while
-  /// evaluating it creates objects).
-  std::deque<Slot> SlotStore;
-  llvm::DenseMap<const Object *, size_t> SlotBase;
-  std::deque<SlotExtra> SlotExtras;
-  Slot &slot(const Object *O, unsigned Field) {
-    auto It = SlotBase.find(O);
-    assert(It != SlotBase.end() && "an object not made by newObject");
-    return SlotStore[It->second + Field];
-  }
-  /// The slot's rarer parts; null when it has none.
-  const SlotExtra *extraOf(const Slot &Sl) const {
-    return Sl.Extra ? &SlotExtras[Sl.Extra - 1] : nullptr;
-  }
-  /// The same, made when missing (a slot's extra is its own: a copied slot
-  /// gets a copy, see cloneInto).
-  SlotExtra &extraFor(Slot &Sl);
-  std::unordered_map<const Object *, EntityInfo *> InfoOf;
-  std::vector<EvalFrame> EvalStack;
-  /// The sweep axis whose values are being evaluated (no frame holds it).
-  std::string AxisPath;
-  /// For each field read while another was evaluated: the readers (sweep
-  /// axes must not be read; see checkAxisUnread).
-  std::map<std::pair<const Object *, unsigned>,
-           std::vector<std::pair<const Object *, unsigned>>>
-      ReadBy;
-  /// The reads of ReadBy that took the field's value itself, not only went
-  /// through it to a field of what it holds: a sweep axis under a block
-  /// that was read whole cannot be set in it (axisReaders).
-  llvm::DenseSet<std::pair<std::pair<const Object *, unsigned>,
-                            std::pair<const Object *, unsigned>>>
-      WholeReads;
+  Slot &slot(const Object *O, unsigned Field) { return Slots.slot(O, Field); }
+  const SlotExtra *extraOf(const Slot &Sl) const { return Slots.extraOf(Sl); }
+  SlotExtra &extraFor(Slot &Sl) { return Slots.extraFor(Sl); }
+  /// The entities being built, outermost first (an `extends` cycle).
   std::vector<EntityInfo *> ExtendsStack;
   llvm::DenseSet<const Object *> ReportedIncomplete;
   /// Models and networks whose fields were checked against each other (once each,
@@ -305,17 +240,7 @@ public:
   void checkSystemFields(const Object &S);
   void checkTrendFields(const Object &T);
 
-  /// Parsed default expressions, by field.
-  std::unordered_map<const FieldSpec *, const ast::Expr *> Defaults;
-  llvm::DenseSet<unsigned> DefaultBuffers;
-  /// While evaluating a default: the object whose declaration takes its
-  /// diagnostics, and the field.
-  struct DefaultContext {
-    const Object *Obj;
-    const FieldSpec *Field;
-  };
-  std::vector<DefaultContext> DefaultStack;
-  const ast::Expr *defaultExpr(const FieldSpec &F);
+  DefaultExprs Defaults;
 };
 
 } // namespace sema

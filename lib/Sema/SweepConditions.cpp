@@ -85,7 +85,7 @@ bool Lowering::mentionsNames(const ast::Expr &E, bool Unknown) const {
   case ast::Expr::Kind::Name: {
     StringRef First = cast<ast::NameExpr>(E).Name.Parts[0].Name;
     return Scenario.findFigure(First) || Scenario.findField(First) >= 0 ||
-           (Unknown && !R.Entities.count(First));
+           (Unknown && !R.isEntity(First));
   }
   case ast::Expr::Kind::Unary:
     return mentionsNames(*cast<ast::UnaryExpr>(E).Operand, Unknown);
@@ -220,7 +220,7 @@ std::optional<std::string> Lowering::bareWord(const ast::Expr &E) const {
     return std::nullopt;
   StringRef W = N->Name.Parts[0].Name;
   if (Scenario.findFigure(W) || Scenario.findField(W) >= 0 ||
-      R.Entities.count(W))
+      R.isEntity(W))
     return std::nullopt;
   return W.str();
 }

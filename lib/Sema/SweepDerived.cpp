@@ -22,7 +22,6 @@ namespace sema {
 namespace {
 
 using Cond = spec::Condition;
-using FieldRef = std::pair<const Object *, unsigned>;
 
 class DerivedLowering {
 public:
@@ -269,11 +268,8 @@ bool Resolver::deriveSweepFields(const Object &Scenario,
         Work.push_back(F);
     }
   for (size_t I = 0; I < Work.size(); ++I) {
-    auto It = ReadBy.find({Work[I].first, Work[I].second});
-    if (It == ReadBy.end())
-      continue;
     const AxisReaders *By = Reached[Work[I]];
-    for (const FieldRef &F : It->second) {
+    for (const FieldRef &F : Trace.readersOf(Work[I])) {
       if (!Paths.count(F.first) || IsAxis.count(F))
         continue;
       if (Conflict(F, *By))
@@ -287,22 +283,18 @@ bool Resolver::deriveSweepFields(const Object &Scenario,
   for (const FieldRef &F : Work)
     Inputs[F];
   for (const FieldRef &F : Work) {
-    auto It = ReadBy.find({F.first, F.second});
-    if (It != ReadBy.end())
-      for (const FieldRef &Reader : It->second)
-        if (Inputs.count(Reader))
-          ++Inputs[Reader];
+    for (const FieldRef &Reader : Trace.readersOf(F))
+      if (Inputs.count(Reader))
+        ++Inputs[Reader];
   }
   std::vector<FieldRef> Order;
   for (const FieldRef &F : Work)
     if (Inputs[F] == 0)
       Order.push_back(F);
   for (size_t I = 0; I < Order.size(); ++I) {
-    auto It = ReadBy.find({Order[I].first, Order[I].second});
-    if (It != ReadBy.end())
-      for (const FieldRef &Reader : It->second)
-        if (Inputs.count(Reader) && --Inputs[Reader] == 0)
-          Order.push_back(Reader);
+    for (const FieldRef &Reader : Trace.readersOf(Order[I]))
+      if (Inputs.count(Reader) && --Inputs[Reader] == 0)
+        Order.push_back(Reader);
   }
   for (const FieldRef &F : Order) {
     Object *O = const_cast<Object *>(F.first);

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Sema/SemaImpl.h"
+#include "Sema/ScenarioChecks.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include <cmath>

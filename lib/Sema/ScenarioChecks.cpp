@@ -1,0 +1,155 @@
+//===- ScenarioChecks.cpp - checks of a built scenario -----------------------===//
+
+#include "Sema/ScenarioChecks.h"
+
+#include "IR/Scenario.h"
+
+#include "llvm/Support/SourceMgr.h"
+#include <optional>
+#include <string>
+#include <tuple>
+
+using namespace llvm;
+
+namespace llmsys {
+namespace sema {
+
+using spec::Object;
+
+void checkServeLengths(const Object &Serve, SMRange Name,
+                       DiagnosticEngine &Diags) {
+  // A serve scenario takes its prompt and output from its workload when it
+  // does not write them; a trace gives each request's lengths.
+  const Object *W = spec::objectOf(Serve.ifSet(ServeField::Workload));
+  std::vector<std::string> Missing;
+  bool Trace = Serve.ifSet(ServeField::Traffic, TrafficField::Trace);
+  for (auto [Own, OfWorkload, What] :
+       {std::tuple{ServeField::Prompt, WorkloadField::Prompt, "prompt"},
+        std::tuple{ServeField::Output, WorkloadField::Output, "output"}})
+    if (!Trace && !Serve.ifSet(Own) && !(W && W->ifSet(OfWorkload)))
+      Missing.push_back(std::string("'") + What + "'");
+  if (!Missing.empty())
+    Diags.report<DiagID::err_incomplete_entity>(
+        Name, "serve", Serve.Name, Missing.size() == 1 ? "" : "s",
+        Missing.size() == 1 ? Missing[0] : Missing[0] + ", " + Missing[1]);
+}
+
+void checkContextLength(const Object &Sc, SMRange Name,
+                        DiagnosticEngine &Diags) {
+  bool Train = Sc.Type->Id == StructID::Train;
+  const Object *Model = spec::objectOf(Train ? Sc.ifSet(TrainField::Model)
+                                             : Sc.ifSet(ServeField::Model));
+  std::optional<double> MaxSeq =
+      Model ? spec::numberOf(Model->ifSet(ModelField::MaxSeq)) : std::nullopt;
+  if (!MaxSeq)
+    return;
+  // A serve scenario's own lengths, else its workload's.
+  const Object *W =
+      Train ? nullptr : spec::objectOf(Sc.ifSet(ServeField::Workload));
+  auto Get = [&](ServeField Own, WorkloadField OfWorkload) -> double {
+    if (std::optional<double> V = spec::numberOf(Sc.ifSet(Own)))
+      return *V;
+    return W ? spec::numberOf(W->ifSet(OfWorkload), 0) : 0;
+  };
+  // An encoder reads its input and generates nothing: its context is
+  // the prompt. A decoder attends over the prompt and every generated
+  // token but the last (which is returned, never read back).
+  bool Encoder = spec::wordOf(Model->ifSet(ModelField::Kind)) ==
+                 ir::enumWord(ir::ModelKind::Encoder);
+  double Context;
+  if (Train) {
+    Context = spec::numberOf(Sc.ifSet(TrainField::SeqLen), 0);
+  } else {
+    double Prompt = Get(ServeField::Prompt, WorkloadField::Prompt) +
+                    spec::numberOf(Sc.ifSet(ServeField::Retrieved), 0);
+    Context =
+        Encoder ? Prompt
+                : Prompt + Get(ServeField::Output, WorkloadField::Output) - 1;
+  }
+  if (Context > *MaxSeq)
+    Diags.report<DiagID::warn_context_exceeds_model>(
+        Name,
+        Train     ? "seq_len"
+        : Encoder ? "prompt"
+                  : "a context (prompt + output - 1)",
+        spec::formatNumber(Context), Model->Name, spec::formatNumber(*MaxSeq));
+}
+
+void checkIdleDevices(const Object &Serve, DiagnosticEngine &Diags) {
+  if (Serve.ifSet(ServeField::Devices))
+    return;
+  const spec::Field *MapUse = Serve.ifSet(ServeField::Mapping);
+  const Object *Map = spec::objectOf(MapUse);
+  const Object *Sys = spec::objectOf(Serve.ifSet(ServeField::System));
+  if (!Map || !Sys)
+    return;
+  auto DevicesOf = [](const Object &M) {
+    double N = 1;
+    for (MappingField F : {MappingField::Dp, MappingField::Tp,
+                           MappingField::Pp, MappingField::Cp})
+      N *= spec::numberOf(M.ifSet(F), 1);
+    return N;
+  };
+  double Used = DevicesOf(*Map);
+  // Disaggregated serving: the prefill pool's devices too.
+  if (const Object *Pool = spec::objectOf(
+          Serve.ifSet(ServeField::Traffic, TrafficField::Prefill)))
+    Used += DevicesOf(*Pool);
+  double Have =
+      spec::numberOf(Sys->ifSet(SystemField::Node, NodeField::Devices), 0) *
+      spec::numberOf(Sys->ifSet(SystemField::Nodes), 1);
+  if (Used < Have)
+    Diags.report<DiagID::warn_idle_devices>(
+        MapUse->Loc, spec::formatNumber(Used), spec::formatNumber(Have),
+        Sys->Name, spec::formatNumber(Have - Used), spec::formatNumber(Used));
+}
+
+void readRequests(Object &Serve, SourceFiles &Sources,
+                  DiagnosticEngine &Diags, spec::Spec &S) {
+  const spec::Field *TrafficUse = Serve.ifSet(ServeField::Traffic);
+  Object *Traffic = TrafficUse ? TrafficUse->V.Obj : nullptr;
+  if (!Traffic)
+    return;
+  // What was read from the trace is noted on the field itself.
+  Traffic->requireType(StructID::Traffic);
+  spec::Field &TraceField = Traffic->Fields[size_t(TrafficField::Trace)];
+  const spec::Field *Requests = Traffic->ifSet(TrafficField::Requests);
+  if (!TraceField.isSet()) {
+    if (!Requests)
+      Diags.report<DiagID::err_traffic_requests>(TrafficUse->Loc);
+    return;
+  }
+  // What the trace gives cannot be written as well.
+  for (auto [F, What] :
+       {std::pair{Serve.ifSet(ServeField::Prompt), "prompt"},
+        {Serve.ifSet(ServeField::Output), "output"},
+        {Traffic->ifSet(TrafficField::PromptStdev), "prompt"},
+        {Traffic->ifSet(TrafficField::OutputStdev), "output"},
+        {Traffic->ifSet(TrafficField::Lengths), "lengths"}})
+    if (F && F->From != spec::Origin::Default)
+      Diags.report<DiagID::err_traffic_trace_field>(F->Loc, What,
+                                                    F->Spec->Name);
+  const Object *Model = spec::objectOf(Serve.ifSet(ServeField::Model));
+  int64_t MaxSeq =
+      Model ? spec::integerOf(Model->ifSet(ModelField::MaxSeq), 0) : 0;
+  auto Trace = readTrace(
+      Sources, Diags, TraceField.V.str(),
+      Diags.getSourceMgr().FindBufferContainingLoc(TraceField.Loc.Start),
+      TraceField.Loc, MaxSeq, Model ? StringRef(Model->Name) : StringRef());
+  if (!Trace)
+    return;
+  TraceField.Note = S.note({"", Trace});
+  if (Requests && Requests->From == spec::Origin::File &&
+      Requests->V.Num > double(Trace->size()))
+    Diags.report<DiagID::err_traffic_trace_requests>(
+        Requests->Loc, spec::formatNumber(Requests->V.Num),
+        TraceField.V.str(), Trace->size());
+  const spec::Field *Arrival = Traffic->ifSet(TrafficField::Arrival);
+  if (spec::wordOf(Traffic->ifSet(TrafficField::Arrival, ArrivalField::Kind)) ==
+          ir::enumWord(ir::ArrivalKind::Trace) &&
+      Trace->front().Arrival < 0)
+    Diags.report<DiagID::err_traffic_arrival_trace>(Arrival->Loc);
+}
+
+} // namespace sema
+} // namespace llmsys

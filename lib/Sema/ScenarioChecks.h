@@ -1,0 +1,55 @@
+//===- ScenarioChecks.h - checks of a built scenario --------------*- C++ -*-===//
+//
+// Internal to lib/Sema. What is checked of a train or serve scenario once
+// every field is evaluated: what reads several of its fields (and those of
+// the entities it names) together. Free functions over the built object,
+// with no access to the resolver's state; Sema.cpp runs each over every
+// scenario of the files being checked, in turn.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMSYS_SEMA_SCENARIOCHECKS_H
+#define LLMSYS_SEMA_SCENARIOCHECKS_H
+
+#include "Basic/Diagnostics.h"
+#include "Basic/SourceFiles.h"
+#include "IR/Spec.h"
+
+#include <memory>
+#include <vector>
+
+namespace llmsys {
+namespace sema {
+
+/// A serve scenario's prompt and output: its own, its workload's or a
+/// trace's; err_incomplete_entity at Name when one has none.
+void checkServeLengths(const spec::Object &Serve, llvm::SMRange Name,
+                       DiagnosticEngine &Diags);
+
+/// A context longer than the model's max_seq is allowed (what-if studies)
+/// but said at Name (warn_context_exceeds_model).
+void checkContextLength(const spec::Object &Scenario, llvm::SMRange Name,
+                        DiagnosticEngine &Diags);
+
+/// A serving mapping on fewer devices than its system has, without the
+/// scenario saying so (`devices`): the rest idle, and said.
+void checkIdleDevices(const spec::Object &Serve, DiagnosticEngine &Diags);
+
+/// In-flight batching's requests: from `requests`, or from the trace file,
+/// which is read here and noted on its field; what the trace gives cannot
+/// be written as well.
+void readRequests(spec::Object &Serve, SourceFiles &Sources,
+                  DiagnosticEngine &Diags, spec::Spec &S);
+
+/// Reads serve's `traffic.trace` (Trace.cpp): the requests of the CSV file
+/// Spelled names (relative to the file FromBuffer), each checked against
+/// the model's max_seq; null after diagnosing a problem, at the cell.
+std::shared_ptr<const std::vector<spec::TraceRequest>>
+readTrace(SourceFiles &Sources, DiagnosticEngine &Diags,
+          llvm::StringRef Spelled, unsigned FromBuffer, llvm::SMRange Use,
+          int64_t MaxSeq, llvm::StringRef ModelName);
+
+} // namespace sema
+} // namespace llmsys
+
+#endif
