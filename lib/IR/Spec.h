@@ -251,6 +251,38 @@ inline bool compareHolds(Compare C, double V, double Lo, double Hi = 0) {
   return false;
 }
 
+/// The arithmetic of numbers, defined once for every evaluator: a field's
+/// expression (Sema) and what a sweep point computes again from a lowered
+/// Condition (a `where`, a computed field). Min, Max: of L and R; Neg,
+/// Ceil, Floor, Round: of L (halves round away from zero).
+enum class Arith : uint8_t {
+  Neg, Add, Sub, Mul, Div, Min, Max, Ceil, Floor, Round
+};
+/// Op applied to L (and R); nullopt where the result is not a finite number
+/// (a division by zero, an overflow), which no evaluator takes as a value.
+inline std::optional<double> arith(Arith Op, double L, double R = 0) {
+  double V = 0;
+  switch (Op) {
+  case Arith::Neg: V = -L; break;
+  case Arith::Add: V = L + R; break;
+  case Arith::Sub: V = L - R; break;
+  case Arith::Mul: V = L * R; break;
+  case Arith::Div:
+    if (R == 0)
+      return std::nullopt;
+    V = L / R;
+    break;
+  case Arith::Min: V = R < L ? R : L; break;
+  case Arith::Max: V = R > L ? R : L; break;
+  case Arith::Ceil: V = std::ceil(L); break;
+  case Arith::Floor: V = std::floor(L); break;
+  case Arith::Round: V = std::round(L); break;
+  }
+  if (!std::isfinite(V))
+    return std::nullopt;
+  return V;
+}
+
 struct Expectation {
   llvm::SMRange Range;
   const Object *Scenario = nullptr;
@@ -309,6 +341,35 @@ struct Condition {
   llvm::SMRange Range;
   std::vector<Node> Nodes;
   bool NeedsFigures = false; ///< false: decidable before costing
+
+  /// The arithmetic an op of numbers is (nullopt: not one).
+  static std::optional<Arith> arithOf(Op K) {
+    switch (K) {
+    case Op::Neg: return Arith::Neg;
+    case Op::Add: return Arith::Add;
+    case Op::Sub: return Arith::Sub;
+    case Op::Mul: return Arith::Mul;
+    case Op::Div: return Arith::Div;
+    case Op::Min: return Arith::Min;
+    case Op::Max: return Arith::Max;
+    case Op::Ceil: return Arith::Ceil;
+    case Op::Floor: return Arith::Floor;
+    case Op::Round: return Arith::Round;
+    default: return std::nullopt;
+    }
+  }
+  /// The comparison an op is (nullopt: not one).
+  static std::optional<Compare> compareOf(Op K) {
+    switch (K) {
+    case Op::Lt: return Compare::Lt;
+    case Op::Le: return Compare::Le;
+    case Op::Gt: return Compare::Gt;
+    case Op::Ge: return Compare::Ge;
+    case Op::Eq: return Compare::Eq;
+    case Op::Ne: return Compare::Ne;
+    default: return std::nullopt;
+    }
+  }
 };
 
 /// A field of the swept scenario computed from an axis (`dp = 64 / (tp *

@@ -561,18 +561,17 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
                    L->Dim.describe(), R->Dim.describe());
       return std::nullopt;
     }
-    bool B = false;
-    switch (E.Op) {
-    case BinaryOp::Lt: B = L->Num < R->Num; break;
-    case BinaryOp::Le: B = L->Num <= R->Num; break;
-    case BinaryOp::Gt: B = L->Num > R->Num; break;
-    case BinaryOp::Ge: B = L->Num >= R->Num; break;
-    case BinaryOp::Eq: B = spec::sameNumber(L->Num, R->Num); break;
-    default: B = !spec::sameNumber(L->Num, R->Num); break;
-    }
-    return Value::boolean(B);
+    spec::Compare C = E.Op == BinaryOp::Lt   ? spec::Compare::Lt
+                      : E.Op == BinaryOp::Le ? spec::Compare::Le
+                      : E.Op == BinaryOp::Gt ? spec::Compare::Gt
+                      : E.Op == BinaryOp::Ge ? spec::Compare::Ge
+                      : E.Op == BinaryOp::Eq ? spec::Compare::Eq
+                                             : spec::Compare::Ne;
+    return Value::boolean(spec::compareHolds(C, L->Num, R->Num));
   }
-  double V = 0;
+  // The dimension of the result, checked here; its number by spec::arith,
+  // as a sweep point computes it.
+  spec::Arith A = spec::Arith::Add;
   Dimension D;
   switch (E.Op) {
   case BinaryOp::Add:
@@ -583,7 +582,7 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
                    L->Dim.describe(), R->Dim.describe());
       return std::nullopt;
     }
-    V = E.Op == BinaryOp::Add ? L->Num + R->Num : L->Num - R->Num;
+    A = E.Op == BinaryOp::Add ? spec::Arith::Add : spec::Arith::Sub;
     D = L->Dim;
     break;
   case BinaryOp::Mul:
@@ -593,7 +592,7 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
           L->Dim.describe(), R->Dim.describe());
       return std::nullopt;
     }
-    V = L->Num * R->Num;
+    A = spec::Arith::Mul;
     D = L->Dim * R->Dim;
     break;
   case BinaryOp::Div:
@@ -607,17 +606,18 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
           L->Dim.describe(), R->Dim.describe());
       return std::nullopt;
     }
-    V = L->Num / R->Num;
+    A = spec::Arith::Div;
     D = L->Dim / R->Dim;
     break;
   default:
     llvm_unreachable("comparison handled above");
   }
-  if (!isFinite(V)) {
+  std::optional<double> V = spec::arith(A, L->Num, R->Num);
+  if (!V) {
     Diags.report<DiagID::err_arith_overflow>(at(E.getRange()));
     return std::nullopt;
   }
-  return Value::number(V, D);
+  return Value::number(*V, D);
 }
 
 std::optional<Value> Resolver::evalCall(const ast::CallExpr &E, Object *Self) {
@@ -653,8 +653,8 @@ std::optional<Value> Resolver::evalCall(const ast::CallExpr &E, Object *Self) {
                      Best.Dim.describe(), A.Dim.describe());
         return std::nullopt;
       }
-      if (F == "min" ? A.Num < Best.Num : A.Num > Best.Num)
-        Best = A;
+      Best.Num = *spec::arith(F == "min" ? spec::Arith::Min : spec::Arith::Max,
+                              Best.Num, A.Num);
     }
     return Best;
   }
@@ -668,10 +668,10 @@ std::optional<Value> Resolver::evalCall(const ast::CallExpr &E, Object *Self) {
                  "a dimensionless number");
     return std::nullopt;
   }
-  double X = Args[0].Num;
-  double V = F == "ceil" ? std::ceil(X) : F == "floor" ? std::floor(X)
-                                                       : std::round(X);
-  return Value::number(V);
+  spec::Arith A = F == "ceil"    ? spec::Arith::Ceil
+                  : F == "floor" ? spec::Arith::Floor
+                                 : spec::Arith::Round;
+  return Value::number(*spec::arith(A, Args[0].Num));
 }
 
 std::optional<Value> Resolver::evalRange(const ast::RangeExpr &E, Object *Self,

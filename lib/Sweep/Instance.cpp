@@ -348,31 +348,30 @@ static Val evaluate(const spec::Condition &C, const spec::Object &Root,
             Num(*V);
         }
       break;
-    case Op::Neg: Num(-L->N); break;
     case Op::Not: Bool(!L->B); break;
-    case Op::Add: Num(L->N + R->N); break;
-    case Op::Sub: Num(L->N - R->N); break;
-    case Op::Mul: Num(L->N * R->N); break;
-    case Op::Div: Num(L->N / R->N); break;
-    case Op::Lt: Bool(L->N < R->N); break;
-    case Op::Le: Bool(L->N <= R->N); break;
-    case Op::Gt: Bool(L->N > R->N); break;
-    case Op::Ge: Bool(L->N >= R->N); break;
-    case Op::Eq:
-    case Op::Ne: {
-      bool Eq = L->K == Val::Number ? spec::sameNumber(L->N, R->N)
-                : L->K == Val::Bool ? L->B == R->B
-                                    : L->W == R->W;
-      Bool(N.Kind == Op::Eq ? Eq : !Eq);
-      break;
-    }
     case Op::And: Bool(L->B && R->B); break;
     case Op::Or: Bool(L->B || R->B); break;
-    case Op::Min: Num(std::min(L->N, R->N)); break;
-    case Op::Max: Num(std::max(L->N, R->N)); break;
-    case Op::Ceil: Num(std::ceil(L->N)); break;
-    case Op::Floor: Num(std::floor(L->N)); break;
-    case Op::Round: Num(std::round(L->N)); break;
+    case Op::Eq:
+    case Op::Ne:
+      if (L->K != Val::Number) {
+        bool Eq = L->K == Val::Bool ? L->B == R->B : L->W == R->W;
+        Bool(N.Kind == Op::Eq ? Eq : !Eq);
+        break;
+      }
+      [[fallthrough]];
+    default:
+      // Numbers, by the arithmetic and comparisons Sema evaluates a
+      // field's expression with (spec::arith, spec::compareHolds). What is
+      // not a finite number (a division by zero) stays Unknown: a computed
+      // field without a value, a condition that does not hold.
+      if (std::optional<spec::Arith> A = spec::Condition::arithOf(N.Kind)) {
+        if (std::optional<double> X = spec::arith(*A, L->N, R ? R->N : 0))
+          Num(*X);
+      } else if (std::optional<spec::Compare> C =
+                     spec::Condition::compareOf(N.Kind)) {
+        Bool(spec::compareHolds(*C, L->N, R->N));
+      }
+      break;
     }
   }
   return Vals.empty() ? Val() : Vals.back();
