@@ -42,9 +42,19 @@ struct OpTime {
   bool MemoryBound = false;
 };
 
-/// One execution of a compute op; Context is the KV length for decode ops.
+/// The fixed time of each kernel a mapping runs: the accelerator's
+/// kernel_overhead when its steps are replayed from CUDA graphs, its
+/// launch_overhead when the host launches every kernel.
+inline double kernelOverhead(const ir::AcceleratorConfig &A,
+                             const ir::MappingConfig &M) {
+  return M.CudaGraphs ? A.KernelOverhead : A.LaunchOverhead;
+}
+
+/// One execution of a compute op; Context is the KV length for decode ops;
+/// Overhead the fixed time of its kernel (kernelOverhead; negative: the
+/// accelerator's kernel_overhead).
 OpTime opTime(const ir::Op &O, const ir::AcceleratorConfig &A,
-              double Context = 0);
+              double Context = 0, double Overhead = -1);
 
 /// The shape-aware GEMM efficiency: the accelerator's largest achieved
 /// fraction times tile quantization (M, N, K rounded up to the tile) and

@@ -133,7 +133,8 @@ double gemmEfficiency(const Op &O, const AcceleratorConfig &A, double KScale) {
   return E;
 }
 
-OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
+OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
+              double Overhead) {
   OpTime T;
   if (O.fused() || O.isCollective())
     return T;
@@ -185,7 +186,9 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context) {
   if (Bytes > 0 && Bandwidth > 0)
     T.Memory = Bytes / Bandwidth + A.HbmLatency;
   T.MemoryBound = T.Memory > T.Compute;
-  T.Overhead = (Flops > 0 || Bytes > 0) ? A.KernelOverhead : 0;
+  T.Overhead = Flops > 0 || Bytes > 0
+                   ? (Overhead >= 0 ? Overhead : A.KernelOverhead)
+                   : 0;
   T.Time = std::max(T.Compute, T.Memory) + T.Overhead;
   return T;
 }

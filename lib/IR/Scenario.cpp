@@ -132,6 +132,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
         break;
       }
   C.TpOverlap = spec::boolOf(M.ifSet(MF::TpOverlap), C.TpOverlap);
+  C.CudaGraphs = spec::boolOf(M.ifSet(MF::CudaGraphs), C.CudaGraphs);
   if (EpOverlap)
     C.EpOverlap = EpOverlap->V.Bool;
   if (TpOverlapBackward) {
@@ -290,6 +291,7 @@ AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.Fp4Efficiency = Eff(EF::Fp4, C.NarrowEfficiency);
   C.Sustained = Eff(EF::Sustained, 1);
   C.KernelOverhead = Eff(EF::KernelOverhead, 0);
+  C.LaunchOverhead = Eff(EF::LaunchOverhead, C.KernelOverhead);
   C.ReservedMemory = Eff(EF::ReservedMemory, 0);
   return C;
 }

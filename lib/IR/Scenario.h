@@ -148,6 +148,9 @@ struct MappingConfig {
   /// reduction (the optimizer works on fp32 copies of narrower ones).
   DType Gradients = DType::FP32;
   FusionSet Fusion;
+  /// A step's kernels replayed from a captured CUDA graph (false: the host
+  /// launches each; the accelerator's launch_overhead applies).
+  bool CudaGraphs = true;
   bool TpOverlap = false;
   /// tp_overlap also hides the backward's TP communication (false: the
   /// forward's only, PyTorch's async TP).
@@ -243,6 +246,8 @@ struct AcceleratorConfig {
   /// Fraction of the short-run compute rate sustained through a long run.
   double Sustained = 1;
   double KernelOverhead = 0;
+  /// The same when the host launches each kernel (no CUDA graph).
+  double LaunchOverhead = 0;
   double ReservedMemory = 0;
   /// The host link's achieved bandwidth per direction (0: none).
   double HostLinkBandwidth = 0;
