@@ -28,6 +28,28 @@ AcceleratorConfig device() {
   return A;
 }
 
+TEST(OpCostTest, KernelOverheadFollowsTheMappingsLaunches) {
+  // Replayed from a CUDA graph, a kernel costs kernel_overhead; launched by
+  // the host, launch_overhead; an op with no work, nothing.
+  AcceleratorConfig A = device();
+  A.LaunchOverhead = 5e-6;
+  passes::PointwiseModel Plain;
+  Op O = passes::pointwise(OpKind::AttnResidual, Phase::Decode, DType::BF16,
+                           2, 1e3, Plain);
+  MappingConfig Graphs, Launched;
+  Launched.CudaGraphs = false;
+  cost::OpTime G = cost::opTime(O, A, 0, cost::kernelOverhead(A, Graphs));
+  cost::OpTime L = cost::opTime(O, A, 0, cost::kernelOverhead(A, Launched));
+  EXPECT_DOUBLE_EQ(G.Overhead, 2e-6);
+  EXPECT_DOUBLE_EQ(L.Overhead, 5e-6);
+  EXPECT_DOUBLE_EQ(L.Time - G.Time, 3e-6);
+  // Without an overhead given: the accelerator's kernel_overhead.
+  EXPECT_DOUBLE_EQ(cost::opTime(O, A, 0).Overhead, 2e-6);
+  Op Empty;
+  Empty.Kind = OpKind::AttnResidual;
+  EXPECT_EQ(cost::opTime(Empty, A, 0, 5e-6).Overhead, 0);
+}
+
 TEST(OpCostTest, ElementwiseIsMemoryBoundAtItsBandwidthFraction) {
   // 1e9 elements of a gated activation, read 2 and write 1 bf16 value
   // each (IR/OpKinds.def): 6 GB at 2 TB/s x 0.5.
