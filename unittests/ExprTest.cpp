@@ -43,20 +43,21 @@ TEST(ArithTest, NoValueThatIsNotAFiniteNumber) {
   EXPECT_TRUE(spec::arith(Arith::Mul, Big, 0.5));
 }
 
-TEST(ArithTest, EveryNumberOpOfAConditionIsOne) {
-  for (Cond::Op K : {Cond::Op::Neg, Cond::Op::Add, Cond::Op::Sub,
-                     Cond::Op::Mul, Cond::Op::Div, Cond::Op::Min,
-                     Cond::Op::Max, Cond::Op::Ceil, Cond::Op::Floor,
-                     Cond::Op::Round})
-    EXPECT_TRUE(Cond::arithOf(K)) << int(K);
-  for (Cond::Op K : {Cond::Op::Lt, Cond::Op::Le, Cond::Op::Gt, Cond::Op::Ge,
-                     Cond::Op::Eq, Cond::Op::Ne})
-    EXPECT_TRUE(Cond::compareOf(K)) << int(K);
-  for (Cond::Op K : {Cond::Op::Const, Cond::Op::Figure, Cond::Op::Field,
-                     Cond::Op::Not, Cond::Op::And, Cond::Op::Or}) {
-    EXPECT_FALSE(Cond::arithOf(K)) << int(K);
-    EXPECT_FALSE(Cond::compareOf(K)) << int(K);
+TEST(ArithTest, EveryOpOfAConditionIsOneKind) {
+  // Every op (Round is the last enumerator) is arithmetic, a comparison,
+  // or one of the six the interpreter evaluates itself: exactly one.
+  for (int I = 0; I <= int(Cond::Op::Round); ++I) {
+    Cond::Op K = Cond::Op(I);
+    bool Own = K == Cond::Op::Const || K == Cond::Op::Figure ||
+               K == Cond::Op::Field || K == Cond::Op::Not ||
+               K == Cond::Op::And || K == Cond::Op::Or;
+    EXPECT_EQ(int(Own) + int(Cond::arithOf(K).has_value()) +
+                  int(Cond::compareOf(K).has_value()),
+              1)
+        << I;
   }
+  EXPECT_EQ(Cond::arithOf(Cond::Op::Div), Arith::Div);
+  EXPECT_EQ(Cond::compareOf(Cond::Op::Ne), spec::Compare::Ne);
 }
 
 /// Builds a condition node by node (children first; the last is the root).
@@ -66,6 +67,18 @@ public:
     Cond::Node N;
     N.Kind = Cond::Op::Const;
     N.C = spec::Value::number(V);
+    return add(N);
+  }
+  int word(const char *W) {
+    Cond::Node N;
+    N.Kind = Cond::Op::Const;
+    N.C = spec::Value::enumWord(W);
+    return add(N);
+  }
+  int boolean(bool B) {
+    Cond::Node N;
+    N.Kind = Cond::Op::Const;
+    N.C = spec::Value::boolean(B);
     return add(N);
   }
   int op(Cond::Op K, int L, int R = -1) {
@@ -94,6 +107,29 @@ TEST(SweepInterpreterTest, ComparesAndComputes) {
   Builder Ne; // round(2.5) != 3 is false
   Ne.op(Cond::Op::Ne, Ne.op(Cond::Op::Round, Ne.num(2.5)), Ne.num(3));
   EXPECT_FALSE(sweep::holds(Ne.C, Root, nullptr));
+}
+
+TEST(SweepInterpreterTest, EqualityOfWordsAndBooleans) {
+  spec::Object Root;
+  auto Holds = [&](Cond::Op K, auto Make) {
+    Builder B;
+    Make(B, K);
+    return sweep::holds(B.C, Root, nullptr);
+  };
+  auto Words = [](const char *X, const char *Y) {
+    return [=](Builder &B, Cond::Op K) { B.op(K, B.word(X), B.word(Y)); };
+  };
+  auto Bools = [](bool X, bool Y) {
+    return [=](Builder &B, Cond::Op K) {
+      B.op(K, B.boolean(X), B.boolean(Y));
+    };
+  };
+  EXPECT_TRUE(Holds(Cond::Op::Eq, Words("fp8", "fp8")));
+  EXPECT_FALSE(Holds(Cond::Op::Eq, Words("fp8", "bf16")));
+  EXPECT_TRUE(Holds(Cond::Op::Ne, Words("fp8", "bf16")));
+  EXPECT_TRUE(Holds(Cond::Op::Eq, Bools(true, true)));
+  EXPECT_TRUE(Holds(Cond::Op::Ne, Bools(true, false)));
+  EXPECT_FALSE(Holds(Cond::Op::Ne, Bools(false, false)));
 }
 
 TEST(SweepInterpreterTest, DivisionByZeroHoldsNothing) {

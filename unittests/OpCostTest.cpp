@@ -34,17 +34,20 @@ TEST(OpCostTest, KernelOverheadFollowsTheMappingsLaunches) {
   AcceleratorConfig A = device();
   A.LaunchOverhead = 5e-6;
   passes::PointwiseModel Plain;
-  Op O = passes::pointwise(OpKind::AttnResidual, Phase::Decode, DType::BF16,
-                           2, 1e3, Plain);
+  Op O = passes::pointwise(OpKind::AttnResidual, Phase::Decode, DType::BF16, 2,
+                           1e3, Plain);
   MappingConfig Graphs, Launched;
   Launched.CudaGraphs = false;
-  cost::OpTime G = cost::opTime(O, A, 0, cost::kernelOverhead(A, Graphs));
-  cost::OpTime L = cost::opTime(O, A, 0, cost::kernelOverhead(A, Launched));
+  cost::OpTime G =
+      cost::opTime(O, A, 0, cost::kernelOverhead(A, Graphs, Phase::Decode));
+  cost::OpTime L =
+      cost::opTime(O, A, 0, cost::kernelOverhead(A, Launched, Phase::Decode));
   EXPECT_DOUBLE_EQ(G.Overhead, 2e-6);
   EXPECT_DOUBLE_EQ(L.Overhead, 5e-6);
   EXPECT_DOUBLE_EQ(L.Time - G.Time, 3e-6);
-  // Without an overhead given: the accelerator's kernel_overhead.
-  EXPECT_DOUBLE_EQ(cost::opTime(O, A, 0).Overhead, 2e-6);
+  // A serving prefill's launches run ahead of its kernels: no launch cost.
+  EXPECT_DOUBLE_EQ(cost::kernelOverhead(A, Launched, Phase::Prefill), 2e-6);
+  EXPECT_DOUBLE_EQ(cost::kernelOverhead(A, Launched, Phase::Forward), 5e-6);
   Op Empty;
   Empty.Kind = OpKind::AttnResidual;
   EXPECT_EQ(cost::opTime(Empty, A, 0, 5e-6).Overhead, 0);
@@ -57,7 +60,7 @@ TEST(OpCostTest, ElementwiseIsMemoryBoundAtItsBandwidthFraction) {
   Gated.GatedMlp = true;
   Op O = passes::pointwise(OpKind::MlpAct, Phase::Forward, DType::BF16, 2, 1e9,
                            Gated);
-  cost::OpTime T = cost::opTime(O, device(), 0);
+  cost::OpTime T = cost::opTime(O, device(), 0, 2e-6);
   EXPECT_TRUE(T.MemoryBound);
   EXPECT_DOUBLE_EQ(T.Memory, 6e9 / (2e12 * 0.5));
   EXPECT_DOUBLE_EQ(T.Time, T.Memory + 2e-6);
@@ -68,7 +71,7 @@ TEST(OpCostTest, LargeAlignedGemmRunsAtTheComputeEfficiency) {
   // 2 * 8192^3 FLOPs at 1 PFLOP/s x 0.8.
   Op O = passes::gemm(OpKind::MlpUp, Phase::Forward, DType::BF16, 2, 2, 8192,
                       8192, 8192);
-  cost::OpTime T = cost::opTime(O, device(), 0);
+  cost::OpTime T = cost::opTime(O, device(), 0, 2e-6);
   EXPECT_FALSE(T.MemoryBound);
   EXPECT_DOUBLE_EQ(T.Efficiency, 0.8);
   EXPECT_DOUBLE_EQ(T.Compute, 2.0 * 8192 * 8192 * 8192 / (1e15 * 0.8));
@@ -78,14 +81,14 @@ TEST(OpCostTest, PartialTilesAndNarrowFormats) {
   // M = 192 on 128-row tiles: 192 / 256 of the tile work is useful.
   Op O = passes::gemm(OpKind::MlpUp, Phase::Forward, DType::BF16, 2, 2, 192,
                       8192, 8192);
-  cost::OpTime T = cost::opTime(O, device(), 0);
+  cost::OpTime T = cost::opTime(O, device(), 0, 2e-6);
   EXPECT_DOUBLE_EQ(T.Efficiency, 0.8 * 192.0 / 256.0);
   // The same GEMM in FP8 at twice the peak and the narrow efficiency.
   AcceleratorConfig A = device();
   A.NarrowEfficiency = 0.9;
   Op F = passes::gemm(OpKind::MlpUp, Phase::Forward, DType::FP8, 1, 1, 8192,
                       8192, 8192);
-  cost::OpTime TF = cost::opTime(F, A, 0);
+  cost::OpTime TF = cost::opTime(F, A, 0, 2e-6);
   EXPECT_DOUBLE_EQ(TF.Compute, 2.0 * 8192 * 8192 * 8192 / (2e15 * 0.8 * 0.9));
 }
 
@@ -94,13 +97,14 @@ TEST(OpCostTest, SustainedScalesComputeOnly) {
   A.Sustained = 0.5;
   Op O = passes::gemm(OpKind::MlpUp, Phase::Forward, DType::BF16, 2, 2, 8192,
                       8192, 8192);
-  EXPECT_DOUBLE_EQ(cost::opTime(O, A, 0).Compute,
-                   2 * cost::opTime(O, device(), 0).Compute);
+  EXPECT_DOUBLE_EQ(cost::opTime(O, A, 0, 2e-6).Compute,
+                   2 * cost::opTime(O, device(), 0, 2e-6).Compute);
   passes::PointwiseModel Gated;
   Gated.GatedMlp = true;
   Op E = passes::pointwise(OpKind::MlpAct, Phase::Forward, DType::BF16, 2, 1e9,
                            Gated);
-  EXPECT_DOUBLE_EQ(cost::opTime(E, A, 0).Memory, cost::opTime(E, device(), 0).Memory);
+  EXPECT_DOUBLE_EQ(cost::opTime(E, A, 0, 2e-6).Memory,
+                   cost::opTime(E, device(), 0, 2e-6).Memory);
 }
 
 TEST(OpKindsTest, PointwiseCountsFollowTheModel) {

@@ -42,19 +42,22 @@ struct OpTime {
   bool MemoryBound = false;
 };
 
-/// The fixed time of each kernel a mapping runs: the accelerator's
-/// kernel_overhead when its steps are replayed from CUDA graphs, its
-/// launch_overhead when the host launches every kernel.
+/// The fixed time of each kernel of a phase a mapping runs: the
+/// accelerator's kernel_overhead when its steps are replayed from CUDA
+/// graphs, its launch_overhead when the host launches every kernel, except
+/// in a serving prefill (one long forward whose launches the host keeps
+/// ahead of; docs/cost-model.md, "Kernel launches").
 inline double kernelOverhead(const ir::AcceleratorConfig &A,
-                             const ir::MappingConfig &M) {
-  return M.CudaGraphs ? A.KernelOverhead : A.LaunchOverhead;
+                             const ir::MappingConfig &M, ir::Phase Ph) {
+  return M.CudaGraphs || Ph == ir::Phase::Prefill ? A.KernelOverhead
+                                                  : A.LaunchOverhead;
 }
 
 /// One execution of a compute op; Context is the KV length for decode ops;
-/// Overhead the fixed time of its kernel (kernelOverhead; negative: the
-/// accelerator's kernel_overhead).
-OpTime opTime(const ir::Op &O, const ir::AcceleratorConfig &A,
-              double Context = 0, double Overhead = -1);
+/// Overhead the fixed time of its kernel (kernelOverhead of the scenario's
+/// mapping).
+OpTime opTime(const ir::Op &O, const ir::AcceleratorConfig &A, double Context,
+              double Overhead);
 
 /// The shape-aware GEMM efficiency: the accelerator's largest achieved
 /// fraction times tile quantization (M, N, K rounded up to the tile) and

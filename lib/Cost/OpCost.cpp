@@ -186,9 +186,7 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
   if (Bytes > 0 && Bandwidth > 0)
     T.Memory = Bytes / Bandwidth + A.HbmLatency;
   T.MemoryBound = T.Memory > T.Compute;
-  T.Overhead = Flops > 0 || Bytes > 0
-                   ? (Overhead >= 0 ? Overhead : A.KernelOverhead)
-                   : 0;
+  T.Overhead = Flops > 0 || Bytes > 0 ? Overhead : 0;
   T.Time = std::max(T.Compute, T.Memory) + T.Overhead;
   return T;
 }

@@ -114,7 +114,7 @@ PhaseRoofline phaseOn(const Program &P, const SystemConfig &Sys,
       const Op &O = *U;
       // A windowed layer's attention reads at most its window of the cache.
       double Ctx = O.contextRead(Context);
-      OpTime T = opTime(O, A, Ctx, kernelOverhead(A, S.Mapping));
+      OpTime T = opTime(O, A, Ctx, kernelOverhead(A, S.Mapping, Ph));
       double Flops = O.Flops + O.FlopsPerContext * Ctx;
       double Bytes = O.BytesRead + O.BytesWritten + O.BytesPerContext * Ctx;
       R.Flops += N * Flops;
@@ -540,7 +540,8 @@ double decodeHeadTime(const Program &P, const SystemConfig *Sys) {
     double N = executions(B, P, nullptr);
     for (const Op &O : B.Ops)
       if (O.Ph == Phase::Decode && O.Kind == OpKind::LmHead && !O.fused())
-        T += N * opTime(O, A, 0, kernelOverhead(A, P.Scenario.Mapping)).Time;
+        T += N *
+             opTime(O, A, 0, kernelOverhead(A, P.Scenario.Mapping, O.Ph)).Time;
   }
   return T;
 }
@@ -553,7 +554,8 @@ double prefillAttentionTime(const Program &P, const SystemConfig *Sys) {
     for (const Op &O : B.Ops)
       if (O.Ph == Phase::Prefill && !O.fused() && !O.isCollective() &&
           (isAttentionProduct(O) || O.Kind == OpKind::AttnSoftmax))
-        T += N * opTime(O, A, 0, kernelOverhead(A, P.Scenario.Mapping)).Time;
+        T += N *
+             opTime(O, A, 0, kernelOverhead(A, P.Scenario.Mapping, O.Ph)).Time;
   }
   return T;
 }

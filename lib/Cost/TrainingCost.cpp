@@ -138,7 +138,7 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
       if (O.ModelWork)
         T.ModelFlops += O.Flops;
     }
-    OpTime OT = opTime(O, A, 0, kernelOverhead(A, S.Mapping));
+    OpTime OT = opTime(O, A, 0, kernelOverhead(A, S.Mapping, O.Ph));
     if (Record)
       Record->push_back({OT.Time, OT.MemoryBound, ""});
     (OT.MemoryBound ? T.MemoryBound : T.ComputeBound) += OT.Time;
@@ -301,7 +301,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
       return Streamed(Bytes / A.HostLinkBandwidth);
     if (O.Kind == OpKind::OffloadHostUpdate && HostMemory > 0)
       return Streamed(Bytes / HostMemory);
-    return opTime(O, A, 0, kernelOverhead(A, M));
+    return opTime(O, A, 0, kernelOverhead(A, M, O.Ph));
   };
   if (const Block *Opt = P.block(BlockKind::Optimizer))
     for (const Op &O : Opt->Ops) {
@@ -481,7 +481,9 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
         OT.Time = Rec->Time;
         OT.MemoryBound = Rec->MemoryBound;
       } else {
-        OT = B.Kind == BlockKind::Optimizer ? OptimizerOpTime(O) : opTime(O, A, 0, kernelOverhead(A, M));
+        OT = B.Kind == BlockKind::Optimizer
+                 ? OptimizerOpTime(O)
+                 : opTime(O, A, 0, kernelOverhead(A, M, O.Ph));
       }
       Tables.addOp(O, OT.MemoryBound, N, O.Flops, O.BytesRead + O.BytesWritten,
                    OT.Time);

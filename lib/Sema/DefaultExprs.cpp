@@ -1,4 +1,5 @@
-//===- DefaultExprs.cpp - the schema's default expressions -------------------===//
+//===- DefaultExprs.cpp - the schema's default expressions
+//-------------------===//
 
 #include "Sema/DefaultExprs.h"
 
@@ -18,8 +19,7 @@ const ast::Expr *DefaultExprs::of(const FieldSpec &F) {
     return It->second;
   unsigned Buf = Sources.addBuffer(F.Default, "<default of " + F.Name + ">");
   Buffers.insert(Buf);
-  const ast::Expr *E =
-      parseExpression(Buf, Diags.getSourceMgr(), Ctx, Diags);
+  const ast::Expr *E = parseExpression(Buf, Diags.getSourceMgr(), Ctx, Diags);
   assert(E && "schema default does not parse");
   Parsed[&F] = E;
   return E;

@@ -1,4 +1,4 @@
-//===- DefaultExprs.h - the schema's default expressions ----------*- C++ -*-===//
+//===- DefaultExprs.h - the schema's default expressions --------*- C++ -*-===//
 //
 // Internal to lib/Sema. A field left unwritten takes its schema default, an
 // expression parsed once from the schema's text (a buffer of its own) and

@@ -1,4 +1,4 @@
-//===- EntityTable.h - the declared entities of a compilation -----*- C++ -*-===//
+//===- EntityTable.h - the declared entities of a compilation ---*- C++ -*-===//
 //
 // Internal to lib/Sema. Every entity of every file in one namespace: its
 // declaration, kind, the object built for it and how far building went.

@@ -1,4 +1,4 @@
-//===- EvalTrace.h - which field is evaluated, and what it read ---*- C++ -*-===//
+//===- EvalTrace.h - which field is evaluated, and what it read -*- C++ -*-===//
 //
 // Internal to lib/Sema. Fields are evaluated on demand, so one field's
 // evaluation starts another's: the trace keeps the stack of fields being
@@ -63,7 +63,9 @@ public:
     if (!Through)
       WholeReads.insert({F, Reader});
   }
-  /// The fields that read F, in the order they did (repeats kept).
+  /// The fields that read F, in the order they did (repeats kept). Valid
+  /// until the next read() of F: a caller that evaluates while it walks
+  /// them must copy them first.
   llvm::ArrayRef<FieldRef> readersOf(FieldRef F) const {
     auto It = ReadBy.find(F);
     return It == ReadBy.end() ? llvm::ArrayRef<FieldRef>()

@@ -109,12 +109,12 @@ bool Resolver::evaluateSlot(Object *O, unsigned Field, SMRange Use) {
     SMRange Where = F.From == spec::Origin::Default ? O->DeclRange : F.Loc;
     auto D = Diags.report<DiagID::err_reference_cycle>(at(Where), Chain);
     for (size_t I = 1; I < Cycle.size(); ++I)
-      D.note<DiagID::note_reference_chain>(at(Cycle[I].Use),
-             fieldPath(Cycle[I - 1].Obj, Cycle[I - 1].Field),
-             fieldPath(Cycle[I].Obj, Cycle[I].Field));
-    D.note<DiagID::note_reference_chain>(at(Use),
-           fieldPath(Cycle.back().Obj, Cycle.back().Field),
-           fieldPath(O, Field));
+      D.note<DiagID::note_reference_chain>(
+          at(Cycle[I].Use), fieldPath(Cycle[I - 1].Obj, Cycle[I - 1].Field),
+          fieldPath(Cycle[I].Obj, Cycle[I].Field));
+    D.note<DiagID::note_reference_chain>(
+        at(Use), fieldPath(Cycle.back().Obj, Cycle.back().Field),
+        fieldPath(O, Field));
     for (const EvalFrame &Fr : Cycle)
       slot(Fr.Obj, Fr.Field).St = Slot::State::Failed;
     return false;
@@ -536,9 +536,9 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
                                                 : (L->Bool || R->Bool));
   }
 
-  bool Compare = E.Op == BinaryOp::Lt || E.Op == BinaryOp::Le ||
-                 E.Op == BinaryOp::Gt || E.Op == BinaryOp::Ge ||
-                 E.Op == BinaryOp::Eq || E.Op == BinaryOp::Ne;
+  // (`in` was evaluated above.)
+  std::optional<spec::Compare> Cmp = compareOf(E.Op);
+  bool Compare = Cmp.has_value();
   if (Compare && (E.Op == BinaryOp::Eq || E.Op == BinaryOp::Ne) &&
       !(isNumber(*L) && isNumber(*R))) {
     if (L->Kind != R->Kind) {
@@ -561,13 +561,7 @@ std::optional<Value> Resolver::evalBinary(const ast::BinaryExpr &E,
                    L->Dim.describe(), R->Dim.describe());
       return std::nullopt;
     }
-    spec::Compare C = E.Op == BinaryOp::Lt   ? spec::Compare::Lt
-                      : E.Op == BinaryOp::Le ? spec::Compare::Le
-                      : E.Op == BinaryOp::Gt ? spec::Compare::Gt
-                      : E.Op == BinaryOp::Ge ? spec::Compare::Ge
-                      : E.Op == BinaryOp::Eq ? spec::Compare::Eq
-                                             : spec::Compare::Ne;
-    return Value::boolean(spec::compareHolds(C, L->Num, R->Num));
+    return Value::boolean(spec::compareHolds(*Cmp, L->Num, R->Num));
   }
   // The dimension of the result, checked here; its number by spec::arith,
   // as a sweep point computes it.
@@ -777,7 +771,7 @@ std::optional<Value> Resolver::eval(const ast::Expr &E, Object *Self,
       return std::nullopt;
     }
     if (U.Op == ast::UnaryOp::Neg)
-      V->Num = -V->Num;
+      V->Num = *spec::arith(spec::Arith::Neg, V->Num);
     return V;
   }
   case ast::Expr::Kind::Binary:

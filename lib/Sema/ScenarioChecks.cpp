@@ -1,6 +1,8 @@
-//===- ScenarioChecks.cpp - checks of a built scenario -----------------------===//
+//===- ScenarioChecks.cpp - checks of a built scenario
+//-----------------------===//
 
 #include "Sema/ScenarioChecks.h"
+#include "Sema/Trace.h"
 
 #include "IR/Scenario.h"
 
@@ -62,9 +64,9 @@ void checkContextLength(const Object &Sc, SMRange Name,
   } else {
     double Prompt = Get(ServeField::Prompt, WorkloadField::Prompt) +
                     spec::numberOf(Sc.ifSet(ServeField::Retrieved), 0);
-    Context =
-        Encoder ? Prompt
-                : Prompt + Get(ServeField::Output, WorkloadField::Output) - 1;
+    Context = Encoder
+                  ? Prompt
+                  : Prompt + Get(ServeField::Output, WorkloadField::Output) - 1;
   }
   if (Context > *MaxSeq)
     Diags.report<DiagID::warn_context_exceeds_model>(
@@ -85,8 +87,8 @@ void checkIdleDevices(const Object &Serve, DiagnosticEngine &Diags) {
     return;
   auto DevicesOf = [](const Object &M) {
     double N = 1;
-    for (MappingField F : {MappingField::Dp, MappingField::Tp,
-                           MappingField::Pp, MappingField::Cp})
+    for (MappingField F : {MappingField::Dp, MappingField::Tp, MappingField::Pp,
+                           MappingField::Cp})
       N *= spec::numberOf(M.ifSet(F), 1);
     return N;
   };
@@ -104,8 +106,8 @@ void checkIdleDevices(const Object &Serve, DiagnosticEngine &Diags) {
         Sys->Name, spec::formatNumber(Have - Used), spec::formatNumber(Used));
 }
 
-void readRequests(Object &Serve, SourceFiles &Sources,
-                  DiagnosticEngine &Diags, spec::Spec &S) {
+void readRequests(Object &Serve, SourceFiles &Sources, DiagnosticEngine &Diags,
+                  spec::Spec &S) {
   const spec::Field *TrafficUse = Serve.ifSet(ServeField::Traffic);
   Object *Traffic = TrafficUse ? TrafficUse->V.Obj : nullptr;
   if (!Traffic)
@@ -120,12 +122,11 @@ void readRequests(Object &Serve, SourceFiles &Sources,
     return;
   }
   // What the trace gives cannot be written as well.
-  for (auto [F, What] :
-       {std::pair{Serve.ifSet(ServeField::Prompt), "prompt"},
-        {Serve.ifSet(ServeField::Output), "output"},
-        {Traffic->ifSet(TrafficField::PromptStdev), "prompt"},
-        {Traffic->ifSet(TrafficField::OutputStdev), "output"},
-        {Traffic->ifSet(TrafficField::Lengths), "lengths"}})
+  for (auto [F, What] : {std::pair{Serve.ifSet(ServeField::Prompt), "prompt"},
+                         {Serve.ifSet(ServeField::Output), "output"},
+                         {Traffic->ifSet(TrafficField::PromptStdev), "prompt"},
+                         {Traffic->ifSet(TrafficField::OutputStdev), "output"},
+                         {Traffic->ifSet(TrafficField::Lengths), "lengths"}})
     if (F && F->From != spec::Origin::Default)
       Diags.report<DiagID::err_traffic_trace_field>(F->Loc, What,
                                                     F->Spec->Name);
@@ -142,8 +143,8 @@ void readRequests(Object &Serve, SourceFiles &Sources,
   if (Requests && Requests->From == spec::Origin::File &&
       Requests->V.Num > double(Trace->size()))
     Diags.report<DiagID::err_traffic_trace_requests>(
-        Requests->Loc, spec::formatNumber(Requests->V.Num),
-        TraceField.V.str(), Trace->size());
+        Requests->Loc, spec::formatNumber(Requests->V.Num), TraceField.V.str(),
+        Trace->size());
   const spec::Field *Arrival = Traffic->ifSet(TrafficField::Arrival);
   if (spec::wordOf(Traffic->ifSet(TrafficField::Arrival, ArrivalField::Kind)) ==
           ir::enumWord(ir::ArrivalKind::Trace) &&

@@ -1,4 +1,4 @@
-//===- ScenarioChecks.h - checks of a built scenario --------------*- C++ -*-===//
+//===- ScenarioChecks.h - checks of a built scenario ------------*- C++ -*-===//
 //
 // Internal to lib/Sema. What is checked of a train or serve scenario once
 // every field is evaluated: what reads several of its fields (and those of
@@ -14,9 +14,6 @@
 #include "Basic/Diagnostics.h"
 #include "Basic/SourceFiles.h"
 #include "IR/Spec.h"
-
-#include <memory>
-#include <vector>
 
 namespace llmsys {
 namespace sema {
@@ -40,14 +37,6 @@ void checkIdleDevices(const spec::Object &Serve, DiagnosticEngine &Diags);
 /// be written as well.
 void readRequests(spec::Object &Serve, SourceFiles &Sources,
                   DiagnosticEngine &Diags, spec::Spec &S);
-
-/// Reads serve's `traffic.trace` (Trace.cpp): the requests of the CSV file
-/// Spelled names (relative to the file FromBuffer), each checked against
-/// the model's max_seq; null after diagnosing a problem, at the cell.
-std::shared_ptr<const std::vector<spec::TraceRequest>>
-readTrace(SourceFiles &Sources, DiagnosticEngine &Diags,
-          llvm::StringRef Spelled, unsigned FromBuffer, llvm::SMRange Use,
-          int64_t MaxSeq, llvm::StringRef ModelName);
 
 } // namespace sema
 } // namespace llmsys

@@ -40,10 +40,7 @@ static void writtenUnit(const ast::Expr &E, std::string &Unit,
 
 void Resolver::resolveExpect(const ast::ExpectDecl &D) {
   const auto *B = dyn_cast<ast::BinaryExpr>(D.Condition);
-  bool IsCompare = B && (B->Op == ast::BinaryOp::Lt || B->Op == ast::BinaryOp::Le ||
-                         B->Op == ast::BinaryOp::Gt || B->Op == ast::BinaryOp::Ge ||
-                         B->Op == ast::BinaryOp::Eq || B->Op == ast::BinaryOp::Ne ||
-                         B->Op == ast::BinaryOp::In);
+  bool IsCompare = B && compareOf(B->Op);
   const auto *L = IsCompare ? dyn_cast<ast::NameExpr>(B->LHS) : nullptr;
   if (!L || L->Name.Parts.size() != 2) {
     Diags.report<DiagID::err_expect_form>(D.Condition->getRange());
@@ -53,8 +50,8 @@ void Resolver::resolveExpect(const ast::ExpectDecl &D) {
   const ast::Ident &FigureName = L->Name.Parts[1];
   EntityInfo *Found = Entities.find(ScenarioName.Name);
   if (!Found) {
-    std::vector<std::string> Names = Entities.names(
-        [](const EntityInfo &E) { return E.Type->IsScenario; });
+    std::vector<std::string> Names =
+        Entities.names([](const EntityInfo &E) { return E.Type->IsScenario; });
     Diags.report<DiagID::err_undefined_name>(ScenarioName.Range,
                  ScenarioName.Name, didYouMean(ScenarioName.Name, Names));
     return;
@@ -78,13 +75,7 @@ void Resolver::resolveExpect(const ast::ExpectDecl &D) {
   X.Range = D.Range;
   X.Scenario = EI.Obj;
   X.Figure = Fig;
-  X.Op = B->Op == ast::BinaryOp::Lt   ? spec::Compare::Lt
-         : B->Op == ast::BinaryOp::Le ? spec::Compare::Le
-         : B->Op == ast::BinaryOp::Gt ? spec::Compare::Gt
-         : B->Op == ast::BinaryOp::Ge ? spec::Compare::Ge
-         : B->Op == ast::BinaryOp::Eq ? spec::Compare::Eq
-         : B->Op == ast::BinaryOp::Ne ? spec::Compare::Ne
-                                      : spec::Compare::In;
+  X.Op = *compareOf(B->Op);
   FieldSpec AsField;
   AsField.Name = L->Name.str();
   AsField.Type = Fig->Type;
@@ -131,25 +122,24 @@ bool Resolver::axisReaders(const Object &Scenario, const ObjectPaths &Paths,
     bool Last = I + 1 == A.Path.Parts.size();
     for (const FieldRef &Reader :
          Trace.readersOf({O, static_cast<unsigned>(Idx)})) {
-        if (!Paths.count(Reader.first))
-          continue;
-        if (Last) {
-          Out.Readers.push_back(Reader);
-          continue;
-        }
-        // One that went through the block to another field of it reads
-        // that field (if it is the axis's, the last step finds it).
-        if (!Trace.readWhole({O, static_cast<unsigned>(Idx)}, Reader))
-          continue;
-        // What read a block on the way read it whole: no expression of
-        // numbers and words recomputes it.
-        std::string Name = fieldPath(Reader.first, Reader.second);
-        Diags.report<DiagID::err_sweep_axis_read>(
-            A.Path.range(), A.Path.str(), Name,
-            "it reads '" + fieldPath(O, static_cast<unsigned>(Idx)) + "'",
-            Name);
-        return false;
+      if (!Paths.count(Reader.first))
+        continue;
+      if (Last) {
+        Out.Readers.push_back(Reader);
+        continue;
       }
+      // One that went through the block to another field of it reads
+      // that field (if it is the axis's, the last step finds it).
+      if (!Trace.readWhole({O, static_cast<unsigned>(Idx)}, Reader))
+        continue;
+      // What read a block on the way read it whole: no expression of
+      // numbers and words recomputes it.
+      std::string Name = fieldPath(Reader.first, Reader.second);
+      Diags.report<DiagID::err_sweep_axis_read>(
+          A.Path.range(), A.Path.str(), Name,
+          "it reads '" + fieldPath(O, static_cast<unsigned>(Idx)) + "'", Name);
+      return false;
+    }
     if (Last) {
       Out.Target = {O, static_cast<unsigned>(Idx)};
       break;

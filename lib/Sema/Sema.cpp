@@ -1,10 +1,9 @@
 //===- Sema.cpp - the order of resolution -----------------------------------===//
 
-#include "Sema/SemaImpl.h"
 #include "Sema/ScenarioChecks.h"
+#include "Sema/SemaImpl.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
-
 #include "llvm/Support/SourceMgr.h"
 
 using namespace llvm;

@@ -1,16 +1,20 @@
 //===- SemaImpl.h - the resolver shared by lib/Sema's files -------*- C++ -*-===//
 //
-// Internal to lib/Sema. One Resolver runs per compilation. Its state is in
-// parts, each with its own header and no access to the others:
+// Internal to lib/Sema. One Resolver runs per compilation. Most of its
+// state is in parts, each with its own header and private members:
 //   EntityTable.h     the declared entities and their objects;
 //   Slots.h           how each field of each object gets its value;
 //   EvalTrace.h       the fields being evaluated (cycles) and their readers;
 //   DefaultExprs.h    the schema's default expressions, and where their
-//                     problems are reported;
-//   ScenarioChecks.h  checks of built scenarios (free functions).
+//                     problems are reported.
+// The Resolver keeps the rest (the `extends` chain being built, the objects
+// reported incomplete or whose fields were checked together, the process
+// nodes' scalings). Free functions with no state: ScenarioChecks.h (a built
+// scenario's checks) and Trace.h (a serving trace file).
 // The resolver's work, by file:
 //   Declarations.cpp  entities, `extends`, blocks of members, defaults,
 //                     required fields;
+//   DefaultExprs.cpp  the schema's defaults, parsed once;
 //   Evaluate.cpp      expressions, names and fields, cycles;
 //   Derive.cpp        values derived rather than written: inherited figures
 //                     carried to another process node, memory levels from
@@ -70,6 +74,20 @@ struct NodeScaling {
   double Compute = 1; ///< dense peaks: Units x Clock
   bool ClockWritten = false, UnitsWritten = false, ClockAtSpeed = false;
 };
+
+/// The comparison a binary operator is (`in` too); nullopt for the others.
+inline std::optional<spec::Compare> compareOf(ast::BinaryOp Op) {
+  switch (Op) {
+  case ast::BinaryOp::Lt: return spec::Compare::Lt;
+  case ast::BinaryOp::Le: return spec::Compare::Le;
+  case ast::BinaryOp::Gt: return spec::Compare::Gt;
+  case ast::BinaryOp::Ge: return spec::Compare::Ge;
+  case ast::BinaryOp::Eq: return spec::Compare::Eq;
+  case ast::BinaryOp::Ne: return spec::Compare::Ne;
+  case ast::BinaryOp::In: return spec::Compare::In;
+  default: return std::nullopt;
+  }
+}
 
 /// The objects a scenario reaches through object-valued fields, each with
 /// its path of field indices from it (the first found, breadth first).

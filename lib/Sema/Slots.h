@@ -1,4 +1,4 @@
-//===- Slots.h - how each field of each object gets its value ----*- C++ -*-===//
+//===- Slots.h - how each field of each object gets its value ---*- C++ -*-===//
 //
 // Internal to lib/Sema. While a compilation is resolved, every field of
 // every object has a Slot: the expression (or derivation) that gives it
@@ -29,8 +29,15 @@ struct Slot {
   /// A value derived rather than evaluated from E (Derive.cpp). Node*: the
   /// parent's value times a process-node factor; Copy: the parent's derived
   /// value as it is; Stacks: stacks x the memory technology's figure.
-  enum class DeriveKind : uint8_t { None, NodeUnits, NodeClock, NodeCompute,
-                                    NodeSram, Copy, Stacks };
+  enum class DeriveKind : uint8_t {
+    None,
+    NodeUnits,
+    NodeClock,
+    NodeCompute,
+    NodeSram,
+    Copy,
+    Stacks
+  };
   const ast::Expr *E = nullptr;
   /// What few slots have (SlotExtra), as an index into the table's store
   /// plus one; 0: none. Every field of every object has a slot, so the
@@ -42,7 +49,7 @@ struct Slot {
 
 /// The rarer parts of a slot.
 struct SlotExtra {
-  const ast::Block *Refine = nullptr;        ///< `= X { ... }` or `f { ... }`
+  const ast::Block *Refine = nullptr; ///< `= X { ... }` or `f { ... }`
   const ast::DottedName *RefineParent = nullptr; ///< `f extends X { ... }`
   /// A value read from a file rather than written (hf_config); checked
   /// against the field like an evaluated expression.

@@ -219,8 +219,7 @@ std::optional<std::string> Lowering::bareWord(const ast::Expr &E) const {
   if (!N || N->Name.Parts.size() != 1)
     return std::nullopt;
   StringRef W = N->Name.Parts[0].Name;
-  if (Scenario.findFigure(W) || Scenario.findField(W) >= 0 ||
-      R.isEntity(W))
+  if (Scenario.findFigure(W) || Scenario.findField(W) >= 0 || R.isEntity(W))
     return std::nullopt;
   return W.str();
 }

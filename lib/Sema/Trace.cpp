@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Sema/ScenarioChecks.h"
+#include "Sema/Trace.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include <cmath>

@@ -359,18 +359,30 @@ static Val evaluate(const spec::Condition &C, const spec::Object &Root,
         break;
       }
       [[fallthrough]];
-    default:
-      // Numbers, by the arithmetic and comparisons Sema evaluates a
-      // field's expression with (spec::arith, spec::compareHolds). What is
-      // not a finite number (a division by zero) stays Unknown: a computed
-      // field without a value, a condition that does not hold.
-      if (std::optional<spec::Arith> A = spec::Condition::arithOf(N.Kind)) {
-        if (std::optional<double> X = spec::arith(*A, L->N, R ? R->N : 0))
-          Num(*X);
-      } else if (std::optional<spec::Compare> C =
-                     spec::Condition::compareOf(N.Kind)) {
-        Bool(spec::compareHolds(*C, L->N, R->N));
-      }
+    case Op::Lt:
+    case Op::Le:
+    case Op::Gt:
+    case Op::Ge:
+      // Numbers, by the comparisons Sema evaluates a field's expression
+      // with (spec::compareHolds).
+      Bool(spec::compareHolds(*spec::Condition::compareOf(N.Kind), L->N, R->N));
+      break;
+    case Op::Neg:
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Min:
+    case Op::Max:
+    case Op::Ceil:
+    case Op::Floor:
+    case Op::Round:
+      // By Sema's arithmetic (spec::arith). What is not a finite number (a
+      // division by zero) stays Unknown: a computed field without a value,
+      // a condition that does not hold.
+      if (std::optional<double> X = spec::arith(
+              *spec::Condition::arithOf(N.Kind), L->N, R ? R->N : 0))
+        Num(*X);
       break;
     }
   }

@@ -44,7 +44,10 @@ def run(llmsys, args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("file")
-    ap.add_argument("--llmsys", default="build/bin/llmsys")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    ap.add_argument("--llmsys",
+                    default=os.path.join(root, "build", "bin", "llmsys"))
     ap.add_argument("--min-ratio", type=float, default=4.0,
                     help="least output/prompt ratio of a case (default 4)")
     a = ap.parse_args()
@@ -83,7 +86,7 @@ def main():
         f = os.path.join(tmp, "steps.llmsys")
         open(f, "w").write("\n".join(static) + "\n")
         steps = json.loads(run(a.llmsys, ["eval", "-q", "--format=json", f]))
-    print("%-48s %6s %8s %8s %7s %7s %7s %7s %9s" % (
+    print("%-48s %6s %8s %8s | %7s %7s %7s %7s | %9s" % (
         "case", "batch", "step", "measured", "GEMMs", "attn", "colls",
         "other", "missing"))
     for s in steps["scenarios"]:
@@ -102,12 +105,14 @@ def main():
             if o["phase"] == "decode":
                 parts["coll"] += o["time_s"]
         ms = lambda x: "%7.1f" % (x * 1e3)
-        print("%-48s %6d %8s %8s %7s %7s %7s %7s %+8.1f" % (
+        print("%-48s %6d %8s %8s | %7s %7s %7s %7s | %+8.1f" % (
             case, batch, ms(tpot), ms(tpot * (1 + err)), ms(parts["gemm"]),
             ms(parts["attn"]), ms(parts["coll"]), ms(parts["other"]),
             tpot * err * 1e3))
-    print("times in ms a decode step; GEMMs ... other: the static batch's "
-          "decode step at the mean context")
+    print("ms a decode step. step: the simulation's mean time per output "
+          "token; measured: step x (1 + error); GEMMs .. other: one decode "
+          "step of a static batch of that size at the mean context; "
+          "missing: measured - step")
 
 
 if __name__ == "__main__":

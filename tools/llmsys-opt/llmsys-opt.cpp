@@ -169,7 +169,9 @@ static void printCosts(const ir::Program &P, raw_ostream &OS) {
       }
       if (O.fused())
         continue;
-      cost::OpTime T = cost::opTime(O, Sys.Device);
+      cost::OpTime T = cost::opTime(
+          O, Sys.Device, 0,
+          cost::kernelOverhead(Sys.Device, P.Scenario.Mapping, O.Ph));
       OS << fmt::format("    {:<10} {:<22} time {:.4g} s compute {:.4g} "
                         "memory {:.4g} efficiency {:.4g} {}\n",
                         ir::phaseName(O.Ph).str(), O.name(), T.Time, T.Compute,
