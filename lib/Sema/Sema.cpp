@@ -23,13 +23,13 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
   // (Entities whose `extends` failed are skipped: their errors would only
   // echo the first.)
   for (EntityInfo *EI : Entities.inOrder())
-    if (EI->Obj && EI->St == EntityInfo::State::Built)
+    if (EI->built())
       evaluateAll(EI->Obj);
   // 4. Entities of the files being checked that nothing references are
   //    checked for required fields where they are declared.
   for (EntityInfo *EI : Entities.inOrder()) {
-    if (!EI->Obj || EI->St != EntityInfo::State::Built || EI->Used ||
-        EI->Extended || EI->Type->Name == "sweep")
+    if (!EI->built() || EI->Used || EI->Extended ||
+        EI->Type->Name == "sweep")
       continue;
     if (S.isTopLevel(*EI->Obj))
       checkComplete(EI->Obj, EI->Decl->Name.Range);
@@ -61,12 +61,12 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
   for (const ast::ExpectDecl *X : Expects)
     resolveExpect(*X);
   for (EntityInfo *EI : Entities.inOrder())
-    if (EI->Type->Name == "measurement" && EI->Obj &&
-        EI->St == EntityInfo::State::Built && S.isTopLevel(*EI->Obj))
+    if (EI->Type->Name == "measurement" && EI->built() &&
+        S.isTopLevel(*EI->Obj))
       resolveMeasurement(*EI);
 
   for (EntityInfo *EI : Entities.inOrder()) {
-    if (!EI->Obj || EI->St != EntityInfo::State::Built)
+    if (!EI->built())
       continue;
     S.Entities.push_back(EI->Obj);
     S.ByName[EI->Obj->Name] = EI->Obj;
