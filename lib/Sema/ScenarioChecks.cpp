@@ -106,6 +106,29 @@ void checkIdleDevices(const Object &Serve, DiagnosticEngine &Diags) {
         Sys->Name, spec::formatNumber(Have - Used), spec::formatNumber(Used));
 }
 
+void checkLaunches(const Object &Sc, DiagnosticEngine &Diags) {
+  bool Train = Sc.Type->Id == StructID::Train;
+  const Object *Map = spec::objectOf(Train ? Sc.ifSet(TrainField::Mapping)
+                                           : Sc.ifSet(ServeField::Mapping));
+  const spec::Field *Graphs = Map ? Map->ifSet(MappingField::CudaGraphs) : nullptr;
+  if (!Graphs || Graphs->V.Bool || Graphs->From == spec::Origin::Default)
+    return;
+  const Object *Sys = spec::objectOf(Train ? Sc.ifSet(TrainField::System)
+                                           : Sc.ifSet(ServeField::System));
+  const Object *Acc =
+      Sys ? spec::objectOf(Sys->ifSet(SystemField::Node, NodeField::Accelerator))
+          : nullptr;
+  if (!Acc)
+    return;
+  auto Eff = [&](EfficiencyField F) {
+    return spec::numberOf(Acc->ifSet(AcceleratorField::Efficiency, F), 0);
+  };
+  double Kernel = Eff(EfficiencyField::KernelOverhead);
+  if (Eff(EfficiencyField::LaunchOverhead) == Kernel)
+    Diags.report<DiagID::warn_launch_unchanged>(
+        Graphs->Loc, Acc->Name, spec::formatNumber(Kernel * 1e6) + " us");
+}
+
 void readRequests(Object &Serve, SourceFiles &Sources, DiagnosticEngine &Diags,
                   spec::Spec &S) {
   const spec::Field *TrafficUse = Serve.ifSet(ServeField::Traffic);

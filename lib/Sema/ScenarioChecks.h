@@ -32,6 +32,11 @@ void checkContextLength(const spec::Object &Scenario, llvm::SMRange Name,
 /// scenario saying so (`devices`): the rest idle, and said.
 void checkIdleDevices(const spec::Object &Serve, DiagnosticEngine &Diags);
 
+/// A mapping that launches every kernel from the host (`cuda_graphs =
+/// false`) on an accelerator whose launch_overhead is its kernel_overhead:
+/// the choice moves no figure, and is said.
+void checkLaunches(const spec::Object &Scenario, DiagnosticEngine &Diags);
+
 /// In-flight batching's requests: from `requests`, or from the trace file,
 /// which is read here and noted on its field; what the trace gives cannot
 /// be written as well.
