@@ -79,6 +79,10 @@ ModelConfig modelFromSpec(const spec::Object &M) {
   C.TiedEmbeddings = boolOf(M.ifSet(F::TiedEmbeddings), C.TiedEmbeddings);
   C.Bias = boolOf(M.ifSet(F::Bias), C.Bias);
   C.QkvBias = boolOf(M.ifSet(F::QkvBias), C.QkvBias);
+  ParallelBlock PB =
+      checkedEnum<ParallelBlock>(wordOf(M.ifSet(F::ParallelBlock)));
+  C.ParallelBlock = PB != ParallelBlock::None;
+  C.SharedNorm = PB == ParallelBlock::SharedNorm;
   C.SlidingWindow = Int(F::SlidingWindow);
   C.FullAttentionEvery = Int(F::FullAttentionEvery);
   C.MtpLayers = Int(F::MtpLayers);
@@ -158,7 +162,7 @@ ParamCount countParams(const ModelConfig &M) {
   P.EncoderExtras = M.Encoder ? 2 * H + H * H + H : 0;
   P.AttentionPerLayer = attentionParams(M);
   P.DenseMlpPerLayer = mlpParams(M, static_cast<double>(M.Ffn));
-  P.NormsPerLayer = 2 * normParams(M);
+  P.NormsPerLayer = (M.SharedNorm ? 1 : 2) * normParams(M);
   P.FinalNorm = normParams(M);
   P.LMHead = M.TiedEmbeddings ? 0 : P.Embedding;
   if (M.Moe) {

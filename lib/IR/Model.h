@@ -51,6 +51,10 @@ struct ModelConfig {
   bool TiedEmbeddings = false;
   bool Bias = true;
   bool QkvBias = true;
+  /// Attention and MLP side by side, both reading the layer's input
+  /// (parallel_block); SharedNorm: one norm feeds both.
+  bool ParallelBlock = false;
+  bool SharedNorm = false;
   int64_t SlidingWindow = 0; ///< 0: full attention
   /// With a window: layers n, 2n, ... attend over the whole context (0:
   /// none does).

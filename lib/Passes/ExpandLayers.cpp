@@ -184,7 +184,10 @@ public:
   void mlp(std::vector<Op> &Ops, int64_t Ffn) {
     int64_t H = M.Hidden;
     int64_t Up = M.GatedMlp ? 2 * Ffn : Ffn;
-    Ops.push_back(linear(OpKind::MlpUp, T, H, Up, true));
+    Op UpProj = linear(OpKind::MlpUp, T, H, Up, true);
+    if (M.SharedNorm)
+      UpProj.SavedBytes = 0; // ln1's output, which attention saves
+    Ops.push_back(UpProj);
     double Elements = double(T) * Ffn;
     Op Act_ = pointwise(OpKind::MlpAct, Fwd, Act, AB, Elements, PM);
     if (Training)
@@ -254,7 +257,12 @@ public:
     norm(Ops, OpKind::Ln1);
     attention(Ops);
     residual(Ops, OpKind::AttnResidual);
-    norm(Ops, OpKind::Ln2);
+    // A parallel block's MLP reads the layer's input too: through ln1's
+    // output (shared_norm), or a norm of its own of the same input. Its
+    // attention and MLP outputs each take their bias (and dropout) and
+    // are added to the stream, as a sequential block's.
+    if (!M.SharedNorm)
+      norm(Ops, OpKind::Ln2);
     if (Moe)
       moe(Ops);
     else

@@ -677,25 +677,35 @@ private:
         bool Shard = moeTakesShard(Ph);
         bool FirstMlp = Kind == OpKind::MlpUp ||
                         (Kind == OpKind::MoeRouter && !Shard);
-        if (SP && Fwd && (FirstAttn || FirstMlp || Kind == OpKind::LmHead))
+        // A parallel block (dense layers only): its MLP reads what its
+        // attention reads, or a norm of its own of the same input
+        // (two_norms); the two row-parallel outputs add up before one
+        // reduction, so the output gradient both read is gathered once.
+        const bool Parallel = M.ParallelBlock, Shared = M.SharedNorm;
+        bool GatherMlp = FirstMlp && !Shared;
+        if (SP && Fwd && (FirstAttn || GatherMlp || Kind == OpKind::LmHead))
           Add(OpKind::TpAllgather, CollectiveKind::AllGather);
         if (SP && Ph == Phase::BackwardData &&
-            (Kind == OpKind::AttnOut || Kind == OpKind::MlpDown ||
+            ((Kind == OpKind::AttnOut && !Parallel) ||
+             Kind == OpKind::MlpDown ||
              (Kind == OpKind::MoeExpertDown && !Shard)))
           Add(OpKind::TpAllgather, CollectiveKind::AllGather);
-        if (SP && Ph == Phase::BackwardWeight && (FirstAttn || FirstMlp))
+        if (SP && Ph == Phase::BackwardWeight && (FirstAttn || GatherMlp))
           Add(OpKind::TpAllgatherInput, CollectiveKind::AllGather, true);
         splitOp(Out.emplace_back(Unsplit));
         if (Ph == Phase::BackwardWeight)
           accumulate(Out);
         // After the op.
         bool Reduce = false;
-        if (Fwd && (Kind == OpKind::AttnOut || Kind == OpKind::MlpDown ||
+        if (Fwd && ((Kind == OpKind::AttnOut && !Parallel) ||
+                    Kind == OpKind::MlpDown ||
                     (Kind == OpKind::MoeCombine && !Shard) ||
                     Kind == OpKind::EmbedLookup))
           Reduce = true;
-        if (Ph == Phase::BackwardData && (FirstAttn || FirstMlp ||
-                                          Kind == OpKind::LmHead))
+        // (A shared norm's input gradient sums both branches' before its
+        // one reduction, after the attention's projection.)
+        if (Ph == Phase::BackwardData &&
+            (FirstAttn || GatherMlp || Kind == OpKind::LmHead))
           Reduce = true;
         if (Reduce) {
           // A column-parallel layer's input gradient may be reduced while

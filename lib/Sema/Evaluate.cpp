@@ -358,6 +358,12 @@ void Resolver::checkModelFields(const Object &M) {
   const spec::Field *Every = M.ifSet(ModelField::FullAttentionEvery);
   if (Every && !spec::numberOf(M.ifSet(ModelField::SlidingWindow)))
     Diags.report<DiagID::err_full_attention_no_window>(at(Every->Loc), M.Name);
+  // A parallel block is modelled for dense layers.
+  const spec::Field *Parallel = M.ifSet(ModelField::ParallelBlock);
+  if (Parallel &&
+      spec::wordOf(Parallel) != ir::enumWord(ir::ParallelBlock::None) &&
+      spec::objectOf(M.ifSet(ModelField::Moe)))
+    Diags.report<DiagID::err_parallel_block_moe>(at(Parallel->Loc), M.Name);
   // Multi-token prediction needs a next token to predict.
   const spec::Field *Mtp = M.ifSet(ModelField::MtpLayers);
   if (Mtp && Mtp->V.Num > 0 &&
