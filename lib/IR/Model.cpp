@@ -6,6 +6,8 @@
 #include "llvm/Support/ErrorHandling.h"
 #include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <tuple>
 #include <fmt/format.h>
 
 using namespace llvm;
@@ -45,6 +47,46 @@ int64_t ModelConfig::windowedLayers(int64_t First, int64_t Count) const {
   // Layer i (0-based) is full when (i + 1) is a multiple of n.
   auto FullUpTo = [&](int64_t End) { return End / FullAttentionEvery; };
   return Count - (FullUpTo(First + Count) - FullUpTo(First));
+}
+
+/// Of j = 1 .. J, how many have First + j Step a multiple of Period (all
+/// positive but First).
+static int64_t stepsOnMultiples(int64_t First, int64_t Step, int64_t Period,
+                                int64_t J) {
+  // j Step = -First (mod Period): solvable when gcd(Step, Period) divides
+  // the right side; then j = J0 (mod Period / gcd).
+  int64_t G = std::gcd(Step, Period);
+  int64_t Rhs = ((-First) % Period + Period) % Period;
+  if (Rhs % G)
+    return 0;
+  int64_t Mod = Period / G, A = (Step / G) % Mod, B = Rhs / G;
+  // The inverse of A modulo Mod (extended Euclid; A and Mod coprime).
+  int64_t R0 = Mod, R1 = A, T0 = 0, T1 = 1;
+  while (R1) {
+    int64_t Q = R0 / R1;
+    std::tie(R0, R1) = std::make_pair(R1, R0 - Q * R1);
+    std::tie(T0, T1) = std::make_pair(T1, T0 - Q * T1);
+  }
+  int64_t Inverse = ((T0 % Mod) + Mod) % Mod;
+  int64_t J0 = Mod == 1 ? 0 : (B % Mod) * Inverse % Mod;
+  if (J0 == 0)
+    J0 = Mod;
+  return J >= J0 ? (J - J0) / Mod + 1 : 0;
+}
+
+int64_t ModelConfig::windowedLayersOf(bool MoeKind) const {
+  int64_t All = windowedLayers(0, Layers);
+  if (!Moe || !SlidingWindow)
+    return MoeKind ? 0 : All;
+  int64_t MoeCount = moeLayers();
+  // MoE layers sit at DenseLayers + j Every (1-based); the full ones among
+  // them are those at multiples of full_attention_every.
+  int64_t FullMoe = FullAttentionEvery
+                        ? stepsOnMultiples(Moe->DenseLayers, Moe->Every,
+                                           FullAttentionEvery, MoeCount)
+                        : 0;
+  int64_t WindowedMoe = MoeCount - FullMoe;
+  return MoeKind ? WindowedMoe : All - WindowedMoe;
 }
 
 ModelConfig modelFromSpec(const spec::Object &M) {
@@ -95,6 +137,7 @@ ModelConfig modelFromSpec(const spec::Object &M) {
     E.SharedExperts = integerOf(Moe(MoeField::SharedExperts), 0);
     E.ExpertFfn = integerOf(Moe(MoeField::ExpertFfn), 0);
     E.DenseLayers = integerOf(Moe(MoeField::DenseLayers), 0);
+    E.Every = std::max<int64_t>(1, integerOf(Moe(MoeField::Every), 1));
     E.CapacityFactor = numberOf(Moe(MoeField::CapacityFactor), 1);
     C.Moe = E;
   }

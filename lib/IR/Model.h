@@ -29,6 +29,8 @@ struct MoEConfig {
   int64_t SharedExperts = 0;
   int64_t ExpertFfn = 0;
   int64_t DenseLayers = 0; ///< Dense layers before the first MoE layer.
+  /// After them, layers n, 2n, ... (1-based) are MoE, the others dense.
+  int64_t Every = 1;
   double CapacityFactor = 1;
 };
 
@@ -70,11 +72,22 @@ struct ModelConfig {
   std::optional<double> ReferenceTolerance;
 
   AttentionKind attention() const;
-  int64_t denseLayers() const { return Moe ? Moe->DenseLayers : Layers; }
-  int64_t moeLayers() const { return Moe ? Layers - Moe->DenseLayers : 0; }
+  /// Of the first N layers, the MoE ones (the dense_layers first, then
+  /// every n-th).
+  int64_t moeLayersBefore(int64_t N) const {
+    return Moe && N > Moe->DenseLayers ? (N - Moe->DenseLayers) / Moe->Every
+                                       : 0;
+  }
+  int64_t moeLayers() const { return moeLayersBefore(Layers); }
+  int64_t denseLayers() const { return Layers - moeLayers(); }
   /// Whether the model's last layer (and so a multi-token-prediction
   /// module's) is a MoE layer.
-  bool lastLayerMoe() const { return moeLayers() > 0; }
+  bool lastLayerMoe() const {
+    return moeLayersBefore(Layers) > moeLayersBefore(Layers - 1);
+  }
+  /// Of the layers of one kind (MoE or dense), those that attend within
+  /// the sliding window.
+  int64_t windowedLayersOf(bool MoeKind) const;
   /// Of the Count layers from layer First (0-based), those that attend
   /// within the sliding window.
   int64_t windowedLayers(int64_t First, int64_t Count) const;

@@ -282,13 +282,19 @@ public:
   PointwiseModel PM;
 };
 
-/// Of a block of Count layers (the dense ones first, then the MoE ones),
-/// the fraction that attend within the sliding window. Each layer of the
-/// block is costed as their mean: a pipeline stage holding an odd part of
-/// a GPT-OSS block is off by at most half a layer's attention products.
+/// Of a block of Count layers of one kind (the model's dense or MoE
+/// layers, then any multi-token-prediction layers after the last), the
+/// fraction that attend within the sliding window. Each layer of the block
+/// is costed as their mean: a pipeline stage holding an odd part of a
+/// GPT-OSS block is off by at most half a layer's attention products.
 double windowedShare(const ModelConfig &M, bool Moe, int64_t Count) {
-  int64_t First = Moe ? M.denseLayers() : 0;
-  return Count ? double(M.windowedLayers(First, Count)) / double(Count) : 0;
+  if (!Count)
+    return 0;
+  int64_t Own = Moe ? M.moeLayers() : M.denseLayers();
+  int64_t Extra = std::max<int64_t>(0, Count - Own);
+  double Windowed = double(M.windowedLayersOf(Moe)) +
+                    double(M.windowedLayers(M.Layers, Extra));
+  return Windowed / double(Count);
 }
 
 /// Appends the backward ops of the forward op list Ops, in reverse order:

@@ -883,19 +883,19 @@ private:
 
   void assignStages() {
     int64_t Pp = Map.Pp;
-    int64_t Dense = M.denseLayers();
     P.Stages.assign(Pp, Stage());
     // The model's layers in order over the chunks (layoutChunks); chunk
-    // c pp + s runs on stage s. A MoE model's dense layers come first.
+    // c pp + s runs on stage s. A MoE model's dense layers come first,
+    // then every n-th layer is MoE (moe.every).
     int64_t First = 0;
     int64_t N = Chunks.empty() ? Pp * Map.VirtualStages : int64_t(Chunks.size());
     for (int64_t C = 0; C < N; ++C) {
       int64_t Layers = Chunks.empty() ? EvenChunk : Chunks[size_t(C)];
       Stage &St = P.Stages[size_t(C % Pp)];
       int64_t Last = First + Layers;
-      int64_t D = std::clamp<int64_t>(std::min(Last, Dense) - First, 0, Layers);
-      St.DenseLayers += D;
-      St.MoELayers += Layers - D;
+      int64_t Moe = M.moeLayersBefore(Last) - M.moeLayersBefore(First);
+      St.DenseLayers += Layers - Moe;
+      St.MoELayers += Moe;
       First = Last;
     }
     // Multi-token-prediction modules run after the last layer, on the last

@@ -358,6 +358,22 @@ void Resolver::checkModelFields(const Object &M) {
   const spec::Field *Every = M.ifSet(ModelField::FullAttentionEvery);
   if (Every && !spec::numberOf(M.ifSet(ModelField::SlidingWindow)))
     Diags.report<DiagID::err_full_attention_no_window>(at(Every->Loc), M.Name);
+  // A moe block needs a MoE layer to describe.
+  if (const spec::Field *Block = M.ifSet(ModelField::Moe)) {
+    auto Int = [&](const spec::Field *F, double Default) {
+      return spec::numberOf(F, Default);
+    };
+    double Layers = Int(M.ifSet(ModelField::Layers), 0);
+    const spec::Field *Dense = M.ifSet(ModelField::Moe, MoeField::DenseLayers);
+    const spec::Field *Every = M.ifSet(ModelField::Moe, MoeField::Every);
+    double D = Int(Dense, 0), N = Int(Every, 1);
+    if (Layers > 0 && N >= 1 && std::floor((Layers - D) / N) < 1) {
+      const spec::Field *At = Every && N > 1 ? Every : Dense ? Dense : Block;
+      Diags.report<DiagID::err_moe_no_layer>(
+          at(At->Loc), M.Name, spec::formatNumber(Layers),
+          spec::formatNumber(D), spec::formatNumber(N));
+    }
+  }
   // A parallel block is modelled for dense layers.
   const spec::Field *Parallel = M.ifSet(ModelField::ParallelBlock);
   if (Parallel &&
