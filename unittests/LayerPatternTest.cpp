@@ -5,10 +5,16 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Cost/Cost.h"
 #include "IR/Model.h"
+#include "IR/Program.h"
+
+#include <cmath>
+#include <utility>
 
 #include "gtest/gtest.h"
 
+using namespace llmsys;
 using namespace llmsys::ir;
 
 namespace {
@@ -49,6 +55,53 @@ TEST(LayerPatternTest, ClosedFormsMatchAWalk) {
           EXPECT_EQ(M.windowedLayersOf(true), WindowedMoe);
           EXPECT_EQ(M.windowedLayersOf(false), WindowedDense);
         }
+}
+
+} // namespace
+
+namespace {
+
+TEST(LayerPatternTest, ChunkedReads) {
+  Op O;
+  O.Window = -1024; // chunks of 1024 tokens
+  EXPECT_TRUE(O.chunked());
+  EXPECT_EQ(O.span(), 1024);
+  // A token at context c reads its chunk so far: ((c - 1) mod 1024) + 1.
+  EXPECT_DOUBLE_EQ(O.contextRead(1), 1);
+  EXPECT_DOUBLE_EQ(O.contextRead(1024), 1024);
+  EXPECT_DOUBLE_EQ(O.contextRead(1025), 1);
+  EXPECT_DOUBLE_EQ(O.contextRead(3000), 952);
+  O.Window = 1024; // a sliding window
+  EXPECT_FALSE(O.chunked());
+  EXPECT_DOUBLE_EQ(O.contextRead(3000), 1024);
+}
+
+TEST(LayerPatternTest, ChunkedKeys) {
+  EXPECT_EQ(chunkedKeys(4096, 1024), 1024);
+  EXPECT_EQ(chunkedKeys(1000, 1024), 1000);
+  // (4 x 1024^2 + 904^2) / 5000 = 1002.3.
+  EXPECT_EQ(chunkedKeys(5000, 1024), 1002);
+}
+
+/// A step time linear in the context plus one linear in the chunk read:
+/// Simpson's rule piece by piece is the mean over the whole contexts.
+TEST(LayerPatternTest, ChunkedTpotIsTheMeanOverContexts) {
+  for (double Chunk : {64.0, 1000.0})
+    for (auto [First, Last] :
+         {std::pair{1.0, 50.0}, {10.0, 3000.0}, {70.0, 100000.0}}) {
+      auto Time = [&](double C) {
+        return 5 + 0.25 * C + 2 * (std::fmod(C - 1, Chunk) + 1);
+      };
+      double Sum = 0;
+      for (double C = First; C <= Last; ++C)
+        Sum += Time(C);
+      double Mean = Sum / (Last - First + 1);
+      SCOPED_TRACE(testing::Message() << "chunk " << Chunk << " contexts "
+                                      << First << ".." << Last);
+      // Exact, also past 64 pieces, whose whole chunks go in groups.
+      EXPECT_NEAR(cost::chunkedTpot(First, Last, Chunk, Time), Mean,
+                  Mean * 1e-9);
+    }
 }
 
 } // namespace

@@ -53,6 +53,14 @@ inline double kernelOverhead(const ir::AcceleratorConfig &A,
                                                   : A.LaunchOverhead;
 }
 
+/// The mean of Time(c) over the contexts c = First .. Last of a static
+/// batch's generation when the step time follows the context piecewise
+/// linearly between the first tokens of chunks of Chunk tokens (chunked
+/// attention, where it falls back): Simpson's rule piece by piece
+/// (ServingCost.cpp).
+double chunkedTpot(double First, double Last, double Chunk,
+                   const std::function<double(double)> &Time);
+
 /// One execution of a compute op; Context is the KV length for decode ops;
 /// Overhead the fixed time of its kernel (kernelOverhead of the scenario's
 /// mapping).

@@ -36,9 +36,9 @@
 #include "Cost/Cost.h"
 #include "Cost/Tables.h"
 
-
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 
 namespace llmsys {
@@ -224,6 +224,50 @@ double kvBytesPerToken(const Program &P, double Layers) {
 
 } // namespace
 
+/// The mean of Time(c) over the contexts c = First .. Last when Time
+/// follows the context piecewise linearly between the first tokens of
+/// chunks of Chunk tokens (c = k Chunk + 1), where it falls back: Simpson's
+/// rule on each piece, weighted by its tokens. Past 64 pieces, the whole
+/// chunks between the two end pieces go in groups, each costed as the mean
+/// of its first and last chunks (the linear part's mean is theirs; the
+/// part that repeats with each chunk is the same in all).
+double chunkedTpot(double First, double Last, double Chunk,
+                   const std::function<double(double)> &Time) {
+  auto Simpson = [&](double A, double B) {
+    return (Time(A) + 4 * Time((A + B) / 2) + Time(B)) / 6;
+  };
+  // Piece k holds the contexts k Chunk + 1 .. (k + 1) Chunk.
+  double K0 = std::floor((First - 1) / Chunk),
+         K1 = std::floor((Last - 1) / Chunk);
+  auto From = [&](double K) { return std::max(First, K * Chunk + 1); };
+  auto To = [&](double K) { return std::min(Last, (K + 1) * Chunk); };
+  double Sum = 0, Tokens = 0;
+  auto Add = [&](double A, double B, double Weight) {
+    Sum += Weight * Simpson(A, B);
+    Tokens += Weight;
+  };
+  constexpr double MaxPieces = 64;
+  if (K1 - K0 + 1 <= MaxPieces) {
+    for (double K = K0; K <= K1; ++K)
+      Add(From(K), To(K), To(K) - From(K) + 1);
+    return Sum / Tokens;
+  }
+  Add(From(K0), To(K0), To(K0) - From(K0) + 1);
+  Add(From(K1), To(K1), To(K1) - From(K1) + 1);
+  double Whole = K1 - K0 - 1, Groups = MaxPieces - 2;
+  for (double G = 0; G < Groups; ++G) {
+    double A = K0 + 1 + std::floor(Whole * G / Groups);
+    double B = K0 + 1 + std::floor(Whole * (G + 1) / Groups);
+    if (B <= A)
+      continue;
+    // Its first and last chunks: their mean's linear part is the group's.
+    Sum += (B - A) * Chunk *
+           (Simpson(From(A), To(A)) + Simpson(From(B - 1), To(B - 1))) / 2;
+    Tokens += (B - A) * Chunk;
+  }
+  return Sum / Tokens;
+}
+
 ServingReport costServing(const Program &P, bool WithTables) {
   ServingReport R;
   const ScenarioConfig &S = P.Scenario;
@@ -330,6 +374,13 @@ ServingReport costServing(const Program &P, bool WithTables) {
     R.TpotFirst = TokenTime(FirstCtx);
     R.TpotLast = TokenTime(LastCtx);
     R.Tpot = (R.TpotFirst + 4 * Mid + R.TpotLast) / 6;
+    // Chunked attention reads only the current chunk of the cache: the
+    // step time falls back at each chunk's first token, so Simpson's rule
+    // runs piece by piece between those (chunkedTpot).
+    if (int64_t Chunk = S.Model.AttentionChunk;
+        Chunk > 0 && std::floor((FirstCtx - 1) / double(Chunk)) !=
+                         std::floor((LastCtx - 1) / double(Chunk)))
+      R.Tpot = chunkedTpot(FirstCtx, LastCtx, double(Chunk), TokenTime);
     if (Speculating) {
       R.Speculation.TokensPerStep = Spec.tokensPerStep();
       R.Speculation.DraftStep = DraftMid;

@@ -40,7 +40,7 @@ AttentionKind ModelConfig::attention() const {
 }
 
 int64_t ModelConfig::windowedLayers(int64_t First, int64_t Count) const {
-  if (!SlidingWindow)
+  if (!localSpan())
     return 0;
   if (!FullAttentionEvery)
     return Count;
@@ -76,7 +76,7 @@ static int64_t stepsOnMultiples(int64_t First, int64_t Step, int64_t Period,
 
 int64_t ModelConfig::windowedLayersOf(bool MoeKind) const {
   int64_t All = windowedLayers(0, Layers);
-  if (!Moe || !SlidingWindow)
+  if (!Moe || !localSpan())
     return MoeKind ? 0 : All;
   int64_t MoeCount = moeLayers();
   // MoE layers sit at DenseLayers + j Every (1-based); the full ones among
@@ -87,6 +87,14 @@ int64_t ModelConfig::windowedLayersOf(bool MoeKind) const {
                         : 0;
   int64_t WindowedMoe = MoeCount - FullMoe;
   return MoeKind ? WindowedMoe : All - WindowedMoe;
+}
+
+int64_t chunkedKeys(int64_t Seq, int64_t Chunk) {
+  if (Seq <= 0 || Chunk <= 0 || Seq <= Chunk)
+    return std::max<int64_t>(1, Seq);
+  double Full = double(Seq / Chunk), Rest = double(Seq % Chunk);
+  double Products = Full * double(Chunk) * double(Chunk) + Rest * Rest;
+  return std::max<int64_t>(1, int64_t(std::llround(Products / double(Seq))));
 }
 
 ModelConfig modelFromSpec(const spec::Object &M) {
@@ -126,6 +134,7 @@ ModelConfig modelFromSpec(const spec::Object &M) {
   C.ParallelBlock = PB != ParallelBlock::None;
   C.SharedNorm = PB == ParallelBlock::SharedNorm;
   C.SlidingWindow = Int(F::SlidingWindow);
+  C.AttentionChunk = Int(F::AttentionChunk);
   C.FullAttentionEvery = Int(F::FullAttentionEvery);
   C.MtpLayers = Int(F::MtpLayers);
   C.Dropout = numberOf(M.ifSet(F::Dropout), 0);

@@ -58,8 +58,16 @@ struct ModelConfig {
   bool ParallelBlock = false;
   bool SharedNorm = false;
   int64_t SlidingWindow = 0; ///< 0: full attention
-  /// With a window: layers n, 2n, ... attend over the whole context (0:
-  /// none does).
+  /// Attention within fixed chunks of this many tokens (0: none; not with
+  /// a sliding window).
+  int64_t AttentionChunk = 0;
+  /// The tokens a local (windowed or chunked) layer's attention spans: the
+  /// window or the chunk (0: every layer attends over the whole context).
+  int64_t localSpan() const {
+    return SlidingWindow ? SlidingWindow : AttentionChunk;
+  }
+  /// With a window or chunks: layers n, 2n, ... attend over the whole
+  /// context (0: none does).
   int64_t FullAttentionEvery = 0;
   /// Multi-token-prediction modules (training only).
   int64_t MtpLayers = 0;
@@ -89,9 +97,15 @@ struct ModelConfig {
   /// the sliding window.
   int64_t windowedLayersOf(bool MoeKind) const;
   /// Of the Count layers from layer First (0-based), those that attend
-  /// within the sliding window.
+  /// within the sliding window or their chunk.
   int64_t windowedLayers(int64_t First, int64_t Count) const;
 };
+
+/// Keys per query, on average, of causal attention within chunks of Chunk
+/// tokens over a sequence of Seq: (full chunks x Chunk^2 + rest^2) / Seq
+/// products counted, rounded to a whole key (Seq itself when one chunk
+/// holds the sequence).
+int64_t chunkedKeys(int64_t Seq, int64_t Chunk);
 
 /// Reads a model entity (already checked by Sema).
 ModelConfig modelFromSpec(const spec::Object &M);

@@ -240,7 +240,7 @@ static void printOp(const Op &O, raw_ostream &OS) {
     OS << ' ';
   }
   if (O.Window)
-    OS << "window " << O.Window << ' ';
+    OS << (O.chunked() ? "chunk " : "window ") << O.span() << ' ';
   if (double Share = O.share(); Share != 1)
     OS << "share " << num(Share) << ' ';
   OS << dtypeName(O.Type) << " flops " << num(O.Flops) << " read "
@@ -405,9 +405,8 @@ std::string verifyProgram(const Program &P) {
         if (!Finite(V))
           return fmt::format("op {} has a negative or non-finite count", O.name());
       // (A windowed kernel may perform more than the window's products:
-      // whole key blocks.)
-      if (!Finite(O.Executed) || O.Window < 0 ||
-          O.GroupPerNode < 0)
+      // whole key blocks. A negative window is a chunk.)
+      if (!Finite(O.Executed) || O.GroupPerNode < 0)
         return fmt::format("op {} executes {} of its work over a window of {}",
                            O.name(), O.Executed, O.Window);
       if (O.Category == OpCategory::Contraction) {

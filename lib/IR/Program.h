@@ -134,11 +134,19 @@ struct Op {
   /// product, as Megatron-LM does).
   /// (A float: a fraction, and the window below shares its word.)
   float Executed = 1;
-  /// An attention op over a sliding window: the keys a query sees at most
-  /// (0: the whole context).
+  /// An attention op over part of the context: positive, a sliding window
+  /// (the keys a query sees at most); negative, chunks of -Window tokens
+  /// (a query sees the earlier keys of its own chunk); 0, the whole
+  /// context. (One word for both: an operator fills two cache lines.)
   int32_t Window = 0;
-  /// The tokens of a cache of Context tokens this op reads (decode).
+  /// The window or chunk, in tokens (0: none).
+  int64_t span() const { return Window < 0 ? -int64_t(Window) : Window; }
+  bool chunked() const { return Window < 0; }
+  /// The tokens of a cache of Context tokens this op reads (decode): at
+  /// most the window; with chunks, the last token's chunk so far.
   double contextRead(double Context) const {
+    if (chunked())
+      return std::fmod(std::max(1.0, Context) - 1, double(span())) + 1;
     return Window && double(Window) < Context ? double(Window) : Context;
   }
 

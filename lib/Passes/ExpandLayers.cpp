@@ -133,16 +133,22 @@ public:
 
     // The products over the keys: for the layers that attend within the
     // window, and for those that attend over the whole context.
-    if (WindowedShare > 0)
-      attentionCore(Ops, A, G, QkDim, VDim, std::min(Seq, M.SlidingWindow),
-                    M.SlidingWindow, WindowedShare);
+    if (WindowedShare > 0) {
+      if (M.AttentionChunk)
+        attentionCore(Ops, A, G, QkDim, VDim,
+                      chunkedKeys(Seq, M.AttentionChunk), -M.AttentionChunk,
+                      WindowedShare);
+      else
+        attentionCore(Ops, A, G, QkDim, VDim, std::min(Seq, M.SlidingWindow),
+                      M.SlidingWindow, WindowedShare);
+    }
     if (WindowedShare < 1)
       attentionCore(Ops, A, G, QkDim, VDim, Seq, 0, 1 - WindowedShare);
     Ops.push_back(linear(OpKind::AttnOut, T, A * VDim, H, false, Axis::K));
   }
 
   /// The attention products of Share of the layers, each query over Keys
-  /// keys (Window: the sliding window, 0 for none).
+  /// keys (Window: the sliding window, minus the chunk, 0 for neither).
   void attentionCore(std::vector<Op> &Ops, int64_t A, int64_t G, int64_t QkDim,
                      int64_t VDim, int64_t Keys, int64_t Window, double Share) {
     size_t First = Ops.size();
@@ -174,9 +180,11 @@ public:
       Context.SavedBytes = double(T) * G * VDim * AB; // V
     Ops.push_back(Context);
     for (size_t I = First; I < Ops.size(); ++I) {
-      // (A window past 2^31 tokens is wider than any sequence llmsys runs.)
+      // (A window or chunk past 2^31 tokens is wider than any sequence
+      // llmsys runs.)
       Ops[I].Window = int32_t(
-          std::min<int64_t>(Window, std::numeric_limits<int32_t>::max()));
+          std::clamp<int64_t>(Window, -std::numeric_limits<int32_t>::max(),
+                              std::numeric_limits<int32_t>::max()));
       applyShare(Ops[I], Share);
     }
   }

@@ -58,6 +58,19 @@ static double windowFraction(int64_t SeqLen, int64_t Window) {
   return Blocks * 128 / (N * Keys);
 }
 
+/// Within causal chunks of C tokens, query block i of a chunk visits the
+/// key blocks of its chunk up to its own. Returned, as windowFraction,
+/// relative to the keys per query the op counts (chunkedKeys).
+static double chunkFraction(int64_t SeqLen, int64_t Chunk) {
+  int64_t S = std::max<int64_t>(1, SeqLen), C = std::max<int64_t>(1, Chunk);
+  auto Triangle = [](double Blocks) { return Blocks * (Blocks + 1) / 2; };
+  double Full = double(S / C), Rest = double(S % C);
+  double Pairs = Full * Triangle(std::ceil(double(C) / 128)) +
+                 Triangle(std::ceil(Rest / 128));
+  double N = std::ceil(double(S) / 128);
+  return Pairs * 128 / (N * double(chunkedKeys(S, C)));
+}
+
 static void flashAttention(Block &B, double StatsBytesPerRow, bool Causal,
                            int64_t SeqLen) {
   double Executed = Causal ? causalFraction(SeqLen) : 1.0;
@@ -66,8 +79,9 @@ static void flashAttention(Block &B, double StatsBytesPerRow, bool Causal,
     if (O.Kind == OpKind::AttnScore || O.Kind == OpKind::AttnContext ||
         hasKindTrait(O.Kind, KindAttentionGradient))
       if (O.Ph != Phase::Decode)
-        O.Executed = O.Window && Causal ? windowFraction(SeqLen, O.Window)
-                                        : Executed;
+        O.Executed = !O.Window || !Causal ? Executed
+                     : O.chunked()        ? chunkFraction(SeqLen, O.span())
+                                          : windowFraction(SeqLen, O.Window);
     bool Fwd = O.Ph == Phase::Forward || O.Ph == Phase::Prefill ||
                O.Ph == Phase::Recompute;
     if (O.Kind == OpKind::AttnSoftmax || O.Kind == OpKind::AttnDropout) {

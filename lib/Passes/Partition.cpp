@@ -751,8 +751,10 @@ private:
         double All = double(C - 1);
         if (!O.Window)
           return All;
+        // (Chunks: a query's keys lie within its chunk, at most the
+        // chunk's length back, as a window's.)
         double Chunk = std::max(1.0, double(P.SeqLen / C));
-        return std::min(All, std::ceil(double(O.Window) / Chunk));
+        return std::min(All, std::ceil(double(O.span()) / Chunk));
       };
       std::vector<Op> Out;
       for (const Op &O : B.Ops) {

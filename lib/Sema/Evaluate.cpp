@@ -356,8 +356,13 @@ void Resolver::checkNetworkFields(const Object &N) {
 void Resolver::checkModelFields(const Object &M) {
   // A layer pattern needs a window for the layers it does not make full.
   const spec::Field *Every = M.ifSet(ModelField::FullAttentionEvery);
-  if (Every && !spec::numberOf(M.ifSet(ModelField::SlidingWindow)))
+  const spec::Field *Window = M.ifSet(ModelField::SlidingWindow);
+  const spec::Field *Chunk = M.ifSet(ModelField::AttentionChunk);
+  if (Every && !spec::numberOf(Window) && !spec::numberOf(Chunk))
     Diags.report<DiagID::err_full_attention_no_window>(at(Every->Loc), M.Name);
+  // A layer's attention is local one way.
+  if (Window && Chunk)
+    Diags.report<DiagID::err_window_and_chunk>(at(Chunk->Loc), M.Name);
   // A moe block needs a MoE layer to describe.
   if (const spec::Field *Block = M.ifSet(ModelField::Moe)) {
     auto Int = [&](const spec::Field *F, double Default) {
