@@ -292,12 +292,31 @@ private:
       setWhole("moe.top_k", "num_experts_per_tok", true);
       setWhole("moe.shared_experts", "n_shared_experts", false);
       setWhole("moe.expert_ffn", "moe_intermediate_size", true);
-      setWhole("moe.dense_layers", "first_k_dense_replace", false);
-      setWhole("mtp_layers", "num_nextn_predict_layers", false);
-      if (std::optional<double> Freq = whole("moe_layer_freq", false);
-          Freq && *Freq != 1)
+      // DeepseekV3DecoderLayer: layer j (0-based) is MoE when j >=
+      // first_k_dense_replace and j % moe_layer_freq == 0. llmsys's
+      // moe.every counts from the dense layers: with dense_layers d and
+      // every n, layers d + n - 1, d + 2n - 1, ... (0-based); the first MoE
+      // layer j0 (the first multiple of the frequency past the dense
+      // ones) fixes d = j0 - n + 1.
+      std::optional<double> Dense = whole("first_k_dense_replace", false);
+      std::optional<double> Freq = whole("moe_layer_freq", false);
+      double K = Dense.value_or(0), F = Freq.value_or(1);
+      if (F < 1) {
+        if (Freq)
+          wrongValue("moe_layer_freq", "a whole number of at least 1",
+                     *get("moe_layer_freq"));
+      } else if (F == 1) {
+        if (Dense)
+          set("moe.dense_layers", spec::Value::number(K));
+      } else if (double First = std::ceil(K / F) * F; First - F + 1 < 0) {
         unmappable("moe_layer_freq",
-                   "llmsys puts experts in every layer after the dense ones");
+                   "layer 0 is a MoE layer; llmsys's moe.every puts the "
+                   "first MoE layer at the every-th after moe.dense_layers");
+      } else {
+        set("moe.dense_layers", spec::Value::number(First - F + 1));
+        set("moe.every", spec::Value::number(F));
+      }
+      setWhole("mtp_layers", "num_nextn_predict_layers", false);
       // null: queries are not compressed.
       setWhole("mla.q_lora_rank", "q_lora_rank", false);
       setWhole("mla.kv_lora_rank", "kv_lora_rank", true);
