@@ -67,6 +67,7 @@ TEST(LayerPatternTest, ChunkedReads) {
   EXPECT_TRUE(O.chunked());
   EXPECT_EQ(O.span(), 1024);
   // A token at context c reads its chunk so far: ((c - 1) mod 1024) + 1.
+  EXPECT_DOUBLE_EQ(O.contextRead(0), 0); // no cache yet: nothing read
   EXPECT_DOUBLE_EQ(O.contextRead(1), 1);
   EXPECT_DOUBLE_EQ(O.contextRead(1024), 1024);
   EXPECT_DOUBLE_EQ(O.contextRead(1025), 1);

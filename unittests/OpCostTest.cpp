@@ -53,6 +53,21 @@ TEST(OpCostTest, KernelOverheadFollowsTheMappingsLaunches) {
   EXPECT_EQ(cost::opTime(Empty, A, 0, 5e-6).Overhead, 0);
 }
 
+TEST(OpCostTest, ALayerPatternsAttentionSetsShareOneLaunchALayer) {
+  // Each set of a layer pattern's attention products stands for its share
+  // of the block's layers: its kernel's fixed cost is that share of one.
+  AcceleratorConfig A = device();
+  Op Scores = passes::gemm(OpKind::AttnScore, Phase::Forward, DType::BF16, 2, 2,
+                           4096, 128, 64, 4);
+  EXPECT_DOUBLE_EQ(cost::opTime(Scores, A, 0, 2e-6).Overhead, 2e-6);
+  passes::applyShare(Scores, 0.75);
+  EXPECT_DOUBLE_EQ(cost::opTime(Scores, A, 0, 2e-6).Overhead, 1.5e-6);
+  // Other contractions keep the whole launch.
+  Op Out = passes::gemm(OpKind::AttnOut, Phase::Forward, DType::BF16, 2, 2,
+                        4096, 256, 256);
+  EXPECT_DOUBLE_EQ(cost::opTime(Out, A, 0, 2e-6).Overhead, 2e-6);
+}
+
 TEST(OpCostTest, ElementwiseIsMemoryBoundAtItsBandwidthFraction) {
   // 1e9 elements of a gated activation, read 2 and write 1 bf16 value
   // each (IR/OpKinds.def): 6 GB at 2 TB/s x 0.5.

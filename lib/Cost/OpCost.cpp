@@ -187,6 +187,14 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
     T.Memory = Bytes / Bandwidth + A.HbmLatency;
   T.MemoryBound = T.Memory > T.Compute;
   T.Overhead = Flops > 0 || Bytes > 0 ? Overhead : 0;
+  // A layer pattern's attention products: each set stands for its share
+  // of the block's layers, each layer one kernel of one of the sets.
+  if (T.Overhead > 0 && Contraction &&
+      hasKindTrait(O.Kind, KindAttentionProduct)) {
+    double Share = O.share();
+    if (Share < 1)
+      T.Overhead *= Share;
+  }
   T.Time = std::max(T.Compute, T.Memory) + T.Overhead;
   return T;
 }

@@ -79,6 +79,16 @@ public:
             const SystemConfig *Sys)
       : AtBatch(AtBatch), RefContext(std::max(1.0, RefContext)), Sys(Sys) {}
 
+  /// With chunked attention the cost per token of context is the mean
+  /// over the contexts First .. Last (a chunked layer's read falls back at
+  /// each chunk's first token: one reference context would land anywhere
+  /// on that sawtooth), per token of their mean context.
+  void overContexts(double First, double Last, double Chunk) {
+    RangeFirst = std::max(1.0, First);
+    RangeLast = std::max(RangeFirst, Last);
+    RangeChunk = Chunk;
+  }
+
   /// False when a program could not be built (diagnosed by the builder).
   bool ok() const { return Ok; }
 
@@ -106,10 +116,18 @@ private:
     StepCost V;
     if (const Program *P = AtBatch(Batch)) {
       double Dense = decodeStepTime(*P, 0, Sys);
-      double WithContext = decodeStepTime(*P, RefContext, Sys);
       V.Dense = Dense;
       V.Head = std::min(Dense, decodeHeadTime(*P, Sys));
-      V.PerContext = std::max(0.0, WithContext - Dense) / RefContext;
+      if (RangeChunk > 0) {
+        double Mean =
+            chunkedTpot(RangeFirst, RangeLast, RangeChunk, [&](double C) {
+              return decodeStepTime(*P, C, Sys) - Dense;
+            });
+        V.PerContext = std::max(0.0, Mean) / ((RangeFirst + RangeLast) / 2);
+      } else {
+        double WithContext = decodeStepTime(*P, RefContext, Sys);
+        V.PerContext = std::max(0.0, WithContext - Dense) / RefContext;
+      }
       StepEnergy E = decodeStepEnergy(*P, 0, Sys);
       if (E.Data > 0 || E.Activity >= 0) {
         StepEnergy AtRef = decodeStepEnergy(*P, RefContext, Sys);
@@ -132,6 +150,7 @@ private:
 
   const ProgramAtBatch &AtBatch;
   double RefContext;
+  double RangeFirst = 1, RangeLast = 1, RangeChunk = 0;
   const SystemConfig *Sys;
   std::map<int64_t, StepCost> Memo;
   bool Ok = true;
@@ -284,6 +303,10 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   }
 
   StepCosts Cost(AtBatch, double(Prompt + Output / 2), Sys);
+  if (S.Model.AttentionChunk > 0)
+    Cost.overContexts(double(Prompt + 1),
+                      double(Prompt + std::max<int64_t>(1, Output - 1)),
+                      double(S.Model.AttentionChunk));
   // The attention products of the scenario's prompt (a prompt's grow
   // with its square).
   double PrefillAttention =

@@ -146,7 +146,9 @@ struct Op {
   /// most the window; with chunks, the last token's chunk so far.
   double contextRead(double Context) const {
     if (chunked())
-      return std::fmod(std::max(1.0, Context) - 1, double(span())) + 1;
+      return Context <= 0
+                 ? 0
+                 : std::fmod(std::max(1.0, Context) - 1, double(span())) + 1;
     return Window && double(Window) < Context ? double(Window) : Context;
   }
 

@@ -269,8 +269,12 @@ public:
     // output (shared_norm), or a norm of its own of the same input. Its
     // attention and MLP outputs each take their bias (and dropout) and
     // are added to the stream, as a sequential block's.
-    if (!M.SharedNorm)
+    if (!M.SharedNorm) {
       norm(Ops, OpKind::Ln2);
+      // (two_norms: its input is the layer's, which ln1 keeps.)
+      if (M.ParallelBlock)
+        Ops.back().SavedBytes = 0;
+    }
     if (Moe)
       moe(Ops);
     else
