@@ -203,12 +203,17 @@ private:
       // shard before the all-gather, which then carries the copy.
       double Elements = A;
       DType First = Fwd ? F.Fwd : F.Wgrad;
-      if (R.NarrowGather && SP &&
+      // (A parallel block's shared norm: the MLP's up-projection reads the
+      // input the attention's projection cast; no cast, no gather of its
+      // own.)
+      bool Shared = O.Kind == OpKind::MlpUp && P.Scenario.Model.SharedNorm;
+      if (!Shared && R.NarrowGather && SP &&
           narrowGather(OpKind::TpAllgather, R.copyBytes(First)))
         Elements /= double(Map.Tp);
-      cast(Out, OpKind::QuantInput, O.Ph, First,
-           Fwd ? when(Wgrad, F.Wgrad) : std::nullopt, Elements, Wide,
-           Fwd && R.FusedInput && hasKindTrait(O.Kind, KindNormedInput));
+      if (!Shared)
+        cast(Out, OpKind::QuantInput, O.Ph, First,
+             Fwd ? when(Wgrad, F.Wgrad) : std::nullopt, Elements, Wide,
+             Fwd && R.FusedInput && hasKindTrait(O.Kind, KindNormedInput));
       if (!R.WeightCache)
         cast(Out, OpKind::QuantWeight, O.Ph, when(Fwd, F.Fwd), std::nullopt,
              W, WeightBytes, false);
