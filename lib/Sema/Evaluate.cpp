@@ -360,6 +360,12 @@ void Resolver::checkModelFields(const Object &M) {
   const spec::Field *Chunk = M.ifSet(ModelField::AttentionChunk);
   if (Every && !spec::numberOf(Window) && !spec::numberOf(Chunk))
     Diags.report<DiagID::err_full_attention_no_window>(at(Every->Loc), M.Name);
+  // Every layer full: the window or chunk would change nothing.
+  if (Every && spec::numberOf(Every, 0) == 1 &&
+      (spec::numberOf(Window) || spec::numberOf(Chunk)))
+    Diags.report<DiagID::err_full_attention_every_layer>(
+        at(Every->Loc), M.Name,
+        spec::numberOf(Window) ? "sliding_window" : "attention_chunk");
   // A layer's attention is local one way.
   if (Window && Chunk)
     Diags.report<DiagID::err_window_and_chunk>(at(Chunk->Loc), M.Name);
