@@ -629,6 +629,11 @@ private:
   void splitOps(const std::vector<Block> *Source) {
     int64_t T = Map.Tp;
     bool SP = Map.SequenceParallel;
+    // A parallel block (dense layers only): its MLP reads what its
+    // attention reads, or a norm of its own of the same input (two_norms);
+    // the two row-parallel outputs add up before one reduction, so the
+    // output gradient both read is gathered once.
+    const bool Parallel = M.ParallelBlock, Shared = M.SharedNorm;
     const double StreamBytes = streamBytes(Phase::Forward),
                  DecodeStreamBytes = streamBytes(Phase::Decode);
     for (size_t I = 0; I < P.Blocks.size(); ++I) {
@@ -675,13 +680,8 @@ private:
         // (A MoE layer fed by the all-to-all dispatcher takes the
         // sequence shard as it is: moeTakesShard.)
         bool Shard = moeTakesShard(Ph);
-        bool FirstMlp = Kind == OpKind::MlpUp ||
-                        (Kind == OpKind::MoeRouter && !Shard);
-        // A parallel block (dense layers only): its MLP reads what its
-        // attention reads, or a norm of its own of the same input
-        // (two_norms); the two row-parallel outputs add up before one
-        // reduction, so the output gradient both read is gathered once.
-        const bool Parallel = M.ParallelBlock, Shared = M.SharedNorm;
+        bool FirstMlp =
+            Kind == OpKind::MlpUp || (Kind == OpKind::MoeRouter && !Shard);
         bool GatherMlp = FirstMlp && !Shared;
         if (SP && Fwd && (FirstAttn || GatherMlp || Kind == OpKind::LmHead))
           Add(OpKind::TpAllgather, CollectiveKind::AllGather);

@@ -371,15 +371,14 @@ void Resolver::checkModelFields(const Object &M) {
     Diags.report<DiagID::err_window_and_chunk>(at(Chunk->Loc), M.Name);
   // A moe block needs a MoE layer to describe.
   if (const spec::Field *Block = M.ifSet(ModelField::Moe)) {
-    auto Int = [&](const spec::Field *F, double Default) {
-      return spec::numberOf(F, Default);
-    };
-    double Layers = Int(M.ifSet(ModelField::Layers), 0);
+    double Layers = spec::numberOf(M.ifSet(ModelField::Layers), 0);
     const spec::Field *Dense = M.ifSet(ModelField::Moe, MoeField::DenseLayers);
-    const spec::Field *Every = M.ifSet(ModelField::Moe, MoeField::Every);
-    double D = Int(Dense, 0), N = Int(Every, 1);
+    const spec::Field *MoeEvery = M.ifSet(ModelField::Moe, MoeField::Every);
+    double D = spec::numberOf(Dense, 0), N = spec::numberOf(MoeEvery, 1);
     if (Layers > 0 && N >= 1 && std::floor((Layers - D) / N) < 1) {
-      const spec::Field *At = Every && N > 1 ? Every : Dense ? Dense : Block;
+      const spec::Field *At = MoeEvery && N > 1 ? MoeEvery
+                              : Dense           ? Dense
+                                                : Block;
       Diags.report<DiagID::err_moe_no_layer>(
           at(At->Loc), M.Name, spec::formatNumber(Layers),
           spec::formatNumber(D), spec::formatNumber(N));
