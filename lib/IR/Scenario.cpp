@@ -42,6 +42,17 @@ double dtypeBytes(DType T) {
   llvm_unreachable("unknown dtype");
 }
 
+DType servingAttentionFormat(const MappingConfig &M) {
+  DType Wide = dtypeBytes(M.Activations) >= dtypeBytes(M.KVCache)
+                   ? M.Activations
+                   : M.KVCache;
+  if (Wide == DType::INT8 || Wide == DType::INT4)
+    return M.Precision;
+  if (dtypeBytes(Wide) < 1)
+    return DType::FP8;
+  return Wide;
+}
+
 StringRef recomputeName(Recompute R) { return enumWord(R); }
 
 StringRef scheduleName(ScheduleKind S) { return enumWord(S); }

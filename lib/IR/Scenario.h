@@ -467,6 +467,12 @@ int64_t servingMicroBatches(const ScenarioConfig &S, int64_t Batch);
 int64_t servingMicroBatchSize(const ScenarioConfig &S, int64_t Batch);
 /// The parts of it, for a sweep that changes one part per point.
 MappingConfig mappingFromSpec(const spec::Object &Mapping);
+/// The format a serving engine's attention products (prefill and decode)
+/// run in: the wider of the GEMM inputs' and the KV cache's formats, and
+/// at least 8 bits (no engine has 4-bit attention kernels); integer
+/// formats are dequantized to `precision` first (docs/cost-model.md,
+/// "Number formats").
+DType servingAttentionFormat(const MappingConfig &Mapping);
 SystemConfig systemFromSpec(const spec::Object &System);
 /// Reads an accelerator entity (already checked by Sema).
 AcceleratorConfig acceleratorFromSpec(const spec::Object &Accelerator);

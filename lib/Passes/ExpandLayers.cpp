@@ -47,10 +47,11 @@ public:
       : S(S), M(S.Model), Fwd(Fwd), B(Sequences), Seq(SeqLen),
         T(Sequences * SeqLen), Act(S.Mapping.Activations),
         AB(dtypeBytes(S.Mapping.Activations)),
-        PB(dtypeBytes(S.Mapping.Precision)),
-        WB(dtypeBytes(S.Mapping.Weights)),
-        Training(Fwd == Phase::Forward),
-        Dropout(Training && M.Dropout > 0), PM(pointwiseModel(M, Dropout)) {}
+        PB(dtypeBytes(S.Mapping.Precision)), WB(dtypeBytes(S.Mapping.Weights)),
+        Training(Fwd == Phase::Forward), Dropout(Training && M.Dropout > 0),
+        PM(pointwiseModel(M, Dropout)),
+        AttnT(Training ? Act : servingAttentionFormat(S.Mapping)),
+        AttnB(dtypeBytes(AttnT)) {}
 
   /// Of the layers the ops being built stand for, the fraction that attend
   /// within the sliding window (a layer pattern: the rest attend over the
@@ -154,12 +155,15 @@ public:
     size_t First = Ops.size();
     // Scores: Q K^T per head; K (and V) shared by a / g query heads.
     double Scores = double(B) * A * Seq * Keys;
-    Op Score = gemm(OpKind::AttnScore, Fwd, Act, AB, AB, Seq, Keys, QkDim, B * A);
+    Op Score = gemm(OpKind::AttnScore, Fwd, AttnT, AttnB, AttnB, Seq, Keys,
+                    QkDim, B * A);
     Score.TpAxis = Axis::Batch;
     Score.TokenAxis = Axis::M;
-    Score.BytesRead = (double(T) * A * QkDim + double(B) * Keys * G * QkDim) * AB;
+    Score.BytesRead =
+        (double(T) * A * QkDim + double(B) * Keys * G * QkDim) * AttnB;
     if (Training)
-      Score.SavedBytes = (double(T) * A * QkDim + double(T) * G * QkDim) * AB;
+      Score.SavedBytes =
+          (double(T) * A * QkDim + double(T) * G * QkDim) * AttnB;
     Ops.push_back(Score);
 
     // Unfused scale, mask and softmax: read 4, write 3 values per score.
@@ -172,12 +176,13 @@ public:
       Drop.SavedBytes = Scores * (1 + AB); // mask and output
       Ops.push_back(Drop);
     }
-    Op Context = gemm(OpKind::AttnContext, Fwd, Act, AB, AB, Seq, VDim, Keys, B * A);
+    Op Context = gemm(OpKind::AttnContext, Fwd, AttnT, AttnB, AttnB, Seq, VDim,
+                      Keys, B * A);
     Context.TpAxis = Axis::Batch;
     Context.TokenAxis = Axis::M;
-    Context.BytesRead = (Scores + double(B) * Keys * G * VDim) * AB;
+    Context.BytesRead = (Scores + double(B) * Keys * G * VDim) * AttnB;
     if (Training)
-      Context.SavedBytes = double(T) * G * VDim * AB; // V
+      Context.SavedBytes = double(T) * G * VDim * AttnB; // V
     Ops.push_back(Context);
     for (size_t I = First; I < Ops.size(); ++I) {
       // (A window or chunk past 2^31 tokens is wider than any sequence
@@ -292,6 +297,10 @@ public:
   bool Training, Dropout;
   /// The model's traits the pointwise counts read (IR/OpKinds.def).
   PointwiseModel PM;
+  /// The attention products' format: training's activations (the recipe
+  /// pass narrows or widens them), a serving engine's attention kernels'.
+  DType AttnT;
+  double AttnB;
 };
 
 /// Of a block of Count layers of one kind (the model's dense or MoE
@@ -631,11 +640,12 @@ bool expandLayers(Program &P, PassContext &) {
                       : M.Mla->KvLoraRank;
         else
           Dim = M.HeadDim;
-        O = gemm(O.Kind, Phase::Decode, S.Mapping.Activations, Pre.AB, KVB, 1,
-                 1, Dim, Seqs * A);
+        DType AttnT = servingAttentionFormat(S.Mapping);
+        double AttnB = dtypeBytes(AttnT);
+        O = gemm(O.Kind, Phase::Decode, AttnT, AttnB, KVB, 1, 1, Dim, Seqs * A);
         if (!Score)
-          O = gemm(O.Kind, Phase::Decode, S.Mapping.Activations, Pre.AB, KVB, 1,
-                   Dim, 1, Seqs * A);
+          O = gemm(O.Kind, Phase::Decode, AttnT, AttnB, KVB, 1, Dim, 1,
+                   Seqs * A);
         O.TpAxis = Axis::Batch;
         O.FlopsPerContext = O.Flops;
         O.Flops = 0;
