@@ -82,6 +82,19 @@ struct CollectiveTime {
 };
 CollectiveTime collectiveTime(const ir::Op &O, const ir::SystemConfig &S);
 
+/// A collective of a serving step: its transfer and, as a kernel, the
+/// fixed time each kernel of the step pays (kernelOverhead; none for an
+/// empty one). Training collectives run on their own streams beside the
+/// compute kernels and keep their transfer alone.
+inline CollectiveTime servingCollectiveTime(const ir::Op &O,
+                                            const ir::SystemConfig &S,
+                                            const ir::MappingConfig &M) {
+  CollectiveTime C = collectiveTime(O, S);
+  if (C.Time > 0)
+    C.Time += kernelOverhead(S.Device, M, O.Ph);
+  return C;
+}
+
 /// Where a collective's time is accounted.
 /// Host: activations offloaded over the host link (offload = activations).
 enum class CommKind { TP, CP, PP, DP, EP, Host, Last = Host };

@@ -94,7 +94,7 @@ PhaseRoofline phaseOn(const Program &P, const SystemConfig &Sys,
       if (Original.Ph != Ph)
         continue;
       if (Original.isCollective()) {
-        CollectiveTime C = collectiveTime(Original, Sys);
+        CollectiveTime C = servingCollectiveTime(Original, Sys, S.Mapping);
         R.CommTime += N * C.Time;
         R.Time += N * C.Time;
         if (Tables)

@@ -52,6 +52,10 @@ static void warnFormatFallbacks(const ir::ScenarioConfig &S,
   const ir::MappingConfig &M = S.Mapping;
   if (!M.Recipe) {
     Warn(Whose, M.Activations, M.Locs.Activations);
+    ir::DType Attn = ir::servingAttentionFormat(M);
+    if (!S.Training && Attn != M.Activations &&
+        A.runsAs(Attn) != A.runsAs(M.Activations))
+      Warn("the attention's", Attn, M.Locs.Activations);
     return;
   }
   // A recipe's formats, each role once.

@@ -43,14 +43,13 @@ double dtypeBytes(DType T) {
 }
 
 DType servingAttentionFormat(const MappingConfig &M) {
-  DType Wide = dtypeBytes(M.Activations) >= dtypeBytes(M.KVCache)
-                   ? M.Activations
-                   : M.KVCache;
-  if (Wide == DType::INT8 || Wide == DType::INT4)
-    return M.Precision;
-  if (dtypeBytes(Wide) < 1)
-    return DType::FP8;
-  return Wide;
+  // Integer formats are dequantized before the products.
+  auto Float = [&](DType T) {
+    return T == DType::INT8 || T == DType::INT4 ? M.Precision : T;
+  };
+  DType Act = Float(M.Activations), Kv = Float(M.KVCache);
+  DType Wide = dtypeBytes(Act) >= dtypeBytes(Kv) ? Act : Kv;
+  return dtypeBytes(Wide) < 1 ? DType::FP8 : Wide;
 }
 
 StringRef recomputeName(Recompute R) { return enumWord(R); }

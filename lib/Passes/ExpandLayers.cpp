@@ -167,13 +167,13 @@ public:
     Ops.push_back(Score);
 
     // Unfused scale, mask and softmax: read 4, write 3 values per score.
-    Op Softmax = pointwise(OpKind::AttnSoftmax, Fwd, Act, AB, Scores, PM);
+    Op Softmax = pointwise(OpKind::AttnSoftmax, Fwd, AttnT, AttnB, Scores, PM);
     if (Training)
-      Softmax.SavedBytes = Scores * AB; // its output
+      Softmax.SavedBytes = Scores * AttnB; // its output
     Ops.push_back(Softmax);
     if (Dropout) {
-      Op Drop = pointwise(OpKind::AttnDropout, Fwd, Act, AB, Scores, PM);
-      Drop.SavedBytes = Scores * (1 + AB); // mask and output
+      Op Drop = pointwise(OpKind::AttnDropout, Fwd, AttnT, AttnB, Scores, PM);
+      Drop.SavedBytes = Scores * (1 + AttnB); // mask and output
       Ops.push_back(Drop);
     }
     Op Context = gemm(OpKind::AttnContext, Fwd, AttnT, AttnB, AttnB, Seq, VDim,
@@ -640,11 +640,10 @@ bool expandLayers(Program &P, PassContext &) {
                       : M.Mla->KvLoraRank;
         else
           Dim = M.HeadDim;
-        DType AttnT = servingAttentionFormat(S.Mapping);
-        double AttnB = dtypeBytes(AttnT);
-        O = gemm(O.Kind, Phase::Decode, AttnT, AttnB, KVB, 1, 1, Dim, Seqs * A);
+        O = gemm(O.Kind, Phase::Decode, Dec.AttnT, Dec.AttnB, KVB, 1, 1, Dim,
+                 Seqs * A);
         if (!Score)
-          O = gemm(O.Kind, Phase::Decode, AttnT, AttnB, KVB, 1, Dim, 1,
+          O = gemm(O.Kind, Phase::Decode, Dec.AttnT, Dec.AttnB, KVB, 1, Dim, 1,
                    Seqs * A);
         O.TpAxis = Axis::Batch;
         O.FlopsPerContext = O.Flops;

@@ -22,7 +22,7 @@ want = [
     f"{sum(o['time_s'] for o in ops if o['phase'] == 'decode') * 1e6:.4f}",
     f"{sw['results'][0]['tpot_s'] * 1000:.4f}",
     f"{sw['points']:,d}",
-    f"{[r for r in [x for x in rq['requirements'] if x['scenario'] == 'uc_chat'][0]['resources'] if r['resource'] == 'compute'][0]['ratio']:.4f}",
+    f"{[r for r in [x for x in rq['requirements'] if x['scenario'] == 'uc_long_context'][0]['resources'] if r['resource'] == 'compute'][0]['ratio']:.4f}",
     f"{[f for f in df['diffs'][0]['figures'] if f['figure'] == 'tpot_s'][0]['ratio']:.4f}",
     "0.65",
 ]

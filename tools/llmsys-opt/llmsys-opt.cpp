@@ -159,7 +159,10 @@ static void printCosts(const ir::Program &P, raw_ostream &OS) {
     OS << "  block " << ir::blockKindName(B.Kind) << " x" << B.Repeat << '\n';
     for (const ir::Op &O : B.Ops) {
       if (O.isCollective()) {
-        cost::CollectiveTime C = cost::collectiveTime(O, Sys);
+        cost::CollectiveTime C =
+            P.Scenario.Training
+                ? cost::collectiveTime(O, Sys)
+                : cost::servingCollectiveTime(O, Sys, P.Scenario.Mapping);
         OS << fmt::format("    {:<10} {:<22} {} {} bytes {:.4g} time {:.4g} s "
                           "bandwidth {:.4g} B/s\n",
                           ir::phaseName(O.Ph).str(), O.name(),
