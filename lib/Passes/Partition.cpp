@@ -750,11 +750,15 @@ private:
       if (B.Kind != BlockKind::DenseLayer && B.Kind != BlockKind::MoELayer)
         continue;
       // Ring attention: each device passes its K and V chunk around the
-      // ring (cp - 1 steps); backward passes K, V and their gradients.
-      double KvChunk = double(P.MicroBatch) * (P.SeqLen / C) *
-                       kvElementsPerTokenPerLayer(M) /
-                       std::min<int64_t>(Map.Tp, std::max<int64_t>(1, M.KvHeads)) *
-                       dtypeBytes(Map.Activations);
+      // ring (cp - 1 steps); backward passes K, V and their gradients. The
+      // chunks are the attention's inputs, in its format (a serving
+      // engine's: docs/cost-model.md, "Number formats").
+      double KvChunk =
+          double(P.MicroBatch) * (P.SeqLen / C) *
+          kvElementsPerTokenPerLayer(M) /
+          std::min<int64_t>(Map.Tp, std::max<int64_t>(1, M.KvHeads)) *
+          dtypeBytes(P.Scenario.Training ? Map.Activations
+                                         : servingAttentionFormat(Map));
       // A windowed layer needs only the chunks its window reaches back to;
       // a layer pattern's two sets of products each carry their share.
       auto Steps = [&](const Op &O) {
