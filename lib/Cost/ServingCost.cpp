@@ -589,10 +589,17 @@ double decodeHeadTime(const Program &P, const SystemConfig *Sys) {
   double T = 0;
   for (const Block &B : P.Blocks) {
     double N = executions(B, P, nullptr);
-    for (const Op &O : B.Ops)
-      if (O.Ph == Phase::Decode && O.Kind == OpKind::LmHead && !O.fused())
+    for (const Op &O : B.Ops) {
+      if (O.Ph != Phase::Decode || O.fused())
+        continue;
+      if (O.Kind == OpKind::LmHead)
         T += N *
              opTime(O, A, 0, kernelOverhead(A, P.Scenario.Mapping, O.Ph)).Time;
+      else if (O.Kind == OpKind::TpAllgatherLogits) // the head's rows
+        T += N * servingCollectiveTime(O, Sys ? *Sys : P.Scenario.System,
+                                       P.Scenario.Mapping)
+                     .Time;
+    }
   }
   return T;
 }

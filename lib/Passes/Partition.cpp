@@ -726,6 +726,18 @@ private:
           else
             Add(OpKind::TpAllreduce, CollectiveKind::AllReduce, Async);
         }
+        if (Kind == OpKind::LmHead &&
+            (Ph == Phase::Decode || Ph == Phase::Prefill)) {
+          // A serving engine samples from whole rows of logits: the
+          // vocabulary-parallel head gathers them, in the head's format
+          // (TensorRT-LLM's lm_head, a ColumnLinear with gather_output;
+          // vLLM's LogitsProcessor gathers them over the TP group).
+          Out.push_back(
+              collective(OpKind::TpAllgatherLogits, Ph,
+                         CollectiveKind::AllGather, ParallelDim::TP, T, 1,
+                         double(Unsplit.M) * double(Unsplit.N) *
+                             double(Unsplit.Batch) * double(Unsplit.ABytes)));
+        }
         if (Fwd && Kind == OpKind::LmHead && Ph != Phase::Decode &&
             Ph != Phase::Prefill) {
           // Vocabulary-parallel cross-entropy: max, sum and target logit
