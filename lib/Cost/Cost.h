@@ -370,8 +370,9 @@ double prefillAttentionActivity(const ir::Program &P,
                                 const ir::SystemConfig *Sys = nullptr);
 double prefillAttentionTime(const ir::Program &P,
                             const ir::SystemConfig *Sys = nullptr);
-/// The LM head's share of decodeStepTime (its GEMM over the vocabulary):
-/// a step of prompt tokens needs logits at the prompts' last tokens only.
+/// The LM head's share of decodeStepTime (its GEMM over the vocabulary and,
+/// at TP >= 2, the gather of its logits): a step of prompt tokens needs
+/// logits at the prompts' last tokens only.
 double decodeHeadTime(const ir::Program &P,
                       const ir::SystemConfig *Sys = nullptr);
 double kvCacheBytesPerToken(const ir::Program &P);

@@ -568,8 +568,10 @@ static double columnActivity(const Program &P, const SystemConfig &On,
 }
 
 double decodeHeadActivity(const Program &P, const SystemConfig *Sys) {
-  return columnActivity(P, Sys ? *Sys : P.Scenario.System, Phase::Decode,
-                        [](const Op &O) { return O.Kind == OpKind::LmHead; });
+  return columnActivity(
+      P, Sys ? *Sys : P.Scenario.System, Phase::Decode, [](const Op &O) {
+        return O.Kind == OpKind::LmHead || O.Kind == OpKind::TpAllgatherLogits;
+      });
 }
 
 double prefillAttentionActivity(const Program &P, const SystemConfig *Sys) {

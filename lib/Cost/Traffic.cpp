@@ -1,4 +1,5 @@
-//===- Traffic.cpp - serving requests by in-flight batching ------------------===//
+//===- Traffic.cpp - serving requests by in-flight batching
+//------------------===//
 //
 // One replica's engine, step by step, as TensorRT-LLM and vLLM run it:
 // each step runs one token of every sequence that is generating and the
@@ -20,7 +21,8 @@
 //     + n * prefill_attention
 // where dense(T) is the decode step of a program at batch T with no
 // context (every GEMM, norm and collective, the weights read once for all
-// T tokens), head(s) its LM head over the s positions that give a token
+// T tokens), head(s) its LM head (and its logits' gather at TP >= 2) over
+// the s positions that give a token
 // (d, and the prompts read to their end), attn(d) the decode attention of
 // d sequences per token of context (linear in the context: it reads the
 // cache), and

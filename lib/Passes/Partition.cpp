@@ -703,6 +703,7 @@ private:
         if (SP && Ph == Phase::BackwardWeight && (FirstAttn || GatherMlp))
           Add(OpKind::TpAllgatherInput, CollectiveKind::AllGather, true);
         splitOp(Out.emplace_back(Unsplit));
+        const int64_t HeadRows = Out.back().M; // (read by the logits' gather)
         if (Ph == Phase::BackwardWeight)
           accumulate(Out);
         // After the op.
@@ -726,17 +727,19 @@ private:
           else
             Add(OpKind::TpAllreduce, CollectiveKind::AllReduce, Async);
         }
-        if (Kind == OpKind::LmHead &&
+        if (Kind == OpKind::LmHead && !M.Encoder &&
             (Ph == Phase::Decode || Ph == Phase::Prefill)) {
           // A serving engine samples from whole rows of logits: the
           // vocabulary-parallel head gathers them, in the head's format
           // (TensorRT-LLM's lm_head, a ColumnLinear with gather_output;
-          // vLLM's LogitsProcessor gathers them over the TP group).
+          // vLLM's LogitsProcessor gathers them over the TP group). The
+          // rows are the device's (split by cp in a prefill), the
+          // vocabulary whole. (An encoder samples nothing.)
+          double Rows = double(HeadRows) * double(Unsplit.Batch);
           Out.push_back(
               collective(OpKind::TpAllgatherLogits, Ph,
                          CollectiveKind::AllGather, ParallelDim::TP, T, 1,
-                         double(Unsplit.M) * double(Unsplit.N) *
-                             double(Unsplit.Batch) * double(Unsplit.ABytes)));
+                         Rows * double(Unsplit.N) * double(Unsplit.ABytes)));
         }
         if (Fwd && Kind == OpKind::LmHead && Ph != Phase::Decode &&
             Ph != Phase::Prefill) {
