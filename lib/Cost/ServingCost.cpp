@@ -586,8 +586,9 @@ double prefillAttentionActivity(const Program &P, const SystemConfig *Sys) {
 double decodeHeadTime(const Program &P, const SystemConfig *Sys) {
   // On the device decodeStepTime's step sees.
   bool OnChip = false;
-  AcceleratorConfig A = stepDevice(P, Sys ? *Sys : P.Scenario.System,
-                                   Phase::Decode, 0, 1, nullptr, OnChip);
+  const SystemConfig &On = Sys ? *Sys : P.Scenario.System;
+  AcceleratorConfig A =
+      stepDevice(P, On, Phase::Decode, 0, 1, nullptr, OnChip);
   double T = 0;
   for (const Block &B : P.Blocks) {
     double N = executions(B, P, nullptr);
@@ -598,9 +599,7 @@ double decodeHeadTime(const Program &P, const SystemConfig *Sys) {
         T += N *
              opTime(O, A, 0, kernelOverhead(A, P.Scenario.Mapping, O.Ph)).Time;
       else if (O.Kind == OpKind::TpAllgatherLogits) // the head's rows
-        T += N * servingCollectiveTime(O, Sys ? *Sys : P.Scenario.System,
-                                       P.Scenario.Mapping)
-                     .Time;
+        T += N * servingCollectiveTime(O, On, P.Scenario.Mapping).Time;
     }
   }
   return T;

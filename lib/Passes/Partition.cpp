@@ -114,12 +114,12 @@ private:
             dtypeName(Map.Activations).str());
     // Nor for a serving engine's attention products (docs/cost-model.md,
     // "Number formats").
-    else if (!S.Training &&
-             S.System.Device.peak(servingAttentionFormat(Map)) <= 0)
+    else if (DType Attn = servingAttentionFormat(Map);
+             !S.Training && S.System.Device.peak(Attn) <= 0)
       error<DiagID::err_no_peak>(
           S.System.Decl.Start.isValid() ? S.System.Decl : L.Decl,
           S.System.Device.Name,
-          dtypeName(servingAttentionFormat(Map)).str() +
+          dtypeName(Attn).str() +
               ", the attention's format (the wider of activations and "
               "kv_cache)");
     // Host-memory offload: serving weights, training activations.
