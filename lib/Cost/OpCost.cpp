@@ -156,7 +156,9 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
     if (Wide > 0 && R.Peak > Wide)
       KScale = R.Peak / Wide;
   }
-  double Efficiency = O.InFusedAttention ? A.AttentionEfficiency
+  double Efficiency = O.FusedAttention == ir::AttentionKernel::FlashAttention2
+                          ? A.AttentionFa2Efficiency
+                      : O.inFusedAttention() ? A.AttentionEfficiency
                       : Contraction && O.FlopsPerContext == 0
                           ? gemmEfficiency(O, A, KScale)
                           : A.ComputeEfficiency;

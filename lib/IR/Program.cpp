@@ -115,6 +115,18 @@ StringRef axisName(Axis A) {
   llvm_unreachable("unknown axis");
 }
 
+StringRef attentionKernelName(AttentionKernel K) {
+  switch (K) {
+  case AttentionKernel::None:
+    return "none";
+  case AttentionKernel::Native:
+    return "native";
+  case AttentionKernel::FlashAttention2:
+    return "flash_attention_2";
+  }
+  llvm_unreachable("unknown attention kernel");
+}
+
 StringRef blockKindName(BlockKind K) {
   switch (K) {
   case BlockKind::Embedding: return "embedding";
@@ -231,8 +243,10 @@ static void printOp(const Op &O, raw_ostream &OS) {
     OS << "M=" << O.M << " N=" << O.N << " K=" << O.K;
     if (O.Batch != 1)
       OS << " x" << O.Batch;
-    if (O.InFusedAttention)
+    if (O.FusedAttention == AttentionKernel::Native)
       OS << " in-fused-attention";
+    else if (O.inFusedAttention())
+      OS << " in-fused-attention " << attentionKernelName(O.FusedAttention);
     if (O.Executed != 1)
       OS << " executed " << num(O.Executed);
     if (O.SparseWeight)
@@ -347,7 +361,7 @@ void printProgram(const Program &P, raw_ostream &OS, bool ExpandLayers) {
 bool isAttentionProduct(const Op &O) {
   if (O.Category != OpCategory::Contraction)
     return false;
-  return hasKindTrait(O.Kind, KindAttentionProduct) || O.InFusedAttention;
+  return hasKindTrait(O.Kind, KindAttentionProduct) || O.inFusedAttention();
 }
 
 std::string verifyProgram(const Program &P) {

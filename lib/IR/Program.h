@@ -54,6 +54,16 @@ enum class ParallelDim : uint8_t { None, TP, SP, CP, PP, DP, EP, ETP, EDP, Last 
 /// Which dimension of a contraction a parallel split divides.
 enum class Axis : uint8_t { None, M, N, K, Batch, Last = Batch };
 
+/// The fused attention kernel an attention product runs in: none, the
+/// part's own (cuDNN, FlashAttention-3 on Hopper: efficiency.attention), or
+/// FlashAttention-2 as PyTorch's SDPA runs it (efficiency.attention_fa2).
+enum class AttentionKernel : uint8_t {
+  None,
+  Native,
+  FlashAttention2,
+  Last = FlashAttention2,
+};
+
 enum class CollectiveKind : uint8_t {
   None,
   AllReduce,
@@ -94,6 +104,7 @@ llvm::StringRef phaseName(Phase P);
 llvm::StringRef parallelDimName(ParallelDim D);
 llvm::StringRef collectiveName(CollectiveKind K);
 llvm::StringRef axisName(Axis A);
+llvm::StringRef attentionKernelName(AttentionKernel K);
 
 /// One operator as one device executes it once.
 struct Op {
@@ -163,10 +174,14 @@ struct Op {
   /// kernel): no launch and no device-memory round trip of its own.
   OpKind FusedInto = OpKind::None;
   bool fused() const { return FusedInto != OpKind::None; }
-  /// A product inside a fused attention kernel (FlashAttention): its
-  /// tiles run over the sequence, so it is costed at the device's achieved
-  /// fraction without GEMM tile, wave or K-loop quantisation.
-  bool InFusedAttention = false;
+  /// The fused attention kernel (FlashAttention) the product runs in, if
+  /// any: its tiles run over the sequence, so it is costed at the kernel's
+  /// achieved fraction on the device, without GEMM tile, wave or K-loop
+  /// quantisation.
+  AttentionKernel FusedAttention = AttentionKernel::None;
+  bool inFusedAttention() const {
+    return FusedAttention != AttentionKernel::None;
+  }
   /// Counted in model FLOPs (MFU). False for recomputation and for the
   /// softmax-recompute inside fused attention backward.
   bool ModelWork = true;

@@ -53,7 +53,7 @@ namespace ir {
   X("sequence_region", SequenceRegion)                                         \
   X("saved_in_sequence_region", SavedInSequenceRegion)                         \
   X("fused_into", FusedInto)                                                   \
-  X("in_fused_attention", InFusedAttention)                                    \
+  X("fused_attention", FusedAttention)                                         \
   X("model_work", ModelWork)                                                   \
   X("sparse_weight", SparseWeight)                                             \
   X("collective", Collective)                                                  \
@@ -111,6 +111,7 @@ StringRef nameOf(Phase V) { return phaseName(V); }
 StringRef nameOf(ParallelDim V) { return parallelDimName(V); }
 StringRef nameOf(CollectiveKind V) { return collectiveName(V); }
 StringRef nameOf(Axis V) { return axisName(V); }
+StringRef nameOf(AttentionKernel V) { return attentionKernelName(V); }
 StringRef nameOf(OpKind V) { return V == OpKind::None ? "none" : opName(V); }
 StringRef nameOf(BlockKind V) { return blockKindName(V); }
 StringRef nameOf(DType V) { return dtypeName(V); }
@@ -203,6 +204,8 @@ template <typename T> const char *kindOf() {
     return "an operator category";
   else if constexpr (std::is_same_v<T, CollectiveKind>)
     return "a collective";
+  else if constexpr (std::is_same_v<T, AttentionKernel>)
+    return "an attention kernel";
   else
     return "a parallel dimension";
 }

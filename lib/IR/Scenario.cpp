@@ -115,11 +115,16 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Activations = dtypeFromWord(wordOf(Activations));
   C.KVCache = dtypeFromWord(wordOf(M.ifSet(MF::KvCache)));
   C.Gradients = dtypeFromWord(wordOf(Gradients));
-  if (const spec::Field *F = M.ifSet(MF::Fusion))
-    for (const spec::Value &W : F->V.elems())
+  const spec::Field *Fusion = M.ifSet(MF::Fusion);
+  bool NativeAttention = false;
+  if (Fusion)
+    for (const spec::Value &W : Fusion->V.elems())
       switch (checkedEnum<FusedKernel>(W.str())) {
       case FusedKernel::FlashAttention:
-        C.Fusion.FlashAttention = true;
+        C.Fusion.FlashAttention = NativeAttention = true;
+        break;
+      case FusedKernel::FlashAttention2:
+        C.Fusion.FlashAttention = C.Fusion.FlashAttention2 = true;
         break;
       case FusedKernel::BiasGelu:
         C.Fusion.BiasGelu = true;
@@ -211,6 +216,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Locs.FirstStageLayers = locOf(M, FirstStage);
   C.Locs.LastStageLayers = locOf(M, LastStage);
   C.Locs.Decl = M.DeclRange;
+  C.Locs.Fusion = locOf(M, Fusion);
+  C.Fusion.TwoAttentionKernels = NativeAttention && C.Fusion.FlashAttention2;
   return C;
 }
 
@@ -288,6 +295,7 @@ AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   using EF = EfficiencyField;
   C.ComputeEfficiency = Eff(EF::Compute, 1);
   C.AttentionEfficiency = Eff(EF::Attention, C.ComputeEfficiency);
+  C.AttentionFa2Efficiency = Eff(EF::AttentionFa2, C.AttentionEfficiency);
   C.MemoryEfficiency = Eff(EF::Memory, 1);
   C.ElementwiseEfficiency = Eff(EF::Elementwise, C.MemoryEfficiency);
   C.KvCacheEfficiency = Eff(EF::KvCache, C.MemoryEfficiency);

@@ -68,6 +68,11 @@ llvm::StringRef scheduleName(ScheduleKind S);
 /// Fused kernels a mapping asks for.
 struct FusionSet {
   bool FlashAttention = false;
+  /// The fused attention is FlashAttention-2 (flash_attention_2), not the
+  /// part's own kernel.
+  bool FlashAttention2 = false;
+  /// Both flash_attention and flash_attention_2 listed (an error).
+  bool TwoAttentionKernels = false;
   bool BiasGelu = false;
   bool BiasDropoutAdd = false;
   bool Norm = false; ///< fused layernorm / rmsnorm kernels
@@ -79,9 +84,9 @@ struct FusionSet {
 /// Where each mapping field was written, for diagnostics at the field.
 struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
-      VirtualStages, Offload, Gradients, Activations, Recipe,
-      TpOverlapBackward, EpOverlap, EpDispatch, ExpertTp, SparseWeights, StageLayers, FirstStageLayers,
-      LastStageLayers, Decl;
+      VirtualStages, Offload, Gradients, Activations, Recipe, TpOverlapBackward,
+      EpOverlap, EpDispatch, ExpertTp, SparseWeights, StageLayers,
+      FirstStageLayers, LastStageLayers, Fusion, Decl;
 };
 
 /// A low-precision training recipe (a `recipe` entity; docs/cost-model.md,
@@ -229,6 +234,8 @@ struct AcceleratorConfig {
   double KvCacheNarrowEfficiency = 1; ///< an 8- or 4-bit KV cache
   /// Achieved fraction of the peak of fused attention kernels.
   double AttentionEfficiency = 1;
+  /// The same for FlashAttention-2 (efficiency.attention_fa2).
+  double AttentionFa2Efficiency = 1;
   int64_t TileM = 128, TileN = 128, TileK = 32;
   /// A GEMM tile's fixed cost (prologue, pipeline fill, epilogue) in
   /// elements of its K loop.

@@ -71,7 +71,8 @@ static double chunkFraction(int64_t SeqLen, int64_t Chunk) {
   return Pairs * 128 / (N * double(chunkedKeys(S, C)));
 }
 
-static void flashAttention(Block &B, double StatsBytesPerRow, bool Causal,
+static void flashAttention(Block &B, AttentionKernel Kernel,
+                           double StatsBytesPerRow, bool Causal,
                            int64_t SeqLen) {
   double Executed = Causal ? causalFraction(SeqLen) : 1.0;
   std::vector<Op> Added;
@@ -90,7 +91,7 @@ static void flashAttention(Block &B, double StatsBytesPerRow, bool Causal,
       continue;
     }
     if (O.Kind == OpKind::AttnScore && Fwd && O.Ph != Phase::Decode) {
-      O.InFusedAttention = true;
+      O.FusedAttention = Kernel;
       // Reads Q and K; the scores stay on chip. Keeps the softmax
       // statistics (log-sum-exp per query row, fp32) for backward.
       O.BytesWritten = 0;
@@ -108,14 +109,14 @@ static void flashAttention(Block &B, double StatsBytesPerRow, bool Causal,
       continue;
     }
     if (O.Kind == OpKind::AttnContext && Fwd && O.Ph != Phase::Decode) {
-      O.InFusedAttention = true;
+      O.FusedAttention = Kernel;
       // Reads V and writes O; the probabilities never left the chip.
       double Probabilities = double(O.M) * O.K * O.Batch * O.ABytes * O.share();
       O.BytesRead -= Probabilities;
       continue;
     }
     if (hasKindTrait(O.Kind, KindAttentionGradient)) {
-      O.InFusedAttention = true;
+      O.FusedAttention = Kernel;
       // Backward products read and write Q, K, V, O and their gradients,
       // never an s x s matrix.
       double Square = double(O.M) *
@@ -142,7 +143,10 @@ bool fuse(Program &P, PassContext &) {
   for (Block &B : P.Blocks) {
     if (F.FlashAttention &&
         (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer))
-      flashAttention(B, 4, !M.Encoder, P.SeqLen);
+      flashAttention(B,
+                     F.FlashAttention2 ? AttentionKernel::FlashAttention2
+                                       : AttentionKernel::Native,
+                     4, !M.Encoder, P.SeqLen);
     for (Op &O : B.Ops) {
       if (O.fused())
         continue;

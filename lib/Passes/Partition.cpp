@@ -162,6 +162,8 @@ private:
       error<DiagID::err_tp_overlap_backward>(L.TpOverlapBackward);
     if (Map.SparseWeights && S.Training)
       error<DiagID::err_sparse_training>(L.SparseWeights);
+    if (Map.Fusion.TwoAttentionKernels)
+      error<DiagID::err_fusion_attention_kernels>(L.Fusion);
     if (Map.Recipe && !S.Training)
       error<DiagID::err_recipe_serving>(L.Recipe,  Map.Recipe->Name);
     else if (Map.Recipe && Map.ActivationsWritten)

@@ -44,7 +44,7 @@ static double recomputedShare(const Op &O, const ModelConfig &M) {
   default:
     break;
   }
-  if (O.Category == OpCategory::Contraction || O.InFusedAttention ||
+  if (O.Category == OpCategory::Contraction || O.inFusedAttention() ||
       O.Kind == OpKind::AttnSoftmax || O.Kind == OpKind::AttnDropout)
     return 0; // other matmuls, and attention (its output is kept)
   if (O.Category == OpCategory::Memory)
