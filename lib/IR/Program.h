@@ -54,16 +54,6 @@ enum class ParallelDim : uint8_t { None, TP, SP, CP, PP, DP, EP, ETP, EDP, Last 
 /// Which dimension of a contraction a parallel split divides.
 enum class Axis : uint8_t { None, M, N, K, Batch, Last = Batch };
 
-/// The fused attention kernel an attention product runs in: none, the
-/// part's own (cuDNN, FlashAttention-3 on Hopper: efficiency.attention), or
-/// FlashAttention-2 as PyTorch's SDPA runs it (efficiency.attention_fa2).
-enum class AttentionKernel : uint8_t {
-  None,
-  Native,
-  FlashAttention2,
-  Last = FlashAttention2,
-};
-
 enum class CollectiveKind : uint8_t {
   None,
   AllReduce,

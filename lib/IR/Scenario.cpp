@@ -121,10 +121,12 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     for (const spec::Value &W : Fusion->V.elems())
       switch (checkedEnum<FusedKernel>(W.str())) {
       case FusedKernel::FlashAttention:
-        C.Fusion.FlashAttention = NativeAttention = true;
+        NativeAttention = true;
+        if (C.Fusion.Attention == AttentionKernel::None)
+          C.Fusion.Attention = AttentionKernel::Native;
         break;
       case FusedKernel::FlashAttention2:
-        C.Fusion.FlashAttention = C.Fusion.FlashAttention2 = true;
+        C.Fusion.Attention = AttentionKernel::FlashAttention2;
         break;
       case FusedKernel::BiasGelu:
         C.Fusion.BiasGelu = true;
@@ -217,7 +219,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Locs.LastStageLayers = locOf(M, LastStage);
   C.Locs.Decl = M.DeclRange;
   C.Locs.Fusion = locOf(M, Fusion);
-  C.Fusion.TwoAttentionKernels = NativeAttention && C.Fusion.FlashAttention2;
+  C.Fusion.TwoAttentionKernels =
+      NativeAttention && C.Fusion.Attention == AttentionKernel::FlashAttention2;
   return C;
 }
 

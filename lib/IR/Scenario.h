@@ -65,12 +65,22 @@ template <typename E> E checkedEnum(llvm::StringRef W) {
 llvm::StringRef recomputeName(Recompute R);
 llvm::StringRef scheduleName(ScheduleKind S);
 
+/// The fused attention kernel (FlashAttention) a mapping runs, if any: the
+/// part's own (fusion flash_attention: cuDNN's, FlashAttention-3 on Hopper;
+/// efficiency.attention), or FlashAttention-2 as PyTorch's SDPA runs it
+/// (flash_attention_2; efficiency.attention_fa2). Its attention products
+/// carry it (Op::FusedAttention).
+enum class AttentionKernel : uint8_t {
+  None,
+  Native,
+  FlashAttention2,
+  Last = FlashAttention2,
+};
+
 /// Fused kernels a mapping asks for.
 struct FusionSet {
-  bool FlashAttention = false;
-  /// The fused attention is FlashAttention-2 (flash_attention_2), not the
-  /// part's own kernel.
-  bool FlashAttention2 = false;
+  AttentionKernel Attention = AttentionKernel::None;
+  bool flashAttention() const { return Attention != AttentionKernel::None; }
   /// Both flash_attention and flash_attention_2 listed (an error).
   bool TwoAttentionKernels = false;
   bool BiasGelu = false;

@@ -141,12 +141,9 @@ bool fuse(Program &P, PassContext &) {
   const FusionSet &F = P.Scenario.Mapping.Fusion;
   const ModelConfig &M = P.Scenario.Model;
   for (Block &B : P.Blocks) {
-    if (F.FlashAttention &&
+    if (F.flashAttention() &&
         (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer))
-      flashAttention(B,
-                     F.FlashAttention2 ? AttentionKernel::FlashAttention2
-                                       : AttentionKernel::Native,
-                     4, !M.Encoder, P.SeqLen);
+      flashAttention(B, F.Attention, 4, !M.Encoder, P.SeqLen);
     for (Op &O : B.Ops) {
       if (O.fused())
         continue;

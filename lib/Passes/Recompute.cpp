@@ -77,7 +77,7 @@ bool recompute(Program &P, PassContext &) {
   const ScenarioConfig &S = P.Scenario;
   if (!S.Training || S.Mapping.Recomp == Recompute::None)
     return true;
-  bool Flash = S.Mapping.Fusion.FlashAttention;
+  bool Flash = S.Mapping.Fusion.flashAttention();
   for (Block &B : P.Blocks) {
     if (B.Kind != BlockKind::DenseLayer && B.Kind != BlockKind::MoELayer)
       continue;

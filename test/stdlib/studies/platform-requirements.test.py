@@ -34,7 +34,8 @@ parts = (prefill("uc_rag", kind="all-reduce") + prefill("uc_rag", bound="memory"
          + prefill("uc_rag", bound="compute"))
 check("RAG: all-reduces, memory- and compute-bound operators make the prefill",
       abs(parts / ev["uc_rag"]["ttft_s"] - 1) < 0.01)
-# Long context: "Attention is half of the prefill", the two products equal.
+# Long context: "Attention is over two fifths of the prefill", the two
+# products equal.
 lc = "uc_long_context"
 attn = prefill(lc, name="attn.score") + prefill(lc, name="attn.context")
 check("long context: attention is over two fifths of the prefill",
