@@ -1,5 +1,4 @@
-//===- Traffic.cpp - serving requests by in-flight batching
-//------------------===//
+//===- Traffic.cpp - serving requests by in-flight batching ---------------===//
 //
 // One replica's engine, step by step, as TensorRT-LLM and vLLM run it:
 // each step runs one token of every sequence that is generating and the
