@@ -176,19 +176,28 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
   // kernels, and the rest (GEMM operands, weights, the optimizer) each at
   // its own fraction.
   bool NarrowCache = Contraction && O.BBytes > 0 && O.BBytes <= 1;
-  double Fraction = O.BytesPerContext > 0
-                        ? (NarrowCache ? A.KvCacheNarrowEfficiency
-                                       : A.KvCacheEfficiency)
-                    : O.Category == OpCategory::Normalization ||
-                            O.Category == OpCategory::Elementwise
-                        ? A.ElementwiseEfficiency
-                        : A.MemoryEfficiency;
+  // A serving engine's grouped expert GEMMs (prefill and decode; training
+  // frameworks run other kernels) stream the experts' weights at their own
+  // fraction, and each pays a fixed time of its own.
+  bool ServingExperts =
+      (O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertDown) &&
+      (O.Ph == Phase::Prefill || O.Ph == Phase::Decode);
+  double Fraction =
+      O.BytesPerContext > 0
+          ? (NarrowCache ? A.KvCacheNarrowEfficiency : A.KvCacheEfficiency)
+      : O.Category == OpCategory::Normalization ||
+              O.Category == OpCategory::Elementwise
+          ? A.ElementwiseEfficiency
+      : ServingExperts ? A.ExpertMemoryEfficiency
+                       : A.MemoryEfficiency;
   double Bandwidth = A.HbmBandwidth * Fraction;
   // A transfer takes at least one access (small ones: mostly the access).
   if (Bytes > 0 && Bandwidth > 0)
     T.Memory = Bytes / Bandwidth + A.HbmLatency;
   T.MemoryBound = T.Memory > T.Compute;
   T.Overhead = Flops > 0 || Bytes > 0 ? Overhead : 0;
+  if (ServingExperts && (Flops > 0 || Bytes > 0))
+    T.Overhead += A.ExpertOverhead;
   // A layer pattern's attention products: each set stands for its share
   // of the block's layers, each layer one kernel of one of the sets.
   if (T.Overhead > 0 && Contraction &&

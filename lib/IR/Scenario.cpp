@@ -303,6 +303,8 @@ AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.ElementwiseEfficiency = Eff(EF::Elementwise, C.MemoryEfficiency);
   C.KvCacheEfficiency = Eff(EF::KvCache, C.MemoryEfficiency);
   C.KvCacheNarrowEfficiency = Eff(EF::KvCacheNarrow, C.KvCacheEfficiency);
+  C.ExpertMemoryEfficiency = Eff(EF::ExpertMemory, C.MemoryEfficiency);
+  C.ExpertOverhead = Eff(EF::ExpertOverhead, 0);
   C.TileM = integerOf(A.ifSet(AF::Efficiency, EF::TileM), 128);
   C.TileN = integerOf(A.ifSet(AF::Efficiency, EF::TileN), 128);
   C.TileK = integerOf(A.ifSet(AF::Efficiency, EF::TileK), 32);

@@ -242,6 +242,11 @@ struct AcceleratorConfig {
   /// Bandwidth fraction of decode attention reading the KV cache.
   double KvCacheEfficiency = 1;
   double KvCacheNarrowEfficiency = 1; ///< an 8- or 4-bit KV cache
+  /// A serving engine's MoE expert GEMMs: the fraction of bandwidth at
+  /// which they stream the experts' weights, and a fixed time each
+  /// (efficiency.expert_memory, expert_overhead).
+  double ExpertMemoryEfficiency = 1;
+  double ExpertOverhead = 0;
   /// Achieved fraction of the peak of fused attention kernels.
   double AttentionEfficiency = 1;
   /// The same for FlashAttention-2 (efficiency.attention_fa2).

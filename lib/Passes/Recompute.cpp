@@ -82,6 +82,7 @@ bool recompute(Program &P, PassContext &) {
     if (B.Kind != BlockKind::DenseLayer && B.Kind != BlockKind::MoELayer)
       continue;
     std::vector<Op> Again;
+    Again.reserve(B.Ops.size()); // at most one recomputation per op
     for (Op &O : B.Ops) {
       if (O.Ph != Phase::Forward)
         continue;

@@ -76,27 +76,48 @@ first, last = front[0], front[-1]
 quoted(f"The front holds {len(front)} designs, from {tpot[0] * 1e3:.1f} ms to "
        f"{tpot[-1] * 1e3:.1f} ms a token, and from {cost[0] * 1e6:.2f} to "
        f"{cost[-1] * 1e6:.2f} USD per million output tokens")
-check("the fastest is TP 8 at batch 8",
-      (first["mapping.tp"], first["mapping.ep"], first["batch"]) == ("8", "1", "8"))
-check("the cheapest is TP 1, EP 8, DP 8 at batch 16",
+check("the fastest is TP 16 at batch 8 on a 16-device domain",
+      (first["mapping.tp"], first["mapping.ep"], first["batch"],
+       first["system.node.devices"]) == ("16", "1", "8", "16"))
+check("the cheapest is TP 1, EP 16, DP 16 at batch 16",
       (last["mapping.tp"], last["mapping.ep"], last["mapping.dp"],
-       last["batch"]) == ("1", "8", "8", "16"))
+       last["batch"]) == ("1", "16", "16", "16"))
 def every(axis, values):
     return all(r[axis] in values for r in front)
-check("HBM4, fp4 weights and an fp8 KV cache throughout",
-      every("system.node.accelerator.hbm.technology", {"HBM4"}) and
+check("fp4 weights and an fp8 KV cache throughout",
       every("mapping.weights", {"fp4"}) and every("mapping.kv_cache", {"fp8"}))
-check("only N2P and newer nodes",
-      every("system.node.accelerator.technology", {"N2P", "A16", "A14", "A10"}))
+hbm3e = [r for r in front
+         if r["system.node.accelerator.hbm.technology"] == "HBM3e"]
+check("HBM4 but for the HBM3e designs, and no HBM3",
+      every("system.node.accelerator.hbm.technology", {"HBM4", "HBM3e"}))
+quoted(f"all but {len(hbm3e)} have HBM4")
+quoted(f"The {len(hbm3e)} with HBM3e run TP 4 on 12 stacks")
+nodes = ["N5", "N4", "N3E", "N3P", "N2P", "A16", "A14", "A10"]
+check("the HBM3e designs: TP 4 on 12 stacks, one at each node from N5 to A10",
+      all(r["mapping.tp"] == "4" and
+          r["system.node.accelerator.hbm.stacks"] == "12" for r in hbm3e) and
+      sorted(r["system.node.accelerator.technology"] for r in hbm3e) ==
+      sorted(nodes))
+h = [float(r["tpot_s"]) * 1e3 for r in hbm3e]
+centre = round(sum(h) / len(h), 1)
+spread = math.ceil(max(abs(t - centre) for t in h) * 10 - 1e-9) / 10
+quoted(f"all within {spread:.1f} ms of {centre:.1f} ms a token")
+check("every node from N5 to A10 on the front, and not N7, N3 or N2",
+      {r["system.node.accelerator.technology"] for r in front} == set(nodes))
 quoted(f"no design on the front runs a batch above "
        f"{max(int(r['batch']) for r in front)}")
 quoted(f"the slowest is at {tpot[-1] * 1e3:.1f} ms a token, far inside 50 ms")
 check("the TTFT target binds: every point's TTFT is within 2 s, and the "
       "largest batch's is near it",
       max(float(r["ttft_s"]) for r in front) > 1.5)
-check("no domain above 8, no pipeline, no XDR",
-      every("system.node.devices", {"8"}) and every("mapping.pp", {"1"}) and
-      every("system.fabric", {"ib_ndr"}))
+check("no pipeline, no XDR, no domain above 16",
+      every("system.node.devices", {"8", "16"}) and
+      every("mapping.pp", {"1"}) and every("system.fabric", {"ib_ndr"}))
+sixteen = [r for r in front if r["system.node.devices"] == "16"]
+quoted(f"{len(sixteen)} of the {len(front)} use a 16-device domain")
+check("the 16-device domains hold one group of 16 (TP 16; TP 2, EP 8; EP 16)",
+      {(r["mapping.tp"], r["mapping.ep"], r["mapping.dp"]) for r in sixteen}
+      == {("16", "1", "1"), ("2", "8", "8"), ("1", "16", "16")})
 
 slice_rows = rows("codesign_slice")
 check("the slice has a front", len(slice_rows) > 0)
