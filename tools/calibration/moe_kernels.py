@@ -98,20 +98,6 @@ def module_times(opt, stdlib, spec, counts):
     return times
 
 
-def with_time_zero(text, accelerator, field):
-    """text with the accelerator's `field` (a time) set to 0 us: its value
-    replaced (the unit kept), or the field added to its efficiency block
-    with a unit (with_field writes a bare number)."""
-    text = with_field(text, accelerator, field, 0)
-    start = re.search(r"^accelerator\s+%s\b" % re.escape(accelerator), text,
-                      re.M)
-    end = re.compile(r"^accelerator\s", re.M).search(text, start.end())
-    stop = end.start() if end else len(text)
-    bare = re.compile(r"(\b%s\s*=\s*0)[ \t]*$" % field, re.M)
-    block = bare.sub(r"\g<1> us", text[start.start():stop], count=1)
-    return text[:start.start()] + block + text[stop:]
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("accelerator")
@@ -146,7 +132,8 @@ def main():
             if text is None:
                 sys.exit("no accelerator %s in stdlib/hardware/nvidia.llmsys"
                          % a.accelerator)
-            text = with_time_zero(text, a.accelerator, "expert_overhead")
+            text = with_field(text, a.accelerator, "expert_overhead", 0,
+                              unit="us")
             open(path, "w").write(text)
             times = module_times(a.llmsys_opt, stdlib, spec, counts)
             for tenth in range(1001):

@@ -54,9 +54,10 @@ train narrow {{ model = cal_5b; system = cal_one; mapping {{ fusion = [flash_att
 """
 
 
-def with_field(text, accelerator, field, value):
+def with_field(text, accelerator, field, value, unit=""):
     """stdlib text with `field = ...` in the accelerator's efficiency block
-    set to value (added when the block does not write it)."""
+    set to value (added when the block does not write it, with `unit`
+    after the number; a written value keeps its own)."""
     start = re.search(r"^accelerator\s+%s\b" % re.escape(accelerator), text,
                       re.M)
     if not start:
@@ -71,7 +72,9 @@ def with_field(text, accelerator, field, value):
     if m:
         return text[:m.start(2)] + repr(value) + text[m.end(2):]
     at = eff.end()
-    return text[:at] + "\n    %s = %r" % (field, value) + text[at:]
+    return (text[:at] + "\n    %s = %r%s" % (field, value,
+                                              " " + unit if unit else "") +
+            text[at:])
 
 
 SQUARE_SPEC = """import std.hardware.nvidia
