@@ -53,6 +53,9 @@ struct BlockTime {
   /// exposed: per side (forward, backward), and for the input-gradient
   /// collectives that overlap the weight-gradient GEMMs.
   double HiddenExposed[2] = {0, 0};
+  /// Of the expert-parallel all-to-alls, the time hidden per side (what
+  /// a micro-batch with no other to pair with shows; ep_overlap).
+  double EpHidden[2] = {0, 0};
   double GradExposed = 0;
   /// Of the context-parallel ring exchange, the share left exposed per side.
   double RingExposed[2] = {0, 0};
@@ -190,6 +193,8 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
     // Each kind keeps its share of what is left exposed.
     for (int K = 0; K < NumCommKinds; ++K)
       T.Comm[K] += HideableKind[Side][K] * T.HiddenExposed[Side];
+    T.EpHidden[Side] = HideableKind[Side][static_cast<int>(CommKind::EP)] *
+                       (1 - T.HiddenExposed[Side]);
   }
   return T;
 }
@@ -274,6 +279,18 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   double V = M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;
   double Pipeline = Mb * Max + (Sum - Max) / V;
   R.Bubble = Pipeline - Mb * Max;
+  // ep_overlap without pipelining runs one micro-batch's forward beside
+  // the previous one's backward, layer by layer (Megatron-LM's combined
+  // 1F1B schedule for no pipelining): the first micro-batch's forward and
+  // the last one's backward have none to pair with, and their all-to-alls
+  // show in full.
+  const bool EpEdges = M.EpOverlap && S.Training && P.Stages.size() == 1;
+  double EpEdge = 0;
+  if (EpEdges) {
+    const BlockTime &MoeT = TimeOf(BlockKind::MoELayer);
+    EpEdge = double(P.Stages[0].MoELayers) * (MoeT.EpHidden[0] + MoeT.EpHidden[1]);
+    Pipeline += EpEdge;
+  }
 
   // Data parallelism and the optimizer, once per step: the gradient
   // reduction (all-reduce, or reduce-scatter with a distributed optimizer)
@@ -348,6 +365,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
     R.ExposedComm[static_cast<int>(CommKind::PP)] += Mb * PipeComm;
   R.ExposedComm[static_cast<int>(CommKind::DP)] += DpExposed;
   R.ExposedComm[static_cast<int>(CommKind::Host)] += HostTransfer;
+  R.ExposedComm[static_cast<int>(CommKind::EP)] += EpEdge;
 
   // Throughput and utilisation.
   // Contraction FLOPs of a micro-batch on one device (ir::totals, from
@@ -468,9 +486,15 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
           Row.Exposed += N * C.Time * BT.RingExposed[isBackward(O.Ph)];
         else if (overlapsWeightGradients(O, M))
           Row.Exposed += N * C.Time * BT.GradExposed;
-        else if (hideable(O, M))
-          Row.Exposed += N * C.Time * BT.HiddenExposed[isBackward(O.Ph)];
-        else
+        else if (hideable(O, M)) {
+          double Shown = BT.HiddenExposed[isBackward(O.Ph)];
+          // One micro-batch's all-to-alls unpaired (EpEdges, above).
+          double Unpaired = EpEdges && commKind(O) == CommKind::EP &&
+                                    B.Kind == BlockKind::MoELayer
+                                ? N / Mb * (1 - Shown)
+                                : 0;
+          Row.Exposed += C.Time * (N * Shown + Unpaired);
+        } else
           Row.Exposed += N * C.Time;
         continue;
       }

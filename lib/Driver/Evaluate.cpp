@@ -98,6 +98,12 @@ std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
       warnFormatFallbacks(prefillPool(S), E->Program, *Ctx.Diags,
                           "the prefill pool's", /*Fp32Too=*/false);
     warnPowerAboveTdp(S, *E, *Ctx.Diags);
+    // Without pipelining, ep_overlap pairs a micro-batch's forward with
+    // the previous one's backward: a step of one micro-batch has no pair.
+    const ir::MappingConfig &M = S.Mapping;
+    if (S.Training && M.EpOverlap && M.Pp == 1 &&
+        E->Program.Schedule.MicroBatches == 1)
+      Ctx.Diags->report<DiagID::warn_ep_overlap_unpaired>(M.Locs.EpOverlap);
   }
   return E;
 }
