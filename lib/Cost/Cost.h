@@ -102,6 +102,14 @@ constexpr int NumCommKinds = static_cast<int>(CommKind::Last) + 1;
 const char *commKindName(CommKind K);
 CommKind commKind(const ir::Op &O);
 
+/// Whether a training step has a micro-batch whose expert-parallel
+/// collectives ep_overlap cannot hide: without pipelining, Megatron-LM's
+/// combined 1F1B schedule runs a micro-batch's forward beside the previous
+/// one's backward, and the first forward and the last backward run alone
+/// (megatron/core/pipeline_parallel/combined_1f1b.py). A step of one
+/// micro-batch then hides nothing.
+bool unpairedMicroBatch(const ir::ScenarioConfig &S);
+
 /// A row of the per-operator table (ops of one name and phase, on the
 /// slowest stage, over a step).
 struct OpRow {

@@ -4,10 +4,11 @@
 // recomputation) of the blocks the stage holds, each op at its roofline
 // time, plus the communication on the critical path: tensor- and
 // expert-parallel collectives are exposed (TP ones hide behind GEMMs only
-// when the mapping sets tp_overlap); collectives marked overlappable inside
-// a layer (SP input re-gathers, ring-attention passes, ZeRO-3 gradient
-// scatters) hide behind that layer's compute; stage-boundary send/recv is
-// exposed.
+// when the mapping sets tp_overlap, EP ones only with ep_overlap, which
+// without pipelining leaves one micro-batch's unpaired); collectives
+// marked overlappable inside a layer (SP input re-gathers, ring-attention
+// passes, ZeRO-3 gradient scatters) hide behind that layer's compute;
+// stage-boundary send/recv is exposed.
 //
 // The pipeline: with m micro-batches, the slowest stage's time t_max and
 // the stages' times t_s, a step takes m t_max + (sum_s t_s - t_max) / v
@@ -53,9 +54,15 @@ struct BlockTime {
   /// exposed: per side (forward, backward), and for the input-gradient
   /// collectives that overlap the weight-gradient GEMMs.
   double HiddenExposed[2] = {0, 0};
-  /// Of the expert-parallel all-to-alls, the time hidden per side (what
-  /// a micro-batch with no other to pair with shows; ep_overlap).
-  double EpHidden[2] = {0, 0};
+  /// A micro-batch whose expert-parallel collectives have no other
+  /// micro-batch to hide behind (ep_overlap's unpaired one, see
+  /// unpairedMicroBatch): the time it adds per side, the share of the
+  /// other hideable collectives it leaves exposed per side, and what it
+  /// adds by kind (the EP ones in full; the others a little less, as they
+  /// have the compute to themselves).
+  double EpEdge[2] = {0, 0};
+  double UnpairedExposed[2] = {0, 0};
+  double EdgeComm[NumCommKinds] = {};
   double GradExposed = 0;
   /// Of the context-parallel ring exchange, the share left exposed per side.
   double RingExposed[2] = {0, 0};
@@ -193,13 +200,25 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
     // Each kind keeps its share of what is left exposed.
     for (int K = 0; K < NumCommKinds; ++K)
       T.Comm[K] += HideableKind[Side][K] * T.HiddenExposed[Side];
-    T.EpHidden[Side] = HideableKind[Side][static_cast<int>(CommKind::EP)] *
-                       (1 - T.HiddenExposed[Side]);
+    // The same side with the expert-parallel collectives exposed.
+    const int Ep = static_cast<int>(CommKind::EP);
+    double Others = Hideable[Side] - HideableKind[Side][Ep];
+    double OthersLeft = std::max(0.0, Others - Compute[Side]);
+    T.UnpairedExposed[Side] = Others > 0 ? OthersLeft / Others : 0;
+    T.EpEdge[Side] = OthersLeft + HideableKind[Side][Ep] - Left;
+    for (int K = 0; K < NumCommKinds; ++K)
+      T.EdgeComm[K] += HideableKind[Side][K] *
+                       ((K == Ep ? 1 : T.UnpairedExposed[Side]) -
+                        T.HiddenExposed[Side]);
   }
   return T;
 }
 
 } // namespace
+
+bool unpairedMicroBatch(const ScenarioConfig &S) {
+  return S.Training && S.Mapping.EpOverlap && S.Mapping.Pp == 1;
+}
 
 TrainingReport costTraining(const Program &P, bool WithTables) {
   TrainingReport R;
@@ -279,18 +298,14 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   double V = M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;
   double Pipeline = Mb * Max + (Sum - Max) / V;
   R.Bubble = Pipeline - Mb * Max;
-  // ep_overlap without pipelining runs one micro-batch's forward beside
-  // the previous one's backward, layer by layer (Megatron-LM's combined
-  // 1F1B schedule for no pipelining): the first micro-batch's forward and
-  // the last one's backward have none to pair with, and their all-to-alls
-  // show in full.
-  const bool EpEdges = M.EpOverlap && S.Training && P.Stages.size() == 1;
-  double EpEdge = 0;
-  if (EpEdges) {
-    const BlockTime &MoeT = TimeOf(BlockKind::MoELayer);
-    EpEdge = double(P.Stages[0].MoELayers) * (MoeT.EpHidden[0] + MoeT.EpHidden[1]);
-    Pipeline += EpEdge;
-  }
+  // One micro-batch's expert-parallel collectives have none to pair with
+  // (unpairedMicroBatch): its forward's and backward's show in full.
+  const bool EpEdges = unpairedMicroBatch(S);
+  const double EdgeLayers =
+      EpEdges ? double(P.Stages[R.SlowestStage].MoELayers) : 0;
+  const BlockTime &MoeTime = TimeOf(BlockKind::MoELayer);
+  double EpEdge = EdgeLayers * (MoeTime.EpEdge[0] + MoeTime.EpEdge[1]);
+  Pipeline += EpEdge;
 
   // Data parallelism and the optimizer, once per step: the gradient
   // reduction (all-reduce, or reduce-scatter with a distributed optimizer)
@@ -365,7 +380,8 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
     R.ExposedComm[static_cast<int>(CommKind::PP)] += Mb * PipeComm;
   R.ExposedComm[static_cast<int>(CommKind::DP)] += DpExposed;
   R.ExposedComm[static_cast<int>(CommKind::Host)] += HostTransfer;
-  R.ExposedComm[static_cast<int>(CommKind::EP)] += EpEdge;
+  for (int K = 0; K < NumCommKinds; ++K)
+    R.ExposedComm[K] += EdgeLayers * MoeTime.EdgeComm[K];
 
   // Throughput and utilisation.
   // Contraction FLOPs of a micro-batch on one device (ir::totals, from
@@ -487,13 +503,16 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
         else if (overlapsWeightGradients(O, M))
           Row.Exposed += N * C.Time * BT.GradExposed;
         else if (hideable(O, M)) {
-          double Shown = BT.HiddenExposed[isBackward(O.Ph)];
-          // One micro-batch's all-to-alls unpaired (EpEdges, above).
-          double Unpaired = EpEdges && commKind(O) == CommKind::EP &&
-                                    B.Kind == BlockKind::MoELayer
-                                ? N / Mb * (1 - Shown)
-                                : 0;
-          Row.Exposed += C.Time * (N * Shown + Unpaired);
+          int Side = isBackward(O.Ph);
+          double Shown = BT.HiddenExposed[Side];
+          // The unpaired micro-batch (EpEdges, above) shows its EP
+          // collectives in full, the others in their share of it.
+          double Unpaired =
+              EpEdges && B.Kind == BlockKind::MoELayer
+                  ? (commKind(O) == CommKind::EP ? 1 : BT.UnpairedExposed[Side]) -
+                        Shown
+                  : 0;
+          Row.Exposed += C.Time * N * (Shown + Unpaired / Mb);
         } else
           Row.Exposed += N * C.Time;
         continue;

@@ -98,12 +98,15 @@ std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
       warnFormatFallbacks(prefillPool(S), E->Program, *Ctx.Diags,
                           "the prefill pool's", /*Fp32Too=*/false);
     warnPowerAboveTdp(S, *E, *Ctx.Diags);
-    // Without pipelining, ep_overlap pairs a micro-batch's forward with
-    // the previous one's backward: a step of one micro-batch has no pair.
-    const ir::MappingConfig &M = S.Mapping;
-    if (S.Training && M.EpOverlap && M.Pp == 1 &&
-        E->Program.Schedule.MicroBatches == 1)
-      Ctx.Diags->report<DiagID::warn_ep_overlap_unpaired>(M.Locs.EpOverlap);
+    // ep_overlap with its one micro-batch unpaired.
+    if (cost::unpairedMicroBatch(S) && E->Program.Schedule.MicroBatches == 1) {
+      auto D = Ctx.Diags->report<DiagID::warn_ep_overlap_unpaired>(
+          S.Mapping.Locs.EpOverlap);
+      if (S.MappingUse.Start.isValid() &&
+          S.MappingUse.Start.getPointer() !=
+              S.Mapping.Locs.EpOverlap.Start.getPointer())
+        D.note<DiagID::note_scenario_uses>(S.MappingUse, S.Name);
+    }
   }
   return E;
 }
