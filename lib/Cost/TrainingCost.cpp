@@ -56,11 +56,10 @@ struct BlockTime {
   double HiddenExposed[2] = {0, 0};
   /// A micro-batch whose expert-parallel collectives have no other
   /// micro-batch to hide behind (ep_overlap's unpaired one, see
-  /// unpairedMicroBatch): the time it adds per side, the share of the
-  /// other hideable collectives it leaves exposed per side, and what it
-  /// adds by kind (the EP ones in full; the others a little less, as they
-  /// have the compute to themselves).
-  double EpEdge[2] = {0, 0};
+  /// unpairedMicroBatch): the share of the other hideable collectives it
+  /// leaves exposed per side, and the time it adds by kind (the EP ones
+  /// in full; the others a little less, as they have the compute to
+  /// themselves), which sums to what it adds to the step.
   double UnpairedExposed[2] = {0, 0};
   double EdgeComm[NumCommKinds] = {};
   double GradExposed = 0;
@@ -200,12 +199,15 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
     // Each kind keeps its share of what is left exposed.
     for (int K = 0; K < NumCommKinds; ++K)
       T.Comm[K] += HideableKind[Side][K] * T.HiddenExposed[Side];
-    // The same side with the expert-parallel collectives exposed.
+    // The same side with the expert-parallel collectives exposed (the
+    // same as hidden where there are none).
     const int Ep = static_cast<int>(CommKind::EP);
+    T.UnpairedExposed[Side] = T.HiddenExposed[Side];
+    if (HideableKind[Side][Ep] == 0)
+      continue;
     double Others = Hideable[Side] - HideableKind[Side][Ep];
-    double OthersLeft = std::max(0.0, Others - Compute[Side]);
-    T.UnpairedExposed[Side] = Others > 0 ? OthersLeft / Others : 0;
-    T.EpEdge[Side] = OthersLeft + HideableKind[Side][Ep] - Left;
+    T.UnpairedExposed[Side] =
+        Others > 0 ? std::max(0.0, Others - Compute[Side]) / Others : 0;
     for (int K = 0; K < NumCommKinds; ++K)
       T.EdgeComm[K] += HideableKind[Side][K] *
                        ((K == Ep ? 1 : T.UnpairedExposed[Side]) -
@@ -304,8 +306,8 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   const double EdgeLayers =
       EpEdges ? double(P.Stages[R.SlowestStage].MoELayers) : 0;
   const BlockTime &MoeTime = TimeOf(BlockKind::MoELayer);
-  double EpEdge = EdgeLayers * (MoeTime.EpEdge[0] + MoeTime.EpEdge[1]);
-  Pipeline += EpEdge;
+  for (int K = 0; K < NumCommKinds; ++K)
+    Pipeline += EdgeLayers * MoeTime.EdgeComm[K];
 
   // Data parallelism and the optimizer, once per step: the gradient
   // reduction (all-reduce, or reduce-scatter with a distributed optimizer)
@@ -508,10 +510,10 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
           // The unpaired micro-batch (EpEdges, above) shows its EP
           // collectives in full, the others in their share of it.
           double Unpaired =
-              EpEdges && B.Kind == BlockKind::MoELayer
-                  ? (commKind(O) == CommKind::EP ? 1 : BT.UnpairedExposed[Side]) -
-                        Shown
-                  : 0;
+              EpEdges ? (commKind(O) == CommKind::EP ? 1
+                                                     : BT.UnpairedExposed[Side]) -
+                            Shown
+                      : 0;
           Row.Exposed += C.Time * N * (Shown + Unpaired / Mb);
         } else
           Row.Exposed += N * C.Time;

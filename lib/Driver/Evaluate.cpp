@@ -102,9 +102,7 @@ std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
     if (cost::unpairedMicroBatch(S) && E->Program.Schedule.MicroBatches == 1) {
       auto D = Ctx.Diags->report<DiagID::warn_ep_overlap_unpaired>(
           S.Mapping.Locs.EpOverlap);
-      if (S.MappingUse.Start.isValid() &&
-          S.MappingUse.Start.getPointer() !=
-              S.Mapping.Locs.EpOverlap.Start.getPointer())
+      if (S.mappingUseElsewhere(S.Mapping.Locs.EpOverlap))
         D.note<DiagID::note_scenario_uses>(S.MappingUse, S.Name);
     }
   }

@@ -470,6 +470,12 @@ struct ScenarioConfig {
   }
   llvm::SMRange Decl;
   llvm::SMRange MappingUse; ///< where the scenario names its mapping
+  /// Whether a diagnostic at At (in the mapping) wants a note at
+  /// MappingUse: there is one, and it is elsewhere.
+  bool mappingUseElsewhere(llvm::SMRange At) const {
+    return MappingUse.Start.isValid() &&
+           MappingUse.Start.getPointer() != At.Start.getPointer();
+  }
 };
 
 /// Reads a train or serve entity (already checked by Sema).

@@ -73,8 +73,7 @@ private:
     Ok = false;
     if (Ctx.Diags) {
       auto D = Ctx.Diags->report<ID>(R, std::forward<Args>(A)...);
-      if (S.MappingUse.Start.isValid() &&
-          S.MappingUse.Start.getPointer() != R.Start.getPointer())
+      if (S.mappingUseElsewhere(R))
         D.template note<DiagID::note_scenario_uses>(S.MappingUse, S.Name);
     }
   }
@@ -245,8 +244,7 @@ private:
       Ok = false;
       auto D = Ctx.Diags->report<DiagID::err_mapping_devices>(
           L.Decl, Used, Product(), Sys.Name, Have);
-      if (S.MappingUse.Start.isValid() &&
-          S.MappingUse.Start.getPointer() != L.Decl.Start.getPointer())
+      if (S.mappingUseElsewhere(L.Decl))
         D.note<DiagID::note_scenario_uses>(S.MappingUse, S.Name);
       if (Used < Have)
         D.note<DiagID::note_partial_system>(S.Decl, Used);
