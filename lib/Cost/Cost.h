@@ -22,6 +22,7 @@
 
 #include <functional>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -102,13 +103,26 @@ constexpr int NumCommKinds = static_cast<int>(CommKind::Last) + 1;
 const char *commKindName(CommKind K);
 CommKind commKind(const ir::Op &O);
 
-/// Whether a training step has a micro-batch whose expert-parallel
-/// collectives ep_overlap cannot hide: without pipelining, Megatron-LM's
-/// combined 1F1B schedule runs a micro-batch's forward beside the previous
-/// one's backward, and the first forward and the last backward run alone
-/// (megatron/core/pipeline_parallel/combined_1f1b.py). A step of one
-/// micro-batch then hides nothing.
-bool unpairedMicroBatch(const ir::ScenarioConfig &S);
+/// Under ep_overlap, how many model chunks' forwards stage Stage runs with
+/// no backward beside it (and as many backwards with no forward): their
+/// expert-parallel collectives show in full. Megatron-LM pairs a forward
+/// with another micro-batch's backward layer by layer in the steady state
+/// of its schedules (megatron/core/pipeline_parallel/combined_1f1b.py):
+/// without pipelining the first forward and the last backward run alone;
+/// with the interleaved schedule, a stage's warm-up forwards
+/// (2 (p - r - 1) + (v - 1) p, one more under ep_overlap: schedules.py
+/// get_pp_rank_microbatches, with microbatch_group_size_per_vp_stage at
+/// its default p) and as many cool-down backwards. Plain 1F1B (which
+/// Megatron-LM does not combine) is taken the same way, with its p - r - 1
+/// warm-up forwards and the one more; gpipe pairs nothing. At most every
+/// chunk of the step; 0 without ep_overlap.
+double unpairedChunks(const ir::ScenarioConfig &S, int64_t Stage,
+                      int64_t MicroBatches);
+
+/// Why ep_overlap hides nothing in a step of MicroBatches micro-batches
+/// (every chunk of the first stage unpaired), or none where it hides some.
+std::optional<std::string> epOverlapHidesNothing(const ir::ScenarioConfig &S,
+                                                 int64_t MicroBatches);
 
 /// A row of the per-operator table (ops of one name and phase, on the
 /// slowest stage, over a step).
@@ -190,7 +204,9 @@ struct TrainingReport {
   // Breakdown of the step (sums to StepTime).
   double ComputeBound = 0, MemoryBoundTime = 0, Bubble = 0, Optimizer = 0;
   double ExposedComm[NumCommKinds] = {}; ///< by CommKind
-  std::vector<double> StageTimes; ///< per micro-batch, forward + backward
+  /// Per micro-batch, forward + backward (with the stage's unpaired
+  /// ep_overlap chunks spread over the micro-batches: unpairedChunks).
+  std::vector<double> StageTimes;
   int SlowestStage = 0;
   MemoryBreakdown Memory;
   std::vector<OpRow> Ops;

@@ -218,8 +218,53 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
 
 } // namespace
 
-bool unpairedMicroBatch(const ScenarioConfig &S) {
-  return S.Training && S.Mapping.EpOverlap && S.Mapping.Pp == 1;
+double unpairedChunks(const ScenarioConfig &S, int64_t Stage,
+                      int64_t MicroBatches) {
+  const MappingConfig &M = S.Mapping;
+  if (!S.Training || !M.EpOverlap)
+    return 0;
+  const double Mb = double(MicroBatches);
+  if (M.Pp <= 1)
+    return std::min(1.0, Mb);
+  const double P = double(M.Pp), R = double(Stage);
+  switch (M.Schedule) {
+  case ScheduleKind::GPipe:
+    return Mb;
+  case ScheduleKind::OneFOneB:
+    return std::min(Mb, P - R);
+  case ScheduleKind::Interleaved: {
+    const double V = double(M.VirtualStages);
+    return std::min(Mb * V, 2 * (P - R - 1) + (V - 1) * P + 1);
+  }
+  }
+  return 0;
+}
+
+std::optional<std::string> epOverlapHidesNothing(const ScenarioConfig &S,
+                                                 int64_t MicroBatches) {
+  const MappingConfig &M = S.Mapping;
+  if (!S.Training || !M.EpOverlap)
+    return std::nullopt;
+  if (M.Pp <= 1)
+    return MicroBatches <= 1
+               ? std::optional<std::string>(
+                     "without pipelining it runs a micro-batch's forward "
+                     "beside the previous one's backward, and this step has "
+                     "one micro-batch (set global_batch to several times dp "
+                     "x micro_batch)")
+               : std::nullopt;
+  if (M.Schedule == ScheduleKind::GPipe)
+    return std::string("gpipe runs every micro-batch's forward before the "
+                       "first backward, so no forward has a backward beside "
+                       "it (use 1f1b or interleaved_1f1b)");
+  const double V =
+      M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;
+  // The last stage warms up least.
+  if (unpairedChunks(S, M.Pp - 1, MicroBatches) < double(MicroBatches) * V)
+    return std::nullopt;
+  return std::string("every stage's warm-up forwards take all the "
+                     "micro-batches, so none runs beside a backward (raise "
+                     "global_batch for more micro-batches)");
 }
 
 TrainingReport costTraining(const Program &P, bool WithTables) {
@@ -276,13 +321,25 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   double PipeComm = 0;
   if (const Block *C = P.block(BlockKind::PipelineComm))
     PipeComm = C->Repeat * Total(TimeOf(BlockKind::PipelineComm));
-  double Sum = 0, Max = 0;
   R.StageTimes.reserve(P.Stages.size());
   const double Dense = Total(TimeOf(BlockKind::DenseLayer)),
                Moe = Total(TimeOf(BlockKind::MoELayer)),
                Emb = Total(TimeOf(BlockKind::Embedding)),
                Head = Total(TimeOf(BlockKind::Head)),
                Comm = P.Stages.size() > 1 ? PipeComm : 0;
+  const double V =
+      M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;
+  // Under ep_overlap, the forwards and backwards the schedule runs alone
+  // (unpairedChunks: the first and last micro-batch without pipelining,
+  // a stage's warm-up forwards and cool-down backwards with it) show their
+  // expert-parallel collectives in full: each stage's, spread over its
+  // micro-batches, add to its time (so a step where nothing pairs costs
+  // what it costs without ep_overlap, bubble included).
+  const BlockTime &MoeTime = TimeOf(BlockKind::MoELayer);
+  double EdgeTime = 0;
+  for (int K = 0; K < NumCommKinds; ++K)
+    EdgeTime += MoeTime.EdgeComm[K];
+  double Sum = 0, Max = 0, EdgeLayers = 0;
   double T = 0;
   for (size_t I = 0; I < P.Stages.size(); ++I) {
     const Stage &St = P.Stages[I];
@@ -290,24 +347,21 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
     if (I == 0 || !St.sameBlocks(P.Stages[I - 1]))
       T = St.DenseLayers * Dense + St.MoELayers * Moe +
           (St.HasEmbedding ? Emb : 0) + (St.HasHead ? Head : 0) + Comm;
-    R.StageTimes.push_back(T);
-    Sum += T;
-    if (T > Max) {
-      Max = T;
+    double Layers = EdgeTime > 0 ? unpairedChunks(S, static_cast<int64_t>(I),
+                                                  R.MicroBatches) *
+                                       double(St.MoELayers) / V
+                                 : 0;
+    double Stage = T + Layers * EdgeTime / Mb;
+    R.StageTimes.push_back(Stage);
+    Sum += Stage;
+    if (Stage > Max) {
+      Max = Stage;
       R.SlowestStage = static_cast<int>(I);
+      EdgeLayers = Layers;
     }
   }
-  double V = M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;
-  double Pipeline = Mb * Max + (Sum - Max) / V;
-  R.Bubble = Pipeline - Mb * Max;
-  // One micro-batch's expert-parallel collectives have none to pair with
-  // (unpairedMicroBatch): its forward's and backward's show in full.
-  const bool EpEdges = unpairedMicroBatch(S);
-  const double EdgeLayers =
-      EpEdges ? double(P.Stages[R.SlowestStage].MoELayers) : 0;
-  const BlockTime &MoeTime = TimeOf(BlockKind::MoELayer);
-  for (int K = 0; K < NumCommKinds; ++K)
-    Pipeline += EdgeLayers * MoeTime.EdgeComm[K];
+  R.Bubble = (Sum - Max) / V;
+  double Pipeline = Mb * Max + R.Bubble;
 
   // Data parallelism and the optimizer, once per step: the gradient
   // reduction (all-reduce, or reduce-scatter with a distributed optimizer)
@@ -507,14 +561,13 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
         else if (hideable(O, M)) {
           int Side = isBackward(O.Ph);
           double Shown = BT.HiddenExposed[Side];
-          // The unpaired micro-batch (EpEdges, above) shows its EP
+          // The unpaired chunks' layers (EdgeLayers, above) show their EP
           // collectives in full, the others in their share of it.
           double Unpaired =
-              EpEdges ? (commKind(O) == CommKind::EP ? 1
-                                                     : BT.UnpairedExposed[Side]) -
-                            Shown
-                      : 0;
-          Row.Exposed += C.Time * N * (Shown + Unpaired / Mb);
+              (commKind(O) == CommKind::EP ? 1 : BT.UnpairedExposed[Side]) -
+              Shown;
+          double Edge = B.Kind == BlockKind::MoELayer ? EdgeLayers : 0;
+          Row.Exposed += C.Time * (N * Shown + Edge * Unpaired);
         } else
           Row.Exposed += N * C.Time;
         continue;

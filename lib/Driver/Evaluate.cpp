@@ -98,10 +98,11 @@ std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
       warnFormatFallbacks(prefillPool(S), E->Program, *Ctx.Diags,
                           "the prefill pool's", /*Fp32Too=*/false);
     warnPowerAboveTdp(S, *E, *Ctx.Diags);
-    // ep_overlap with its one micro-batch unpaired.
-    if (cost::unpairedMicroBatch(S) && E->Program.Schedule.MicroBatches == 1) {
+    // ep_overlap with no forward beside a backward.
+    if (std::optional<std::string> Why =
+            cost::epOverlapHidesNothing(S, E->Program.Schedule.MicroBatches)) {
       auto D = Ctx.Diags->report<DiagID::warn_ep_overlap_unpaired>(
-          S.Mapping.Locs.EpOverlap);
+          S.Mapping.Locs.EpOverlap, *Why);
       if (S.mappingUseElsewhere(S.Mapping.Locs.EpOverlap))
         D.note<DiagID::note_scenario_uses>(S.MappingUse, S.Name);
     }
