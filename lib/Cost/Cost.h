@@ -103,26 +103,27 @@ constexpr int NumCommKinds = static_cast<int>(CommKind::Last) + 1;
 const char *commKindName(CommKind K);
 CommKind commKind(const ir::Op &O);
 
-/// Under ep_overlap, how many model chunks' forwards stage Stage runs with
-/// no backward beside it (and as many backwards with no forward): their
-/// expert-parallel collectives show in full. Megatron-LM pairs a forward
-/// with another micro-batch's backward layer by layer in the steady state
-/// of its schedules (megatron/core/pipeline_parallel/combined_1f1b.py):
-/// without pipelining the first forward and the last backward run alone;
-/// with the interleaved schedule, a stage's warm-up forwards
-/// (2 (p - r - 1) + (v - 1) p, one more under ep_overlap: schedules.py
+/// Under ep_overlap, how many MoE layer passes of stage St (the Index-th)
+/// run their forward with no backward beside it (and as many backwards
+/// with no forward): their expert-parallel collectives show in full.
+/// Megatron-LM pairs a forward with another micro-batch's backward layer
+/// by layer in the steady state of its schedules
+/// (megatron/core/pipeline_parallel/combined_1f1b.py): without pipelining
+/// the first forward and the last backward run alone; with the interleaved
+/// schedule, a stage's warm-up forwards (2 (p - r - 1) + (v - 1) p model
+/// chunks, one more under ep_overlap: schedules.py
 /// get_pp_rank_microbatches, with microbatch_group_size_per_vp_stage at
-/// its default p) and as many cool-down backwards. Plain 1F1B (which
-/// Megatron-LM does not combine) is taken the same way, with its p - r - 1
-/// warm-up forwards and the one more; gpipe pairs nothing. At most every
-/// chunk of the step; 0 without ep_overlap.
-double unpairedChunks(const ir::ScenarioConfig &S, int64_t Stage,
-                      int64_t MicroBatches);
+/// its default p), in groups of p micro-batches chunk after chunk, and the
+/// cool-down backwards, the same chunks in reverse. Plain 1F1B (which
+/// Megatron-LM does not combine) is taken the same way, with its
+/// p - r - 1 warm-up forwards and the one more; gpipe pairs nothing. At
+/// most every pass of the step; 0 without ep_overlap.
+double unpairedLayers(const ir::ScenarioConfig &S, const ir::Stage &St,
+                      int64_t Index, int64_t MicroBatches);
 
-/// Why ep_overlap hides nothing in a step of MicroBatches micro-batches
-/// (every chunk of the first stage unpaired), or none where it hides some.
-std::optional<std::string> epOverlapHidesNothing(const ir::ScenarioConfig &S,
-                                                 int64_t MicroBatches);
+/// Why ep_overlap hides nothing in a training program (no stage with MoE
+/// layers has a forward beside a backward), or none where it hides some.
+std::optional<std::string> epOverlapHidesNothing(const ir::Program &P);
 
 /// A row of the per-operator table (ops of one name and phase, on the
 /// slowest stage, over a step).

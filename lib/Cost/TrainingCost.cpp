@@ -5,7 +5,8 @@
 // time, plus the communication on the critical path: tensor- and
 // expert-parallel collectives are exposed (TP ones hide behind GEMMs only
 // when the mapping sets tp_overlap, EP ones only with ep_overlap, which
-// without pipelining leaves one micro-batch's unpaired); collectives
+// leaves the forwards and backwards the schedule runs alone unpaired);
+// collectives
 // marked overlappable inside a layer (SP input re-gathers, ring-attention
 // passes, ZeRO-3 gradient scatters) hide behind that layer's compute;
 // stage-boundary send/recv is exposed.
@@ -54,9 +55,9 @@ struct BlockTime {
   /// exposed: per side (forward, backward), and for the input-gradient
   /// collectives that overlap the weight-gradient GEMMs.
   double HiddenExposed[2] = {0, 0};
-  /// A micro-batch whose expert-parallel collectives have no other
-  /// micro-batch to hide behind (ep_overlap's unpaired one, see
-  /// unpairedMicroBatch): the share of the other hideable collectives it
+  /// A layer pass whose expert-parallel collectives have no other
+  /// micro-batch's to hide behind (ep_overlap's unpaired ones, see
+  /// unpairedLayers): the share of the other hideable collectives it
   /// leaves exposed per side, and the time it adds by kind (the EP ones
   /// in full; the others a little less, as they have the compute to
   /// themselves), which sums to what it adds to the step.
@@ -218,50 +219,60 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
 
 } // namespace
 
-double unpairedChunks(const ScenarioConfig &S, int64_t Stage,
+double unpairedLayers(const ScenarioConfig &S, const Stage &St, int64_t Index,
                       int64_t MicroBatches) {
   const MappingConfig &M = S.Mapping;
-  if (!S.Training || !M.EpOverlap)
+  if (!S.Training || !M.EpOverlap || St.MoELayers == 0)
     return 0;
-  const double Mb = double(MicroBatches);
+  const double Mb = double(MicroBatches), Moe = double(St.MoELayers);
   if (M.Pp <= 1)
-    return std::min(1.0, Mb);
-  const double P = double(M.Pp), R = double(Stage);
-  switch (M.Schedule) {
-  case ScheduleKind::GPipe:
-    return Mb;
-  case ScheduleKind::OneFOneB:
-    return std::min(Mb, P - R);
-  case ScheduleKind::Interleaved: {
-    const double V = double(M.VirtualStages);
-    return std::min(Mb * V, 2 * (P - R - 1) + (V - 1) * P + 1);
+    return std::min(1.0, Mb) * Moe;
+  const double P = double(M.Pp), R = double(Index);
+  if (M.Schedule == ScheduleKind::GPipe)
+    return Mb * Moe;
+  const int64_t V =
+      M.Schedule == ScheduleKind::Interleaved ? M.VirtualStages : 1;
+  if (V <= 1)
+    return std::min(Mb, P - R) * Moe;
+  // The warm-up forwards in Megatron-LM's order: groups of g = p
+  // micro-batches, chunk after chunk (schedules.py get_schedule_table);
+  // the cool-down backwards visit the same chunks in reverse.
+  const double G = P;
+  const double Warmup =
+      std::min(Mb * double(V), 2 * (P - R - 1) + double(V - 1) * P + 1);
+  const double Round = G * double(V);
+  const double Rounds = std::floor(Warmup / Round);
+  double Left = Warmup - Rounds * Round, Layers = Rounds * G * Moe;
+  for (int64_t C = 0; C < V && Left > 0; ++C) {
+    double Chunk = St.MoEChunks.size() == size_t(V) ? double(St.MoEChunks[C])
+                                                    : Moe / double(V);
+    Layers += std::min(G, Left) * Chunk;
+    Left -= G;
   }
-  }
-  return 0;
+  return Layers;
 }
 
-std::optional<std::string> epOverlapHidesNothing(const ScenarioConfig &S,
-                                                 int64_t MicroBatches) {
+std::optional<std::string> epOverlapHidesNothing(const Program &P) {
+  const ScenarioConfig &S = P.Scenario;
   const MappingConfig &M = S.Mapping;
   if (!S.Training || !M.EpOverlap)
     return std::nullopt;
+  const int64_t Mb = P.Schedule.MicroBatches;
+  // Something is hidden where a stage with MoE layers has a pair for any.
+  for (size_t I = 0; I < P.Stages.size(); ++I) {
+    const Stage &St = P.Stages[I];
+    if (unpairedLayers(S, St, int64_t(I), Mb) < double(Mb) * St.MoELayers)
+      return std::nullopt;
+  }
   if (M.Pp <= 1)
-    return MicroBatches <= 1
-               ? std::optional<std::string>(
-                     "without pipelining it runs a micro-batch's forward "
-                     "beside the previous one's backward, and this step has "
-                     "one micro-batch (set global_batch to several times dp "
-                     "x micro_batch)")
-               : std::nullopt;
+    return std::string("without pipelining it runs a micro-batch's forward "
+                       "beside the previous one's backward, and this step "
+                       "has one micro-batch (set global_batch to several "
+                       "times dp x micro_batch)");
   if (M.Schedule == ScheduleKind::GPipe)
     return std::string("gpipe runs every micro-batch's forward before the "
                        "first backward, so no forward has a backward beside "
-                       "it (use 1f1b or interleaved_1f1b)");
-  const double V =
-      M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;
-  // The last stage warms up least.
-  if (unpairedChunks(S, M.Pp - 1, MicroBatches) < double(MicroBatches) * V)
-    return std::nullopt;
+                       "it (use interleaved_1f1b, as Megatron-LM does)");
   return std::string("every stage's warm-up forwards take all the "
                      "micro-batches, so none runs beside a backward (raise "
                      "global_batch for more micro-batches)");
@@ -330,7 +341,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   const double V =
       M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;
   // Under ep_overlap, the forwards and backwards the schedule runs alone
-  // (unpairedChunks: the first and last micro-batch without pipelining,
+  // (unpairedLayers: the first and last micro-batch without pipelining,
   // a stage's warm-up forwards and cool-down backwards with it) show their
   // expert-parallel collectives in full: each stage's, spread over its
   // micro-batches, add to its time (so a step where nothing pairs costs
@@ -347,10 +358,10 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
     if (I == 0 || !St.sameBlocks(P.Stages[I - 1]))
       T = St.DenseLayers * Dense + St.MoELayers * Moe +
           (St.HasEmbedding ? Emb : 0) + (St.HasHead ? Head : 0) + Comm;
-    double Layers = EdgeTime > 0 ? unpairedChunks(S, static_cast<int64_t>(I),
-                                                  R.MicroBatches) *
-                                       double(St.MoELayers) / V
-                                 : 0;
+    double Layers =
+        EdgeTime > 0
+            ? unpairedLayers(S, St, static_cast<int64_t>(I), R.MicroBatches)
+            : 0;
     double Stage = T + Layers * EdgeTime / Mb;
     R.StageTimes.push_back(Stage);
     Sum += Stage;

@@ -100,7 +100,7 @@ std::optional<Evaluation> evaluate(const ir::ScenarioConfig &S,
     warnPowerAboveTdp(S, *E, *Ctx.Diags);
     // ep_overlap with no forward beside a backward.
     if (std::optional<std::string> Why =
-            cost::epOverlapHidesNothing(S, E->Program.Schedule.MicroBatches)) {
+            cost::epOverlapHidesNothing(E->Program)) {
       auto D = Ctx.Diags->report<DiagID::warn_ep_overlap_unpaired>(
           S.Mapping.Locs.EpOverlap, *Why);
       if (S.mappingUseElsewhere(S.Mapping.Locs.EpOverlap))

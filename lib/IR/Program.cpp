@@ -301,6 +301,12 @@ void printProgram(const Program &P, raw_ostream &OS, bool ExpandLayers) {
       OS << ": " << St.DenseLayers << " layers";
       if (St.MoELayers)
         OS << ", " << St.MoELayers << " moe-layers";
+      if (St.MoELayers && !St.MoEChunks.empty()) {
+        OS << " (by chunk";
+        for (int64_t N : St.MoEChunks)
+          OS << ' ' << N;
+        OS << ')';
+      }
       if (St.HasEmbedding)
         OS << ", embedding";
       if (St.HasHead)
@@ -388,12 +394,19 @@ std::string verifyProgram(const Program &P) {
       !Finite(P.Schedule.BubbleFraction))
     return "a schedule with no virtual stage, negative decode steps or a "
            "negative or non-finite bubble";
-  for (const Stage &S : P.Stages)
+  for (const Stage &S : P.Stages) {
     if (S.DenseLayers < 0 || S.MoELayers < 0 || !(S.InFlight >= 1) ||
         !std::isfinite(S.InFlight))
       return fmt::format("a stage of {} + {} layers with {} micro-batches in "
                          "flight",
                          S.DenseLayers, S.MoELayers, S.InFlight);
+    int64_t Chunked = 0;
+    for (int64_t N : S.MoEChunks)
+      Chunked = N < 0 || Chunked < 0 ? -1 : Chunked + N;
+    if (!S.MoEChunks.empty() && Chunked != S.MoELayers)
+      return fmt::format("a stage of {} MoE layers whose {} chunks hold {}",
+                         S.MoELayers, S.MoEChunks.size(), Chunked);
+  }
   for (const Block &B : P.Blocks) {
     if (B.Repeat < 0)
       return fmt::format("block {} repeats {} times", blockKindName(B.Kind).str(),

@@ -17,6 +17,7 @@
 
 #include "IR/Scenario.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 #include <memory>
 #include <optional>
@@ -253,6 +254,10 @@ struct Stage {
   /// Training: micro-batches whose activations the stage holds at once
   /// (the schedule pass; 1 before it and for serving).
   double InFlight = 1;
+  /// With interleaving, the MoE layers of each of the stage's model
+  /// chunks in schedule order (its c-th is the model's chunk c pp + s);
+  /// they sum to MoELayers. Empty without interleaving (one chunk).
+  llvm::SmallVector<int64_t, 2> MoEChunks;
 
   /// Repeats of a model block (embedding, layers, head) on this stage; 0
   /// for the pipeline's sends and the optimizer, which are not the model's.

@@ -249,6 +249,12 @@ void writeProgramText(const Program &P, StringRef SpecPath, raw_ostream &OS) {
 #define X(Word, Member) OS << " " Word "=" << text(St.Member);
     LLMSYS_STAGE_TEXT_FIELDS(X)
 #undef X
+    // A list, written where there is one.
+    if (!St.MoEChunks.empty()) {
+      OS << " moe_chunks=";
+      for (size_t I = 0; I < St.MoEChunks.size(); ++I)
+        OS << (I ? "," : "") << text(St.MoEChunks[I]);
+    }
     OS << '\n';
   }
   const Op Default;
@@ -456,6 +462,15 @@ std::optional<ProgramText> Reader::read() {
   }
         LLMSYS_STAGE_TEXT_FIELDS(X)
 #undef X
+        if (W.Key == "moe_chunks") {
+          St.MoEChunks.clear();
+          for (StringRef N : llvm::split(StringRef(W.Value), ',')) {
+            Word Element = W;
+            Element.Value = N.str();
+            value(Element, St.MoEChunks.emplace_back());
+          }
+          continue;
+        }
         unknown(W, Kind);
       }
     } else if (Kind == "block") {

@@ -927,14 +927,23 @@ private:
       int64_t Moe = M.moeLayersBefore(Last) - M.moeLayersBefore(First);
       St.DenseLayers += Layers - Moe;
       St.MoELayers += Moe;
+      if (Map.VirtualStages > 1)
+        St.MoEChunks.push_back(Moe);
       First = Last;
     }
     // Multi-token-prediction modules run after the last layer, on the last
     // stage (Megatron-LM's layout puts them in the last chunk): their
     // layers are of the kind of the model's last. Serving runs none.
-    if (S.Training && M.MtpLayers > 0)
-      (M.lastLayerMoe() ? P.Stages.back().MoELayers
-                        : P.Stages.back().DenseLayers) += M.MtpLayers;
+    if (S.Training && M.MtpLayers > 0) {
+      Stage &Last = P.Stages.back();
+      if (!M.lastLayerMoe()) {
+        Last.DenseLayers += M.MtpLayers;
+      } else {
+        Last.MoELayers += M.MtpLayers;
+        if (!Last.MoEChunks.empty())
+          Last.MoEChunks.back() += M.MtpLayers;
+      }
+    }
     P.Stages.front().HasEmbedding = true;
     P.Stages.back().HasHead = true;
     if (Pp < 2)

@@ -126,6 +126,14 @@ bool schedule(Program &P, PassContext &Ctx) {
   // every forward first; 1F1B starts p - i forwards on stage i before its
   // first backward (Narayanan et al. 2021, §2.2), interleaving holds
   // (1 + (p - 1) / (p v)) times as many (Korthikanti et al. 2022, §4.2.3).
+  // Under ep_overlap with pipelining, one more warm-up forward (a model
+  // chunk: 1 / v of a micro-batch with interleaving) so that each
+  // combined step's forward and backward are independent (Megatron-LM
+  // schedules.py get_pp_rank_microbatches); without pipelining the
+  // combined step frees a layer of one micro-batch as it fills one of the
+  // next, and holds one.
+  const double Extra =
+      M.EpOverlap && Pp > 1 && M.Schedule != ScheduleKind::GPipe ? 1 / V : 0;
   int64_t I = 0;
   for (Stage &St : P.Stages) {
     St.InFlight = M.Schedule == ScheduleKind::GPipe
@@ -133,6 +141,8 @@ bool schedule(Program &P, PassContext &Ctx) {
                       : double(std::min<int64_t>(Pp - I, Mb));
     if (M.Schedule == ScheduleKind::Interleaved && Pp > 1)
       St.InFlight *= 1 + double(Pp - 1) / (Pp * V);
+    if (Pp - I < Mb) // (a warm-up of every micro-batch has no more)
+      St.InFlight += Extra;
     ++I;
   }
   return true;
