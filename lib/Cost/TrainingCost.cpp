@@ -234,6 +234,10 @@ double unpairedLayers(const ScenarioConfig &S, const Stage &St, int64_t Index,
       M.Schedule == ScheduleKind::Interleaved ? M.VirtualStages : 1;
   if (V <= 1)
     return std::min(Mb, P - R) * Moe;
+  // (The schedule pass has m a multiple of p; a program read as text that
+  // says otherwise takes the chunks' mean.)
+  const bool ByChunk = St.MoEChunks.size() == size_t(V) &&
+                       MicroBatches % std::max<int64_t>(1, M.Pp) == 0;
   // The warm-up forwards in Megatron-LM's order: groups of g = p
   // micro-batches, chunk after chunk (schedules.py get_schedule_table);
   // the cool-down backwards visit the same chunks in reverse.
@@ -244,8 +248,7 @@ double unpairedLayers(const ScenarioConfig &S, const Stage &St, int64_t Index,
   const double Rounds = std::floor(Warmup / Round);
   double Left = Warmup - Rounds * Round, Layers = Rounds * G * Moe;
   for (int64_t C = 0; C < V && Left > 0; ++C) {
-    double Chunk = St.MoEChunks.size() == size_t(V) ? double(St.MoEChunks[C])
-                                                    : Moe / double(V);
+    double Chunk = ByChunk ? double(St.MoEChunks[C]) : Moe / double(V);
     Layers += std::min(G, Left) * Chunk;
     Left -= G;
   }

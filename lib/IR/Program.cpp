@@ -400,12 +400,18 @@ std::string verifyProgram(const Program &P) {
       return fmt::format("a stage of {} + {} layers with {} micro-batches in "
                          "flight",
                          S.DenseLayers, S.MoELayers, S.InFlight);
+    // Each chunk within the stage's MoE layers (so the sum cannot
+    // overflow), one per virtual stage.
     int64_t Chunked = 0;
     for (int64_t N : S.MoEChunks)
-      Chunked = N < 0 || Chunked < 0 ? -1 : Chunked + N;
-    if (!S.MoEChunks.empty() && Chunked != S.MoELayers)
-      return fmt::format("a stage of {} MoE layers whose {} chunks hold {}",
-                         S.MoELayers, S.MoEChunks.size(), Chunked);
+      Chunked = N < 0 || N > S.MoELayers || Chunked < 0 ? -1 : Chunked + N;
+    if (!S.MoEChunks.empty() &&
+        (Chunked != S.MoELayers ||
+         int64_t(S.MoEChunks.size()) != P.Scenario.Mapping.VirtualStages))
+      return fmt::format("a stage of {} MoE layers whose {} chunks hold {} "
+                         "({} virtual stages)",
+                         S.MoELayers, S.MoEChunks.size(), Chunked,
+                         P.Scenario.Mapping.VirtualStages);
   }
   for (const Block &B : P.Blocks) {
     if (B.Repeat < 0)

@@ -275,7 +275,8 @@ struct Stage {
   /// Whether two stages hold the same blocks.
   bool sameBlocks(const Stage &O) const {
     return DenseLayers == O.DenseLayers && MoELayers == O.MoELayers &&
-           HasEmbedding == O.HasEmbedding && HasHead == O.HasHead;
+           HasEmbedding == O.HasEmbedding && HasHead == O.HasHead &&
+           MoEChunks == O.MoEChunks;
   }
 };
 

@@ -142,7 +142,8 @@ bool schedule(Program &P, PassContext &Ctx) {
     if (M.Schedule == ScheduleKind::Interleaved && Pp > 1)
       St.InFlight *= 1 + double(Pp - 1) / (Pp * V);
     if (Pp - I < Mb) // (a warm-up of every micro-batch has no more)
-      St.InFlight += Extra;
+      St.InFlight =
+          std::max(St.InFlight, std::min(double(Mb), St.InFlight + Extra));
     ++I;
   }
   return true;
