@@ -206,7 +206,7 @@ struct TrainingReport {
   double ComputeBound = 0, MemoryBoundTime = 0, Bubble = 0, Optimizer = 0;
   double ExposedComm[NumCommKinds] = {}; ///< by CommKind
   /// Per micro-batch, forward + backward (with the stage's unpaired
-  /// ep_overlap chunks spread over the micro-batches: unpairedChunks).
+  /// ep_overlap chunks spread over the micro-batches: unpairedLayers).
   std::vector<double> StageTimes;
   int SlowestStage = 0;
   MemoryBreakdown Memory;
