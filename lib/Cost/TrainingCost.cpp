@@ -6,10 +6,9 @@
 // expert-parallel collectives are exposed (TP ones hide behind GEMMs only
 // when the mapping sets tp_overlap, EP ones only with ep_overlap, which
 // leaves the forwards and backwards the schedule runs alone unpaired);
-// collectives
-// marked overlappable inside a layer (SP input re-gathers, ring-attention
-// passes, ZeRO-3 gradient scatters) hide behind that layer's compute;
-// stage-boundary send/recv is exposed.
+// collectives marked overlappable inside a layer (SP input re-gathers,
+// ring-attention passes, ZeRO-3 gradient scatters) hide behind that
+// layer's compute; stage-boundary send/recv is exposed.
 //
 // The pipeline: with m micro-batches, the slowest stage's time t_max and
 // the stages' times t_s, a step takes m t_max + (sum_s t_s - t_max) / v
@@ -230,8 +229,7 @@ double unpairedLayers(const ScenarioConfig &S, const Stage &St, int64_t Index,
   const double P = double(M.Pp), R = double(Index);
   if (M.Schedule == ScheduleKind::GPipe)
     return Mb * Moe;
-  const int64_t V =
-      M.Schedule == ScheduleKind::Interleaved ? M.VirtualStages : 1;
+  const int64_t V = M.modelChunks();
   if (V <= 1)
     return std::min(Mb, P - R) * Moe;
   // (The schedule pass has m a multiple of p; a program read as text that
@@ -341,8 +339,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
                Emb = Total(TimeOf(BlockKind::Embedding)),
                Head = Total(TimeOf(BlockKind::Head)),
                Comm = P.Stages.size() > 1 ? PipeComm : 0;
-  const double V =
-      M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;
+  const double V = double(M.modelChunks());
   // Under ep_overlap, the forwards and backwards the schedule runs alone
   // (unpairedLayers: the first and last micro-batch without pipelining,
   // a stage's warm-up forwards and cool-down backwards with it) show their

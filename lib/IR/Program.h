@@ -276,7 +276,8 @@ struct Stage {
   bool sameBlocks(const Stage &O) const {
     return DenseLayers == O.DenseLayers && MoELayers == O.MoELayers &&
            HasEmbedding == O.HasEmbedding && HasHead == O.HasHead &&
-           MoEChunks == O.MoEChunks;
+           MoEChunks.size() == O.MoEChunks.size() &&
+           (MoEChunks.empty() || MoEChunks == O.MoEChunks);
   }
 };
 

@@ -197,6 +197,11 @@ struct MappingConfig {
   MappingLocs Locs;
 
   int64_t devices() const { return Dp * Tp * Pp * Cp; }
+  /// Model chunks a stage runs: the virtual stages of the interleaved
+  /// schedule, one otherwise.
+  int64_t modelChunks() const {
+    return Schedule == ScheduleKind::Interleaved ? VirtualStages : 1;
+  }
   /// The devices holding the same weights: the data-parallel replicas and
   /// the context-parallel ranks of each. Gradients are reduced, and ZeRO's
   /// or the distributed optimizer's state sharded, over them (Megatron-LM's

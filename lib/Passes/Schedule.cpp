@@ -120,7 +120,7 @@ bool schedule(Program &P, PassContext &Ctx) {
   if (M.Schedule == ScheduleKind::Interleaved && Pp > 1 && Mb % Pp != 0)
     return fail<DiagID::err_mapping_divisible>(Ctx, M.Locs.GlobalBatch, 
                 "micro-batches per pipeline", Mb, "pp", Pp);
-  double V = M.Schedule == ScheduleKind::Interleaved ? double(M.VirtualStages) : 1;
+  double V = double(M.modelChunks());
   Sc.BubbleFraction = double(Pp - 1) / (V * Mb);
   // Micro-batches whose activations each stage holds at once: GPipe runs
   // every forward first; 1F1B starts p - i forwards on stage i before its
