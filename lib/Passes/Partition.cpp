@@ -875,8 +875,9 @@ private:
       double Tokens = O.Ph == Phase::Decode
                           ? double(P.DecodeBatch)
                           : double(P.MicroBatch) * P.SeqLen / Map.Cp;
-      double Bytes = Tokens / double(Map.Tp) * M.Moe->TopK * M.Hidden *
-                     dtypeBytes(Map.Activations) * hierarchicalShare();
+      // The routed values a device sends (top_k copies of its tokens).
+      double Routed = Tokens / double(Map.Tp) * M.Moe->TopK * M.Hidden;
+      double Bytes = Routed * dtypeBytes(Map.Activations) * hierarchicalShare();
       bool Overlap = Map.EpOverlap && S.Training;
       auto AllToAll = [&](OpKind Name) {
         Out.push_back(collective(Name, O.Ph, CollectiveKind::AllToAll,
@@ -891,20 +892,40 @@ private:
                                  Bytes * double(Etp)));
         Out.back().Overlappable = Overlap;
       };
+      // Megatron-LM's alltoall dispatcher receives a device's tokens in
+      // the order of the ranks that sent them and sorts them by local
+      // expert (sort_chunks_by_idxs, "permutation 2", after the expert_tp
+      // gather), and unsorts the outputs before the combine; in backward
+      // the gradients the same way. One read and write of the routed
+      // tokens each. The flex dispatchers (DeepEP, HybridEP:
+      // hierarchical) hand them over in expert order.
+      bool Sorts = S.Training && !Map.EpHierarchical &&
+                   M.Moe->Experts / E > 1;
+      auto Sort = [&](OpKind Name) {
+        if (!Sorts)
+          return;
+        Out.push_back(pointwise(Name, O.Ph, Map.Activations,
+                                dtypeBytes(Map.Activations),
+                                Routed * double(Etp), PointwiseModel()));
+      };
       if (Fwd && O.Kind == OpKind::MoeExpertUp) {
         AllToAll(OpKind::EpDispatch);
         Expert(OpKind::EtpAllgather, CollectiveKind::AllGather);
+        Sort(OpKind::MoeSort);
       }
       if (Bwd && O.Kind == OpKind::MoeExpertDown) {
         AllToAll(OpKind::EpCombineGrad);
         Expert(OpKind::EtpAllgather, CollectiveKind::AllGather);
+        Sort(OpKind::MoeSort);
       }
       Out.push_back(O);
       if (Fwd && O.Kind == OpKind::MoeExpertDown) {
+        Sort(OpKind::MoeUnsort);
         Expert(OpKind::EtpReducescatter, CollectiveKind::ReduceScatter);
         AllToAll(OpKind::EpCombine);
       }
       if (Bwd && O.Kind == OpKind::MoeExpertUp) {
+        Sort(OpKind::MoeUnsort);
         Expert(OpKind::EtpReducescatter, CollectiveKind::ReduceScatter);
         AllToAll(OpKind::EpDispatchGrad);
       }
