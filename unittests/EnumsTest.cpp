@@ -19,6 +19,20 @@ template <typename E> void roundTrips() {
     EXPECT_EQ(enumWord(*V), W);
   }
   EXPECT_FALSE(enumFromWord<E>("no_such_word").has_value());
+  // Near misses of every word: shorter, longer, one byte changed, a NUL
+  // appended (short words are compared as zero-padded integers, so the
+  // length must count too).
+  for (llvm::StringRef W : enumWords<E>()) {
+    std::string Word = W.str();
+    EXPECT_FALSE(enumFromWord<E>(W.drop_back()).has_value()) << Word;
+    EXPECT_FALSE(enumFromWord<E>(Word + "x").has_value()) << Word;
+    EXPECT_FALSE(enumFromWord<E>(llvm::StringRef(Word.c_str(), Word.size() + 1))
+                     .has_value())
+        << Word;
+    std::string Changed = Word;
+    Changed.back() ^= 0x20;
+    EXPECT_FALSE(enumFromWord<E>(Changed).has_value()) << Word;
+  }
 }
 
 TEST(EnumsTest, WordsRoundTrip) {

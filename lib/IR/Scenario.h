@@ -47,9 +47,33 @@ template <typename E> llvm::ArrayRef<llvm::StringLiteral> enumWords();
 template <typename E> llvm::StringRef enumWord(E V) {
   return enumWords<E>()[static_cast<unsigned>(V)];
 }
-/// The value of a word, or nullopt for a word that is not one.
+namespace detail {
+/// A word of at most 8 bytes as one integer (its bytes, zero-padded).
+inline uint64_t packedWord(llvm::StringRef W) {
+  uint64_t X = 0;
+  for (size_t I = 0; I < W.size() && I < 8; ++I)
+    X |= uint64_t(uint8_t(W[I])) << (8 * I);
+  return X;
+}
+} // namespace detail
+/// The value of a word, or nullopt for a word that is not one. (The typed
+/// readers ask for a sweep point's formats and modes again and again:
+/// short words are compared as integers, not byte by byte.)
 template <typename E> std::optional<E> enumFromWord(llvm::StringRef W) {
   llvm::ArrayRef<llvm::StringLiteral> Words = enumWords<E>();
+  if (W.size() <= 8) {
+    static const std::vector<uint64_t> Packed = [] {
+      std::vector<uint64_t> Out;
+      for (llvm::StringRef Word : enumWords<E>())
+        Out.push_back(detail::packedWord(Word));
+      return Out;
+    }();
+    const uint64_t X = detail::packedWord(W);
+    for (unsigned I = 0; I < Words.size(); ++I)
+      if (Packed[I] == X && Words[I].size() == W.size())
+        return static_cast<E>(I);
+    return std::nullopt;
+  }
   for (unsigned I = 0; I < Words.size(); ++I)
     if (Words[I] == W)
       return static_cast<E>(I);

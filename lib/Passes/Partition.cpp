@@ -41,9 +41,11 @@ bool isForwardLike(Phase P) {
 
 class Partitioner {
 public:
-  Partitioner(Program &P, PassContext &Ctx)
-      : P(P), S(P.Scenario), M(S.Model), Map(S.Mapping), Sys(S.System),
-        Ctx(Ctx) {}
+  Partitioner(Program &P, PassContext &Ctx) : Partitioner(P, P.Scenario, Ctx) {}
+  /// The layout's checks of a scenario not (yet) in a program: validate
+  /// reads S only, never P.
+  Partitioner(Program &P, const ScenarioConfig &S, PassContext &Ctx)
+      : P(P), S(S), M(S.Model), Map(S.Mapping), Sys(S.System), Ctx(Ctx) {}
 
   /// Source: the blocks' operators as the passes before partition left
   /// them, in the order of P's blocks (which then hold only their kinds,
@@ -1153,9 +1155,10 @@ bool partitionFrom(Program &P, const std::vector<Block> &Source,
   return Partitioner(P, Ctx).run(&Source, /*Validated=*/true);
 }
 
-bool layoutAccepted(Program &P) {
+bool layoutAccepted(const ScenarioConfig &S) {
   PassContext Quiet;
-  return Partitioner(P, Quiet).validateOnly();
+  static thread_local Program Unread; // (the checks read the scenario only)
+  return Partitioner(Unread, S, Quiet).validateOnly();
 }
 
 } // namespace passes

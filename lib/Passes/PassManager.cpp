@@ -164,6 +164,17 @@ bool continuePasses(ir::Program &P, ArrayRef<const PassInfo *> Passes,
 bool runDefaultPipeline(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
                         ir::Program &P) {
   const size_t PrefixPasses = layoutFreePrefix();
+  // Most points of a mapping sweep are layouts partition rejects: it needs
+  // no operators, nor the scenario in the program, to say so; quietly, the
+  // answer is all there is (a context with diagnostics reports below).
+  const bool Rejected = Ctx.Prefix && !layoutAccepted(Scenario);
+  if (Rejected && !Ctx.Diags) {
+    P.Blocks.clear();
+    P.Stages.clear();
+    P.Passes.clear();
+    P.State = 0;
+    return false;
+  }
   P.Scenario = Scenario;
   // What an earlier program left (its blocks are cleared below unless the
   // cache restores them: their operator storage is rewritten in place).
@@ -182,10 +193,9 @@ bool runDefaultPipeline(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
   if (!Ctx.Prefix) {
     P.Blocks.clear();
     Ok = continuePasses(P, Passes, Ctx);
-  } else if (!layoutAccepted(P)) {
+  } else if (Rejected) {
     P.Blocks.clear();
-    // Most points of a mapping sweep are layouts partition rejects: it
-    // needs no operators to say so (and reports as it would).
+    // (Reported as partition reports it.)
     Ok = partition(P, Ctx);
     assert(!Ok && "partition accepted a layout its checks reject");
   } else if (const std::vector<ir::Block> *Ops =

@@ -105,9 +105,9 @@ bool partition(ir::Program &P, PassContext &Ctx);
 /// prefix is read once, not copied and then rewritten.
 bool partitionFrom(ir::Program &P, const std::vector<ir::Block> &Source,
                    PassContext &Ctx);
-/// Whether `partition` would accept the program's layout (its checks read
+/// Whether `partition` would accept the scenario's layout (its checks read
 /// the scenario only; nothing is reported).
-bool layoutAccepted(ir::Program &P);
+bool layoutAccepted(const ir::ScenarioConfig &S);
 bool quantize(ir::Program &P, PassContext &Ctx);
 bool schedule(ir::Program &P, PassContext &Ctx);
 
