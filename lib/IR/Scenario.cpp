@@ -225,6 +225,9 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
 }
 
 DType AcceleratorConfig::runsAs(DType T) const {
+  // (Most formats asked for are ones the device has.)
+  if (Peak[static_cast<int>(T)] > 0)
+    return T;
   // A format the device lacks runs at the next wider one of its kind:
   // floating point through the floating formats, integers through the
   // integer ones, both then through the 16-bit and wider formats.

@@ -866,7 +866,7 @@ private:
     if (E < 2 || !B)
       return;
     std::vector<Op> Out;
-    Out.reserve(B->Ops.size() + 8);
+    Out.reserve(B->Ops.size() + 18); // up to 18 inserted (recompute, expert_tp)
     for (const Op &O : B->Ops) {
       bool Fwd = isForwardLike(O.Ph);
       bool Bwd = O.Ph == Phase::BackwardData;
@@ -900,7 +900,11 @@ private:
       // gather), and unsorts the outputs before the combine; in backward
       // the gradients the same way. One read and write of the routed
       // tokens each. The flex dispatchers (DeepEP, HybridEP:
-      // hierarchical) hand them over in expert order.
+      // hierarchical) send each token as it is and permute what arrives
+      // into expert order once, in place of the permute before the
+      // all-to-all (the moe.dispatch and moe.combine passes stand for it):
+      // no second pass. With ep 1 no all-to-all runs and nothing is
+      // sorted here.
       bool Sorts = S.Training && !Map.EpHierarchical &&
                    M.Moe->Experts / E > 1;
       auto Sort = [&](OpKind Name) {

@@ -173,6 +173,9 @@ bool runDefaultPipeline(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
     P.Stages.clear();
     P.Passes.clear();
     P.State = 0;
+    P.Draft.reset();
+    P.Verify.reset();
+    P.PipelineMicro.reset();
     return false;
   }
   P.Scenario = Scenario;
