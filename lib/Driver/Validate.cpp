@@ -5,6 +5,8 @@
 #include "Basic/Diagnostics.h"
 #include "IR/Scenario.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <algorithm>
 #include <cmath>
 #include <tuple>
@@ -27,6 +29,7 @@ const ValidationSummary *ValidationResult::summary(llvm::StringRef Name) const {
   return Name == "train"   ? &Train
          : Name == "serve" ? &Serve
          : Name == "all"   ? &All
+         : Name == "pairs" ? &PairSummary
                            : nullptr;
 }
 
@@ -70,6 +73,26 @@ ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
          {&R.Groups[C.Source], C.Training ? &R.Train : &R.Serve, &R.All})
       G->add(C.error());
     R.Cases.push_back(std::move(C));
+  }
+  // Each measurement with a baseline that was predicted too makes a pair.
+  llvm::DenseMap<const spec::Object *, size_t> CaseOf;
+  for (size_t I = 0; I < R.Cases.size(); ++I)
+    CaseOf[R.Cases[I].Measurement->Decl] = I;
+  for (size_t I = 0; I < R.Cases.size(); ++I) {
+    const spec::Object *B = R.Cases[I].Measurement->Baseline;
+    auto It = B ? CaseOf.find(B) : CaseOf.end();
+    if (It == CaseOf.end())
+      continue;
+    const ValidationCase &C = R.Cases[I], &Base = R.Cases[It->second];
+    if (Base.Predicted <= 0)
+      continue;
+    ValidationPair P;
+    P.Case = I;
+    P.Baseline = It->second;
+    P.PredictedRatio = C.Predicted / Base.Predicted;
+    P.MeasuredRatio = C.Measured / Base.Measured;
+    R.PairSummary.add(P.error());
+    R.Pairs.push_back(P);
   }
   return R;
 }

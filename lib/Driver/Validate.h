@@ -41,8 +41,21 @@ struct ValidationSummary {
   void add(double Error);
 };
 
+/// A measurement and its `baseline`: the ratio of their predictions
+/// against the ratio of their measurements (an FP8 run against the BF16 run
+/// of the same setup, one part against another).
+struct ValidationPair {
+  size_t Case = 0, Baseline = 0; ///< indices into ValidationResult::Cases
+  double PredictedRatio = 0, MeasuredRatio = 0;
+  double error() const { return PredictedRatio / MeasuredRatio - 1; }
+};
+
 struct ValidationResult {
   std::vector<ValidationCase> Cases; ///< by source, then case id
+  /// In the order of their cases; in-sample predictions (a ratio of two
+  /// predictions on one part hardly moves with its fitted `sustained`).
+  std::vector<ValidationPair> Pairs;
+  ValidationSummary PairSummary;
   std::map<std::string, ValidationSummary> Groups;
   ValidationSummary Train, Serve, All;
   /// Measurements whose scenario could not be costed (diagnosed through
@@ -50,8 +63,8 @@ struct ValidationResult {
   /// measurement instead.
   std::vector<std::string> Failures;
 
-  /// A source group's summary, else "train", "serve" or "all"; null for
-  /// another name.
+  /// A source group's summary, else "train", "serve", "all" or "pairs"
+  /// (the pairs' ratio errors); null for another name.
   const ValidationSummary *summary(llvm::StringRef Name) const;
 };
 

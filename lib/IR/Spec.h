@@ -306,6 +306,9 @@ struct Measurement {
   std::string Case;   ///< row id of the measurement table
   /// Fitted on (`calibrates`); false: reported only.
   bool Calibrates = true;
+  /// The measurement this one is compared with (`baseline`), its entity;
+  /// null when none.
+  const Object *Baseline = nullptr;
 };
 
 struct SweepAxis {

@@ -272,6 +272,13 @@ llvm::json::Value validateJsonSchema() {
                    .optionalKey("held_out_predicted", number())
                    .optionalKey("held_out_error", number())
                    .build();
+  Value Pair = Closed()
+                   .key("case", text())
+                   .key("baseline", text())
+                   .key("predicted_ratio", number())
+                   .key("measured_ratio", number())
+                   .key("error", number())
+                   .build();
   Value Parameter = Closed()
                         .key("owner", text())
                         .key("field", text())
@@ -306,6 +313,8 @@ llvm::json::Value validateJsonSchema() {
       .key("train", summary())
       .key("serve", summary())
       .key("all", summary())
+      .key("pairs", arrayOf(std::move(Pair)))
+      .key("pair_summary", summary())
       .optionalKey("cross_validation", std::move(Cross));
   return document(Doc, "validate", "lib/Report/JsonSchema.cpp");
 }

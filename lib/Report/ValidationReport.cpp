@@ -2,9 +2,9 @@
 //
 // Text: one line per case, then one per source group, per kind of scenario
 // and the total (the lines CI logs and docs/validation.md quote). Markdown:
-// the same as two tables, embedded in docs/validation.md by
+// the same as two tables (and the pairs), embedded in docs/validation.md by
 // tools/gen-doc-outputs.py. CSV and JSON: every case (and in JSON the
-// summaries) in base units.
+// summaries and the pairs) in base units.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,6 +75,17 @@ void printValidationText(const ValidationResult &R, llvm::raw_ostream &OS,
     OS << "validation: " << summaryLine(R.All) << '\n';
   else
     OS << "validation: 0 cases\n";
+  for (const driver::ValidationPair &P : R.Pairs)
+    OS << fmt::format("pair {} / {}: predicted ratio {:.3f}, measured ratio "
+                      "{:.3f}, error {}\n",
+                      R.Cases[P.Case].Case, R.Cases[P.Baseline].Case,
+                      P.PredictedRatio, P.MeasuredRatio,
+                      signedPercent(P.error()));
+  if (R.PairSummary.Cases)
+    OS << fmt::format("pairs: {} pairs, mean |error| {:.1f}%, max |error| "
+                      "{:.1f}%\n",
+                      R.PairSummary.Cases, 100 * R.PairSummary.meanAbs(),
+                      100 * R.PairSummary.MaxAbs);
   if (!CV)
     return;
   OS << fmt::format("cross-validation: each source group predicted with "
@@ -120,6 +131,20 @@ void printValidationMarkdown(const ValidationResult &R, llvm::raw_ostream &OS,
   Row("all train", R.Train);
   Row("all serve", R.Serve);
   Row("**all**", R.All);
+  if (!R.Pairs.empty()) {
+    OS << "\n| pair | baseline | predicted ratio | measured ratio | error |\n"
+          "| --- | --- | ---: | ---: | ---: |\n";
+    for (const driver::ValidationPair &P : R.Pairs)
+      OS << fmt::format("| {} | {} | {:.3f} | {:.3f} | {} |\n",
+                        markdownCell(R.Cases[P.Case].Case),
+                        markdownCell(R.Cases[P.Baseline].Case),
+                        P.PredictedRatio, P.MeasuredRatio,
+                        signedPercent(P.error()));
+    OS << fmt::format("| **{} pairs** | | | | mean \\|error\\| {:.1f}%, max "
+                      "{:.1f}% |\n",
+                      R.PairSummary.Cases, 100 * R.PairSummary.meanAbs(),
+                      100 * R.PairSummary.MaxAbs);
+  }
   if (!CV)
     return;
   OS << "\n| held out | n | in-sample mean \\|error\\| | held-out mean "
@@ -205,6 +230,16 @@ llvm::json::Value validationJson(const ValidationResult &R,
                          {"train", Summary(R.Train)},
                          {"serve", Summary(R.Serve)},
                          {"all", Summary(R.All)}};
+  llvm::json::Array Pairs;
+  for (const driver::ValidationPair &P : R.Pairs)
+    Pairs.push_back(llvm::json::Object{
+        {"case", R.Cases[P.Case].Case},
+        {"baseline", R.Cases[P.Baseline].Case},
+        {"predicted_ratio", P.PredictedRatio},
+        {"measured_ratio", P.MeasuredRatio},
+        {"error", P.error()}});
+  Out["pairs"] = std::move(Pairs);
+  Out["pair_summary"] = Summary(R.PairSummary);
   if (!CV)
     return Out;
   llvm::json::Array Params, Held;

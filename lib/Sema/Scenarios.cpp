@@ -486,6 +486,23 @@ void Resolver::resolveMeasurement(EntityInfo &EI) {
     }
     X.Calibrates = false;
   }
+  // A pair compares two predictions of one figure (their ratio).
+  if (const spec::Field *F = M->ifSet(MF::Baseline)) {
+    const Object *B = spec::objectOf(F);
+    if (!B)
+      return; // already diagnosed
+    if (B == M) {
+      Diags.report<DiagID::err_baseline_self>(F->Loc, M->Name);
+      return;
+    }
+    llvm::StringRef Its = spec::wordOf(B->ifSet(MF::Figure));
+    if (Its != Fig->Name) {
+      Diags.report<DiagID::err_baseline_figure>(F->Loc, M->Name, Fig->Name,
+                                                B->Name, Its);
+      return;
+    }
+    X.Baseline = B;
+  }
   S.Measurements.push_back(std::move(X));
 }
 

@@ -24,7 +24,7 @@ namespace driver {
 
 /// --budget group=percent: ExitFinding (after an error message per group)
 /// when a group's mean |error|, held out when cross-validating, exceeds its
-/// budget; ExitBadInput when a budget is malformed or names no group.
+/// budget (`pairs`: the pairs' ratio errors, in-sample); ExitBadInput when a budget is malformed or names no group.
 static int checkBudgets(const driver::ValidationResult &R,
                         const driver::CrossValidation *CV) {
   int Status = ExitOk;
@@ -39,7 +39,10 @@ static int checkBudgets(const driver::ValidationResult &R,
       continue;
     }
     Group = Group.trim();
-    const driver::ValidationSummary *S = CV ? CV->summary(Group) : R.summary(Group);
+    // (The pairs are in-sample either way.)
+    const bool HeldOut = CV && Group != "pairs";
+    const driver::ValidationSummary *S =
+        HeldOut ? CV->summary(Group) : R.summary(Group);
     if (!S || !S->Cases) {
       WithColor::error(errs(), "llmsys")
           << "--budget '" << B << "': no case of group '" << Group << "'\n";
@@ -50,7 +53,7 @@ static int checkBudgets(const driver::ValidationResult &R,
       WithColor::error(errs(), "llmsys")
           << formatv("group {0}: {1} mean |error| {2:F2}% exceeds its budget "
                      "of {3}%\n",
-                     Group, CV ? "held-out" : "in-sample", 100 * S->meanAbs(),
+                     Group, HeldOut ? "held-out" : "in-sample", 100 * S->meanAbs(),
                      Percent.trim());
       Status = std::max<int>(Status, ExitFinding);
     }
