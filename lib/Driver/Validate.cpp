@@ -6,6 +6,7 @@
 #include "IR/Scenario.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,7 +30,6 @@ const ValidationSummary *ValidationResult::summary(llvm::StringRef Name) const {
   return Name == "train"   ? &Train
          : Name == "serve" ? &Serve
          : Name == "all"   ? &All
-         : Name == "pairs" ? &PairSummary
                            : nullptr;
 }
 
@@ -74,15 +74,27 @@ ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
       G->add(C.error());
     R.Cases.push_back(std::move(C));
   }
-  // Each measurement with a baseline that was predicted too makes a pair.
+  // Each measurement with a baseline that was predicted too makes a pair
+  // (a baseline that could not be predicted was reported above; one that
+  // is not a measurement of the files validated is reported here).
   llvm::DenseMap<const spec::Object *, size_t> CaseOf;
   for (size_t I = 0; I < R.Cases.size(); ++I)
     CaseOf[R.Cases[I].Measurement->Decl] = I;
+  llvm::DenseSet<const spec::Object *> Measured;
+  for (const spec::Measurement *M : Ms)
+    Measured.insert(M->Decl);
   for (size_t I = 0; I < R.Cases.size(); ++I) {
     const spec::Object *B = R.Cases[I].Measurement->Baseline;
-    auto It = B ? CaseOf.find(B) : CaseOf.end();
-    if (It == CaseOf.end())
+    if (!B)
       continue;
+    auto It = CaseOf.find(B);
+    if (It == CaseOf.end()) {
+      if (!Measured.count(B))
+        R.Failures.push_back("case " + R.Cases[I].Case + ": its baseline '" +
+                             B->Name +
+                             "' is not a measurement of the files validated");
+      continue;
+    }
     const ValidationCase &C = R.Cases[I], &Base = R.Cases[It->second];
     if (Base.Predicted <= 0)
       continue;

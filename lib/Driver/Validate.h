@@ -63,8 +63,8 @@ struct ValidationResult {
   /// measurement instead.
   std::vector<std::string> Failures;
 
-  /// A source group's summary, else "train", "serve", "all" or "pairs"
-  /// (the pairs' ratio errors); null for another name.
+  /// A source group's summary, else "train", "serve" or "all"; null for
+  /// another name. (The pairs' is PairSummary.)
   const ValidationSummary *summary(llvm::StringRef Name) const;
 };
 

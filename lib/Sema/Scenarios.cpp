@@ -495,7 +495,22 @@ void Resolver::resolveMeasurement(EntityInfo &EI) {
       Diags.report<DiagID::err_baseline_self>(F->Loc, M->Name);
       return;
     }
+    if (B->IsAnonymous) {
+      Diags.report<DiagID::err_baseline_inline>(F->Loc, M->Name);
+      return;
+    }
+    // (Reported once, at the later of the two.)
+    if (spec::objectOf(B->ifSet(MF::Baseline)) == M) {
+      auto Where = [](const Object *O) {
+        return std::make_pair(O->BufferID, O->DeclRange.Start.getPointer());
+      };
+      if (std::less<std::pair<unsigned, const char *>>()(Where(B), Where(M)))
+        Diags.report<DiagID::err_baseline_mutual>(F->Loc, B->Name, M->Name);
+      return;
+    }
     llvm::StringRef Its = spec::wordOf(B->ifSet(MF::Figure));
+    if (Its.empty())
+      return; // the baseline's figure is diagnosed there
     if (Its != Fig->Name) {
       Diags.report<DiagID::err_baseline_figure>(F->Loc, M->Name, Fig->Name,
                                                 B->Name, Its);

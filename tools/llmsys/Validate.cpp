@@ -39,10 +39,12 @@ static int checkBudgets(const driver::ValidationResult &R,
       continue;
     }
     Group = Group.trim();
-    // (The pairs are in-sample either way.)
-    const bool HeldOut = CV && Group != "pairs";
-    const driver::ValidationSummary *S =
-        HeldOut ? CV->summary(Group) : R.summary(Group);
+    // `pairs` names the pairs (in-sample either way), before any source
+    // group of that name.
+    const bool Pairs = Group == "pairs", HeldOut = CV && !Pairs;
+    const driver::ValidationSummary *S = Pairs     ? &R.PairSummary
+                                         : HeldOut ? CV->summary(Group)
+                                                   : R.summary(Group);
     if (!S || !S->Cases) {
       WithColor::error(errs(), "llmsys")
           << "--budget '" << B << "': no case of group '" << Group << "'\n";
