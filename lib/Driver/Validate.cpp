@@ -33,6 +33,14 @@ const ValidationSummary *ValidationResult::summary(llvm::StringRef Name) const {
                            : nullptr;
 }
 
+const ValidationSummary *
+ValidationResult::pairSummary(llvm::StringRef Name) const {
+  return Name == "pairs"         ? &PairSummary
+         : Name == "train_pairs" ? &TrainPairs
+         : Name == "serve_pairs" ? &ServePairs
+                                 : nullptr;
+}
+
 ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
   std::vector<const spec::Measurement *> Ms;
   for (const spec::Measurement &M : S.Measurements)
@@ -104,6 +112,7 @@ ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
     P.PredictedRatio = C.Predicted / Base.Predicted;
     P.MeasuredRatio = C.Measured / Base.Measured;
     R.PairSummary.add(P.error());
+    (C.Training ? R.TrainPairs : R.ServePairs).add(P.error());
     R.Pairs.push_back(P);
   }
   return R;

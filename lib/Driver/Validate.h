@@ -55,7 +55,11 @@ struct ValidationResult {
   /// In the order of their cases; in-sample predictions (a ratio of two
   /// predictions on one part hardly moves with its fitted `sustained`).
   std::vector<ValidationPair> Pairs;
-  ValidationSummary PairSummary;
+  /// All pairs, and those of training and of serving scenarios (a pair's
+  /// kind is its measurement's).
+  ValidationSummary PairSummary, TrainPairs, ServePairs;
+  /// "pairs", "train_pairs" or "serve_pairs"; null for another name.
+  const ValidationSummary *pairSummary(llvm::StringRef Name) const;
   std::map<std::string, ValidationSummary> Groups;
   ValidationSummary Train, Serve, All;
   /// Measurements whose scenario could not be costed (diagnosed through
@@ -64,7 +68,7 @@ struct ValidationResult {
   std::vector<std::string> Failures;
 
   /// A source group's summary, else "train", "serve" or "all"; null for
-  /// another name. (The pairs' is PairSummary.)
+  /// another name. (The pairs': pairSummary.)
   const ValidationSummary *summary(llvm::StringRef Name) const;
 };
 

@@ -274,6 +274,7 @@ llvm::json::Value validateJsonSchema() {
                    .build();
   Value Pair = Closed()
                    .key("case", text())
+                   .key("kind", words({"train", "serve"}))
                    .key("baseline", text())
                    .key("predicted_ratio", number())
                    .key("measured_ratio", number())
@@ -315,6 +316,8 @@ llvm::json::Value validateJsonSchema() {
       .key("all", summary())
       .key("pairs", arrayOf(std::move(Pair)))
       .key("pair_summary", summary())
+      .key("train_pair_summary", summary())
+      .key("serve_pair_summary", summary())
       .optionalKey("cross_validation", std::move(Cross));
   return document(Doc, "validate", "lib/Report/JsonSchema.cpp");
 }

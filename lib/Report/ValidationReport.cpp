@@ -81,11 +81,18 @@ void printValidationText(const ValidationResult &R, llvm::raw_ostream &OS,
                       R.Cases[P.Case].Case, R.Cases[P.Baseline].Case,
                       P.PredictedRatio, P.MeasuredRatio,
                       signedPercent(P.error()));
-  if (R.PairSummary.Cases)
-    OS << fmt::format("pairs: {} pairs, mean |error| {:.1f}%, max |error| "
-                      "{:.1f}%\n",
-                      R.PairSummary.Cases, 100 * R.PairSummary.meanAbs(),
-                      100 * R.PairSummary.MaxAbs);
+  auto PairLine = [&](const char *Name, const ValidationSummary &S) {
+    if (S.Cases)
+      OS << fmt::format("{}: {} pairs, mean |error| {:.1f}%, max |error| "
+                        "{:.1f}%\n",
+                        Name, S.Cases, 100 * S.meanAbs(), 100 * S.MaxAbs);
+  };
+  // (By kind only where there are both.)
+  if (R.TrainPairs.Cases && R.ServePairs.Cases) {
+    PairLine("train pairs", R.TrainPairs);
+    PairLine("serve pairs", R.ServePairs);
+  }
+  PairLine("pairs", R.PairSummary);
   if (!CV)
     return;
   OS << fmt::format("cross-validation: each source group predicted with "
@@ -140,10 +147,17 @@ void printValidationMarkdown(const ValidationResult &R, llvm::raw_ostream &OS,
                         markdownCell(R.Cases[P.Baseline].Case),
                         P.PredictedRatio, P.MeasuredRatio,
                         signedPercent(P.error()));
-    OS << fmt::format("| **{} pairs** | | | | mean \\|error\\| {:.1f}%, max "
-                      "{:.1f}% |\n",
-                      R.PairSummary.Cases, 100 * R.PairSummary.meanAbs(),
-                      100 * R.PairSummary.MaxAbs);
+    auto PairRow = [&](const char *Name, const ValidationSummary &S) {
+      if (S.Cases)
+        OS << fmt::format("| **{} {}** | | | | mean \\|error\\| {:.1f}%, "
+                          "max {:.1f}% |\n",
+                          S.Cases, Name, 100 * S.meanAbs(), 100 * S.MaxAbs);
+    };
+    if (R.TrainPairs.Cases && R.ServePairs.Cases) {
+      PairRow("train pairs", R.TrainPairs);
+      PairRow("serve pairs", R.ServePairs);
+    }
+    PairRow("pairs", R.PairSummary);
   }
   if (!CV)
     return;
@@ -234,12 +248,15 @@ llvm::json::Value validationJson(const ValidationResult &R,
   for (const driver::ValidationPair &P : R.Pairs)
     Pairs.push_back(llvm::json::Object{
         {"case", R.Cases[P.Case].Case},
+        {"kind", R.Cases[P.Case].Training ? "train" : "serve"},
         {"baseline", R.Cases[P.Baseline].Case},
         {"predicted_ratio", P.PredictedRatio},
         {"measured_ratio", P.MeasuredRatio},
         {"error", P.error()}});
   Out["pairs"] = std::move(Pairs);
   Out["pair_summary"] = Summary(R.PairSummary);
+  Out["train_pair_summary"] = Summary(R.TrainPairs);
+  Out["serve_pair_summary"] = Summary(R.ServePairs);
   if (!CV)
     return Out;
   llvm::json::Array Params, Held;

@@ -106,7 +106,8 @@ cl::list<std::string> Budgets(
     "budget",
     cl::desc("Exit 1 when a group's mean |error| (held-out with "
              "--cross-validate) exceeds <percent>; <group> is a source "
-             "group, train, serve, all or pairs (repeatable)"),
+             "group, train, serve, all, pairs, train_pairs or serve_pairs "
+             "(repeatable)"),
     cl::value_desc("group=percent"), cl::sub(ValidateCmd), cl::cat(LLMSysCat));
 cl::list<std::string>
     IncludeDirs("I", cl::desc("Add <dir> to the search path of quoted imports"),

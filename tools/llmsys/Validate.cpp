@@ -39,10 +39,11 @@ static int checkBudgets(const driver::ValidationResult &R,
       continue;
     }
     Group = Group.trim();
-    // `pairs` names the pairs (in-sample either way), before any source
-    // group of that name.
-    const bool Pairs = Group == "pairs", HeldOut = CV && !Pairs;
-    const driver::ValidationSummary *S = Pairs     ? &R.PairSummary
+    // `pairs`, `train_pairs` and `serve_pairs` name the pairs (in-sample
+    // either way), before any source group of that name.
+    const driver::ValidationSummary *Pairs = R.pairSummary(Group);
+    const bool HeldOut = CV && !Pairs;
+    const driver::ValidationSummary *S = Pairs     ? Pairs
                                          : HeldOut ? CV->summary(Group)
                                                    : R.summary(Group);
     if (!S || !S->Cases) {
