@@ -189,8 +189,12 @@ void printValidationMarkdown(const ValidationResult &R, llvm::raw_ostream &OS,
 void printValidationCsv(const ValidationResult &R, llvm::raw_ostream &OS,
                         const driver::CrossValidation *CV) {
   OS << "source,case,figure,kind,accelerator,unit,predicted,measured,error,"
-        "calibrates"
+        "calibrates,baseline"
      << (CV ? ",held_out_predicted,held_out_error" : "") << '\n';
+  // A case's baseline, where the two make a pair.
+  std::vector<const std::string *> BaselineOf(R.Cases.size(), nullptr);
+  for (const driver::ValidationPair &P : R.Pairs)
+    BaselineOf[P.Case] = &R.Cases[P.Baseline].Case;
   for (size_t I = 0; I < R.Cases.size(); ++I) {
     const driver::ValidationCase &C = R.Cases[I];
     OS << C.Source << ',' << C.Case << ',' << C.Figure << ','
@@ -198,7 +202,8 @@ void printValidationCsv(const ValidationResult &R, llvm::raw_ostream &OS,
        << C.Unit << ','
        << spec::formatNumber(C.Predicted) << ','
        << spec::formatNumber(C.Measured) << ',' << spec::formatNumber(C.error())
-       << ',' << (C.Calibrates ? "true" : "false");
+       << ',' << (C.Calibrates ? "true" : "false") << ','
+       << (BaselineOf[I] ? *BaselineOf[I] : std::string());
     if (CV) {
       double Held = CV->HeldOutPredicted[I];
       OS << ',' << spec::formatNumber(Held) << ','
