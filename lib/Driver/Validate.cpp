@@ -6,7 +6,6 @@
 #include "IR/Scenario.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
 #include <cmath>
@@ -49,7 +48,11 @@ ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
     return std::tie(A->Source, A->Case) < std::tie(B->Source, B->Case);
   });
   ValidationResult R;
+  // Each measurement's case (NotPredicted: none), for the pairs below.
+  constexpr size_t NotPredicted = ~size_t(0);
+  llvm::DenseMap<const spec::Object *, size_t> CaseOf;
   for (const spec::Measurement *M : Ms) {
+    CaseOf[M->Decl] = NotPredicted;
     ir::ScenarioConfig Config = ir::scenarioFromSpec(*M->Scenario);
     ValidationCase C;
     C.Source = M->Source;
@@ -80,29 +83,23 @@ ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
     for (ValidationSummary *G :
          {&R.Groups[C.Source], C.Training ? &R.Train : &R.Serve, &R.All})
       G->add(C.error());
+    CaseOf[M->Decl] = R.Cases.size();
     R.Cases.push_back(std::move(C));
   }
   // Each measurement with a baseline that was predicted too makes a pair
   // (a baseline that could not be predicted was reported above; one that
   // is not a measurement of the files validated is reported here).
-  llvm::DenseMap<const spec::Object *, size_t> CaseOf;
-  for (size_t I = 0; I < R.Cases.size(); ++I)
-    CaseOf[R.Cases[I].Measurement->Decl] = I;
-  llvm::DenseSet<const spec::Object *> Measured;
-  for (const spec::Measurement *M : Ms)
-    Measured.insert(M->Decl);
   for (size_t I = 0; I < R.Cases.size(); ++I) {
     const spec::Object *B = R.Cases[I].Measurement->Baseline;
     if (!B)
       continue;
     auto It = CaseOf.find(B);
-    if (It == CaseOf.end()) {
-      if (!Measured.count(B))
-        R.Failures.push_back("case " + R.Cases[I].Case + ": its baseline '" +
-                             B->Name +
-                             "' is not a measurement of the files validated");
+    if (It == CaseOf.end())
+      R.Failures.push_back("case " + R.Cases[I].Case + ": its baseline '" +
+                           B->Name +
+                           "' is not a measurement of the files validated");
+    if (It == CaseOf.end() || It->second == NotPredicted)
       continue;
-    }
     const ValidationCase &C = R.Cases[I], &Base = R.Cases[It->second];
     if (Base.Predicted <= 0)
       continue;

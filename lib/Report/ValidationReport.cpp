@@ -12,6 +12,8 @@
 #include "Report/Format.h"
 #include "Report/Report.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <fmt/format.h>
 
 namespace llmsys {
@@ -20,9 +22,23 @@ namespace report {
 using driver::ValidationResult;
 using driver::ValidationSummary;
 
-static std::string summaryLine(const ValidationSummary &S) {
-  return fmt::format("{} cases, mean |error| {:.1f}%, max |error| {:.1f}%",
-                     S.Cases, 100 * S.meanAbs(), 100 * S.MaxAbs);
+static std::string summaryLine(const ValidationSummary &S,
+                               const char *Noun = "cases") {
+  return fmt::format("{} {}, mean |error| {:.1f}%, max |error| {:.1f}%",
+                     S.Cases, Noun, 100 * S.meanAbs(), 100 * S.MaxAbs);
+}
+
+/// The pairs' summaries to print: by kind where there are both, then all.
+static llvm::SmallVector<std::pair<const char *, const ValidationSummary *>, 3>
+pairSummaries(const ValidationResult &R) {
+  llvm::SmallVector<std::pair<const char *, const ValidationSummary *>, 3> Out;
+  if (R.TrainPairs.Cases && R.ServePairs.Cases) {
+    Out.push_back({"train pairs", &R.TrainPairs});
+    Out.push_back({"serve pairs", &R.ServePairs});
+  }
+  if (R.PairSummary.Cases)
+    Out.push_back({"pairs", &R.PairSummary});
+  return Out;
 }
 
 /// "A100_SXM_40GB 0.812 (26 training cases), H100_SXM 0.817 (9)"
@@ -81,18 +97,8 @@ void printValidationText(const ValidationResult &R, llvm::raw_ostream &OS,
                       R.Cases[P.Case].Case, R.Cases[P.Baseline].Case,
                       P.PredictedRatio, P.MeasuredRatio,
                       signedPercent(P.error()));
-  auto PairLine = [&](const char *Name, const ValidationSummary &S) {
-    if (S.Cases)
-      OS << fmt::format("{}: {} pairs, mean |error| {:.1f}%, max |error| "
-                        "{:.1f}%\n",
-                        Name, S.Cases, 100 * S.meanAbs(), 100 * S.MaxAbs);
-  };
-  // (By kind only where there are both.)
-  if (R.TrainPairs.Cases && R.ServePairs.Cases) {
-    PairLine("train pairs", R.TrainPairs);
-    PairLine("serve pairs", R.ServePairs);
-  }
-  PairLine("pairs", R.PairSummary);
+  for (const auto &[Name, S] : pairSummaries(R))
+    OS << Name << ": " << summaryLine(*S, "pairs") << '\n';
   if (!CV)
     return;
   OS << fmt::format("cross-validation: each source group predicted with "
@@ -147,17 +153,10 @@ void printValidationMarkdown(const ValidationResult &R, llvm::raw_ostream &OS,
                         markdownCell(R.Cases[P.Baseline].Case),
                         P.PredictedRatio, P.MeasuredRatio,
                         signedPercent(P.error()));
-    auto PairRow = [&](const char *Name, const ValidationSummary &S) {
-      if (S.Cases)
-        OS << fmt::format("| **{} {}** | | | | mean \\|error\\| {:.1f}%, "
-                          "max {:.1f}% |\n",
-                          S.Cases, Name, 100 * S.meanAbs(), 100 * S.MaxAbs);
-    };
-    if (R.TrainPairs.Cases && R.ServePairs.Cases) {
-      PairRow("train pairs", R.TrainPairs);
-      PairRow("serve pairs", R.ServePairs);
-    }
-    PairRow("pairs", R.PairSummary);
+    for (const auto &[Name, S] : pairSummaries(R))
+      OS << fmt::format("| **{} {}** | | | | mean \\|error\\| {:.1f}%, "
+                        "max {:.1f}% |\n",
+                        S->Cases, Name, 100 * S->meanAbs(), 100 * S->MaxAbs);
   }
   if (!CV)
     return;

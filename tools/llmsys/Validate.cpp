@@ -24,7 +24,8 @@ namespace driver {
 
 /// --budget group=percent: ExitFinding (after an error message per group)
 /// when a group's mean |error|, held out when cross-validating, exceeds its
-/// budget (`pairs`: the pairs' ratio errors, in-sample); ExitBadInput when a budget is malformed or names no group.
+/// budget (`pairs`, `train_pairs`, `serve_pairs`: the pairs' ratio errors,
+/// in-sample); ExitBadInput when a budget is malformed or names no group.
 static int checkBudgets(const driver::ValidationResult &R,
                         const driver::CrossValidation *CV) {
   int Status = ExitOk;
