@@ -38,6 +38,7 @@
 #include "Cost/Cost.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <deque>
 #include <map>
@@ -259,9 +260,11 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   for (size_t I = 0; I < All.size(); ++I) {
     Request &Q = All[I];
     if (Tr.Trace) {
-      // The first replica's share of the recorded requests: every dp-th.
+      // The first replica's share of the recorded requests: every dp-th,
+      // over the trace's rows again when the requests outnumber them
+      // (passes over a dataset; arrival times never repeat: Sema).
       const spec::TraceRequest &Row =
-          (*Tr.Trace)[std::min(Tr.Trace->size() - 1, I * size_t(Replicas))];
+          (*Tr.Trace)[(I * size_t(Replicas)) % Tr.Trace->size()];
       Q.Prompt = Row.Prompt;
       Q.Output = Row.Output;
       Q.Arrival = Row.Arrival;
@@ -345,7 +348,32 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   }
 
   std::deque<int64_t> Waiting;
-  std::vector<int64_t> Running; // prefilled, generating
+  // With pipeline parallelism the engine keeps one micro-batch a stage in
+  // flight (TensorRT-LLM schedules pp micro-batches, vLLM one virtual
+  // engine a stage): lanes, each formed by the scheduler as a step is,
+  // under max_batch and max_tokens, its sequences its own, the queue and
+  // the KV cache shared. A lane's pass through the stages takes its
+  // program's time over all the layers; the stages advance together, one
+  // tick at a time, each tick as long as the slowest lane's share of a
+  // stage (its pass over pp: equal stages), and a lane formed at a tick
+  // gives its tokens pp ticks later. One lane: one step a tick, as
+  // without pipelining.
+  struct Lane {
+    std::vector<int64_t> Running;    ///< prefilled, generating
+    std::vector<int64_t> Prefilling; ///< reading their prompt (chunked)
+    /// The generating sequences' contexts, summed as they change (whole
+    /// tokens: exact).
+    double RunningContext = 0;
+    /// The micro-batch in flight: whether it ran prompts only, the prompt
+    /// chunks it read, its sequences and its share of a tick.
+    bool InFlight = false, PromptsOnly = false;
+    std::vector<std::pair<int64_t, int64_t>> Chunks; // request, tokens
+    int64_t InStep = 0;
+    double Tick = 0;
+  };
+  const int64_t Stages = std::max<int64_t>(1, S.Mapping.Pp);
+  std::vector<Lane> Lanes(static_cast<size_t>(Stages));
+  int64_t Ticks = 0;
   int64_t Next = 0;             // next request to arrive
   int64_t Done = 0, Reserved = 0, PeakBatch = 0, Steps = 0;
   int64_t Preemptions = 0, Admissions = 0; // Reserved: blocks held
@@ -374,13 +402,9 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       All[size_t(Released++)].Arrival = Now;
   };
 
-  // Admitted requests still reading their prompt (chunked prefill only:
-  // otherwise a prompt is read whole in the step that admits it), oldest
-  // first.
-  std::vector<int64_t> Prefilling;
-  // The generating sequences' contexts, summed as they change (whole
-  // tokens: exact).
-  double RunningContext = 0;
+  // (A lane's Prefilling: its admitted requests still reading their
+  // prompt, chunked prefill only: otherwise a prompt is read whole in the
+  // step that admits it; oldest first.)
   const double L0 = double(std::max<int64_t>(1, Prompt));
   // The blocks a request takes when admitted: its whole prompt and output
   // (reserve), or what its prefill writes and the slot of the token it
@@ -393,29 +417,88 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   // On demand: a preempted request gives its blocks back and waits at the
   // head of the queue to recompute its prompt and the tokens it generated.
   // (Generating: its place in Running; reading its prompt: in Prefilling.)
-  auto Preempt = [&](std::vector<int64_t> &From,
+  auto Preempt = [&](Lane &L, std::vector<int64_t> &From,
                      std::vector<int64_t>::iterator At) {
     int64_t I = *At;
     Request &Q = All[size_t(I)];
     Reserved -= Q.Blocks;
     Q.Blocks = 0;
-    if (&From == &Running)
-      RunningContext -= double(Q.Context);
+    if (&From == &L.Running)
+      L.RunningContext -= double(Q.Context);
     From.erase(At);
     Q.Context = 0;
     Q.ReadLen = Q.Started ? Q.Prompt + Q.Generated : Q.Prompt;
     Waiting.push_front(I);
     ++Preemptions;
   };
+  // A lane's pass done: each generating sequence adds a token; a prompt
+  // read to its end gives its request's first token.
+  auto finishPass = [&](Lane &L) {
+    // Generating sequences each add a token.
+    std::vector<int64_t> Still;
+    Still.reserve(L.Running.size() + L.Chunks.size());
+    for (int64_t I : L.Running) {
+      Request &Q = All[size_t(I)];
+      if (L.PromptsOnly) {
+        Still.push_back(I);
+        continue;
+      }
+      ++Q.Generated;
+      ++Q.Context;
+      L.RunningContext += 1;
+      // On demand, the block set aside above.
+      if (Q.Context > Q.Blocks * BlockTokens) {
+        ++Q.Blocks;
+        ++Reserved;
+      }
+      if (Q.Generated >= Q.Output) {
+        L.RunningContext -= double(Q.Context);
+        Complete(I);
+      } else {
+        Still.push_back(I);
+      }
+    }
+    // A prompt read to its end gives the request's first token.
+    for (auto [I, C] : L.Chunks) {
+      Request &Q = All[size_t(I)];
+      Q.Context += C;
+      if (Q.Context < Q.ReadLen)
+        continue;
+      L.Prefilling.erase(std::find(L.Prefilling.begin(), L.Prefilling.end(), I));
+      // A preempted request's recomputation gives its next token.
+      if (Q.Started) {
+        ++Q.Generated;
+      } else {
+        Q.Started = true;
+        Q.FirstToken = Now;
+        Q.Generated = 1;
+        Ttft.push_back(Now - Q.Arrival);
+      }
+      Q.Context = Q.ReadLen + 1;
+      if (Q.Generated >= Q.Output || Tr.PrefillOnly) {
+        Complete(I);
+      } else {
+        Still.push_back(I);
+        L.RunningContext += double(Q.Context);
+      }
+    }
+    L.Running.swap(Still);
+  };
+  auto Idle = [&](const Lane &L) {
+    return !L.InFlight && L.Running.empty() && L.Prefilling.empty();
+  };
   while (Done < Requests) {
     while (Next < Released && All[size_t(Next)].Arrival <= Now)
       Waiting.push_back(Next++);
-    if (Running.empty() && Prefilling.empty() && Waiting.empty()) {
+    if (Waiting.empty() && std::all_of(Lanes.begin(), Lanes.end(), Idle)) {
       // Idle until the next arrival.
       if (Next < Released)
         Now = All[size_t(Next)].Arrival;
       continue;
     }
+    Lane &L = Lanes[size_t(Ticks % Stages)];
+    std::vector<int64_t> &Running = L.Running, &Prefilling = L.Prefilling;
+    double &RunningContext = L.RunningContext;
     // One token of each generating sequence, then prompt tokens while the
     // step's budget lasts: first the prompts under way, then new requests
     // while a slot, the budget and the cache allow (first come, first
@@ -455,9 +538,9 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
                            (R != Running.end() && ByAdmission(*F, *R));
         if (FromRunning) {
           Growing -= Needs(*R);
-          Preempt(Running, R);
+          Preempt(L, Running, R);
         } else {
-          Preempt(Prefilling, F);
+          Preempt(L, Prefilling, F);
         }
       }
     }
@@ -465,7 +548,8 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     int64_t Budget = Tr.MaxTokens - D;
     int64_t PromptTokens = 0;
     double Attention = 0, AttentionEnergy = 0;
-    std::vector<std::pair<int64_t, int64_t>> Chunks; // request, tokens
+    std::vector<std::pair<int64_t, int64_t>> &Chunks = L.Chunks;
+    Chunks.clear();
     // A chunk of c prompt tokens after o already read: its share of the
     // causal attention products, c (2 o + c) of the prompt's L^2.
     auto Read = [&](int64_t I, int64_t C) {
@@ -551,61 +635,35 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
                      : Activity + AtT.Activity - AtT.HeadActivity +
                            HeadActivity + PerContext(AtD.ActivityPerContext) +
                            AttentionEnergy;
-    Now += Step;
-    ++Steps;
-    int64_t InStep = D + int64_t(Chunks.size());
-    PeakBatch = std::max(PeakBatch, InStep);
-    BatchTime += Step * double(InStep);
+    L.InStep = D + int64_t(Chunks.size());
+    L.PromptsOnly = PromptsOnly;
+    L.InFlight = L.InStep > 0;
+    L.Tick = L.InFlight ? Step / double(Stages) : 0;
+    Steps += L.InFlight;
+    PeakBatch = std::max(PeakBatch, L.InStep);
     PeakReserved = std::max(PeakReserved, double(Reserved));
-    // Generating sequences each add a token.
-    std::vector<int64_t> Still;
-    Still.reserve(Running.size() + Chunks.size());
-    for (int64_t I : Running) {
-      Request &Q = All[size_t(I)];
-      if (PromptsOnly) {
-        Still.push_back(I);
-        continue;
+    // The tick: the slowest lane's share of a stage.
+    double Tick = 0, InFlight = 0;
+    for (const Lane &K : Lanes)
+      if (K.InFlight) {
+        Tick = std::max(Tick, K.Tick);
+        InFlight += double(K.InStep);
       }
-      ++Q.Generated;
-      ++Q.Context;
-      RunningContext += 1;
-      // On demand, the block set aside above.
-      if (Q.Context > Q.Blocks * BlockTokens) {
-        ++Q.Blocks;
-        ++Reserved;
-      }
-      if (Q.Generated >= Q.Output) {
-        RunningContext -= double(Q.Context);
-        Complete(I);
-      } else {
-        Still.push_back(I);
-      }
+    if (Tick <= 0 && std::all_of(Lanes.begin(), Lanes.end(), Idle)) {
+      // Nothing admitted and nothing under way: Sema and the KV check
+      // above let every request in on an empty engine.
+      assert(false && "a request the engine can never admit");
+      return false;
     }
-    // A prompt read to its end gives the request's first token.
-    for (auto [I, C] : Chunks) {
-      Request &Q = All[size_t(I)];
-      Q.Context += C;
-      if (Q.Context < Q.ReadLen)
-        continue;
-      Prefilling.erase(std::find(Prefilling.begin(), Prefilling.end(), I));
-      // A preempted request's recomputation gives its next token.
-      if (Q.Started) {
-        ++Q.Generated;
-      } else {
-        Q.Started = true;
-        Q.FirstToken = Now;
-        Q.Generated = 1;
-        Ttft.push_back(Now - Q.Arrival);
-      }
-      Q.Context = Q.ReadLen + 1;
-      if (Q.Generated >= Q.Output || Tr.PrefillOnly) {
-        Complete(I);
-      } else {
-        Still.push_back(I);
-        RunningContext += double(Q.Context);
-      }
-    }
-    Running.swap(Still);
+    Now += Tick;
+    BatchTime += Tick * InFlight / double(Stages);
+    // The lane formed pp - 1 ticks ago completes its pass (with one
+    // stage, this tick's).
+    Lane &Out = Lanes[size_t(++Ticks % Stages)];
+    if (!Out.InFlight)
+      continue;
+    Out.InFlight = false;
+    finishPass(Out);
   }
 
   if (Times) {

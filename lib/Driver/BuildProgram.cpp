@@ -17,8 +17,10 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, passes::PassContext &Ctx,
   if (!passes::runDefaultPipeline(Scenario, Ctx, P))
     return false;
   // A pipelined serving batch: the program of one micro-batch of requests
-  // (the last may hold fewer; the fullest paces the stages).
-  if (!Scenario.Training && P.Schedule.MicroBatches > 1) {
+  // (the last may hold fewer; the fullest paces the stages). In-flight
+  // batching forms its micro-batches itself (lib/Cost/Traffic.cpp).
+  if (!Scenario.Training && !Scenario.Traffic.Enabled &&
+      P.Schedule.MicroBatches > 1) {
     ir::ScenarioConfig Micro = Scenario;
     Micro.Batch = ir::servingMicroBatchSize(Scenario, Scenario.Batch);
     std::optional<ir::Program> Mp = runDefault(Micro, Ctx);

@@ -440,9 +440,10 @@ static void readTraffic(const spec::Object &S, ScenarioConfig &C) {
     double N = double(T.Trace->size());
     C.SeqLen = std::max<int64_t>(1, int64_t(std::llround(Prompts / N)));
     C.OutputLen = std::max<int64_t>(1, int64_t(std::llround(Outputs / N)));
-    int64_t Rows = int64_t(T.Trace->size());
-    if (T.Requests <= 0 || T.Requests > Rows)
-      T.Requests = Rows;
+    // Unset: one pass over the trace; more than it holds: passes again
+    // from its first row.
+    if (T.Requests <= 0)
+      T.Requests = int64_t(T.Trace->size());
   }
   T.Clients = integerOf(Arrive(ArrivalField::Clients), 0);
   T.Rate = numberOf(Arrive(ArrivalField::Rate), 0);

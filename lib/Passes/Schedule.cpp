@@ -36,9 +36,9 @@ static bool checkTraffic(const ScenarioConfig &S, PassContext &Ctx) {
   std::string Arrival = arrivalName(T.Arrival).str();
   if (T.BatchLoc.isValid())
     return fail<DiagID::err_traffic_batch>(Ctx, T.BatchLoc);
-  if (M.Pp > 1)
-    return fail<DiagID::err_traffic_unsupported>(Ctx, M.Locs.Pp,
-                                                 "pipeline parallelism");
+  if (M.Pp > 1 && T.Disaggregated)
+    return fail<DiagID::err_traffic_unsupported>(
+        Ctx, M.Locs.Pp, "pipeline parallelism beside a prefill pool");
   if (S.Beams > 1)
     return fail<DiagID::err_traffic_unsupported>(Ctx, S.BeamsLoc,
                                                  "beam search");
@@ -55,7 +55,7 @@ static bool checkTraffic(const ScenarioConfig &S, PassContext &Ctx) {
   if (T.Disaggregated && T.Prefill.Pp > 1)
     return fail<DiagID::err_traffic_unsupported>(
         Ctx, T.Prefill.Locs.Pp.isValid() ? T.Prefill.Locs.Pp : T.PrefillLoc,
-        "pipeline parallelism");
+        "pipeline parallelism beside a prefill pool");
   if (T.Disaggregated && T.Arrival == ArrivalKind::Concurrency)
     return fail<DiagID::err_traffic_unsupported>(
         Ctx, T.PrefillLoc,

@@ -163,15 +163,18 @@ void readRequests(Object &Serve, SourceFiles &Sources, DiagnosticEngine &Diags,
   if (!Trace)
     return;
   TraceField.Note = S.note({"", Trace});
-  if (Requests && Requests->From == spec::Origin::File &&
+  const spec::Field *Arrival = Traffic->ifSet(TrafficField::Arrival);
+  const bool Recorded =
+      spec::wordOf(Traffic->ifSet(TrafficField::Arrival, ArrivalField::Kind)) ==
+      ir::enumWord(ir::ArrivalKind::Trace);
+  // More requests than rows pass over the trace again; its recorded
+  // arrival times do not.
+  if (Recorded && Requests && Requests->From == spec::Origin::File &&
       Requests->V.Num > double(Trace->size()))
     Diags.report<DiagID::err_traffic_trace_requests>(
         Requests->Loc, spec::formatNumber(Requests->V.Num), TraceField.V.str(),
         Trace->size());
-  const spec::Field *Arrival = Traffic->ifSet(TrafficField::Arrival);
-  if (spec::wordOf(Traffic->ifSet(TrafficField::Arrival, ArrivalField::Kind)) ==
-          ir::enumWord(ir::ArrivalKind::Trace) &&
-      Trace->front().Arrival < 0)
+  if (Recorded && Trace->front().Arrival < 0)
     Diags.report<DiagID::err_traffic_arrival_trace>(Arrival->Loc);
 }
 

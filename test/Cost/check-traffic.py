@@ -149,3 +149,26 @@ pf, mx = S["clients8_prefill_first"], S["clients8_mixed"]
 check("prefill first: a faster first token, a slower decode",
       pf["ttft_s"] < mx["ttft_s"] and pf["tpot_s"] > mx["tpot_s"],
       pf["ttft_s"], mx["ttft_s"], pf["tpot_s"], mx["tpot_s"])
+# Pipeline parallelism, pp 2 on two devices against pp 1 on one: two
+# micro-batches of 64 in flight, each passing both stages (the layers'
+# weights once, half on each device), a token a pass. Throughput: each
+# micro-batch's pass takes about one device's full step of 64, and two are
+# under way, so twice pp 1's, less the activations' send between the
+# stages and the lanes' uneven prompts (within 10%). TPOT: a pass, about
+# pp 1's step (within 10%).
+p1, p2 = S["pp_one"], S["pp_two"]
+ratio = p2["throughput_tokens_per_s"] / p1["throughput_tokens_per_s"]
+check("pipeline: two micro-batches, twice one stage's throughput",
+      1.8 <= ratio <= 2.0, ratio)
+check("pipeline: a token a pass, the TPOT of the whole model",
+      close(p2["tpot_s"], p1["tpot_s"], 0.10), p2["tpot_s"], p1["tpot_s"])
+check("pipeline: each micro-batch up to max_batch",
+      p2["traffic"]["peak_batch"] <= 64 and p2["mean_batch"] > 60,
+      p2["traffic"]["peak_batch"], p2["mean_batch"])
+# One request at a time: each token waits for its pass through both
+# stages, the second idle meanwhile; a pass is pp 1's step plus the send
+# (within 5%), so no faster than pp 1.
+c1, c2 = S["pp_one_client"], S["pp_two_client"]
+check("pipeline: one request alone passes both stages in turn",
+      c2["tpot_s"] >= c1["tpot_s"] and close(c2["tpot_s"], c1["tpot_s"], 0.05),
+      c2["tpot_s"], c1["tpot_s"])
