@@ -174,6 +174,7 @@ struct Request {
   int64_t Blocks = 0, Admitted = 0;
   bool Started = false; ///< its first token is out
   double Done = 0;
+  int64_t Rank = 0; ///< the rank of its lockstep group that serves it
 };
 
 Percentiles percentiles(std::vector<double> V) {
@@ -228,6 +229,25 @@ int64_t drawLength(std::mt19937_64 &G, LengthDistribution D, double Mean,
   return std::max<int64_t>(1, int64_t(std::llround(X)));
 }
 
+/// Attention-data-parallel ranks whose tokens meet in an expert-parallel
+/// group (dp replicas with ep across them, TensorRT-LLM's attention DP and
+/// SGLang's DP attention beside expert parallelism): every MoE layer's
+/// all-to-all waits for the whole group, so its ranks run each forward
+/// together, an idle rank a dummy one, and a step lasts as long as its
+/// slowest rank's. The ranks of one group (1: replicas apart). A
+/// disaggregated pool is simulated apart.
+int64_t lockstepRanks(const ScenarioConfig &S, const TrafficConfig &Tr) {
+  const MappingConfig &M = S.Mapping;
+  if (!S.Model.Moe || M.Ep <= 1 || M.Dp <= 1 || Tr.Prefilled ||
+      Tr.PrefillOnly)
+    return 1;
+  const int64_t Tp = std::max<int64_t>(1, M.Tp);
+  if (M.Ep % Tp != 0)
+    return 1;
+  const int64_t Ranks = std::min(M.Dp, M.Ep / Tp);
+  return Ranks > 1 && M.Dp % Ranks == 0 ? Ranks : 1;
+}
+
 } // namespace
 
 bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
@@ -240,7 +260,12 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   const AcceleratorConfig &A = System.Device;
   const int64_t Prompt = P.SeqLen, Output = std::max<int64_t>(1, S.OutputLen);
   const int64_t Replicas = std::max<int64_t>(1, S.Mapping.Dp);
-  const int64_t Requests = (Tr.Requests + Replicas - 1) / Replicas;
+  // One group of ranks that step together (one replica, or an expert-
+  // parallel group's attention-DP ranks) is simulated, with its share of
+  // the requests, each rank its own; the groups serve equal shares.
+  const int64_t Lockstep = lockstepRanks(S, Tr);
+  const int64_t Groups = Replicas / Lockstep;
+  const int64_t Requests = (Tr.Requests + Replicas - 1) / Replicas * Lockstep;
 
   // The KV cache: what the weights and the activations of a full step
   // leave, times kv_fraction, in tokens of context.
@@ -260,11 +285,12 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   for (size_t I = 0; I < All.size(); ++I) {
     Request &Q = All[I];
     if (Tr.Trace) {
-      // The first replica's share of the recorded requests: every dp-th,
-      // over the trace's rows again when the requests outnumber them
-      // (passes over a dataset; arrival times never repeat: Sema).
+      // The first group's share of the recorded requests: one row in as
+      // many as there are groups, over the trace's rows again when the
+      // requests outnumber them (passes over a dataset; arrival times
+      // never repeat: Sema).
       const spec::TraceRequest &Row =
-          (*Tr.Trace)[(I * size_t(Replicas)) % Tr.Trace->size()];
+          (*Tr.Trace)[(I * size_t(Groups)) % Tr.Trace->size()];
       Q.Prompt = Row.Prompt;
       Q.Output = Row.Output;
       Q.Arrival = Row.Arrival;
@@ -286,6 +312,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     // prompt is not read: only its last token is.)
     if (!Tr.ChunkedPrefill && !Tr.Prefilled)
       Q.Prompt = std::min<int64_t>(Q.Prompt, Tr.MaxTokens);
+    Q.Rank = int64_t(I) % Lockstep; // the group's ranks in turn
     Longest = std::max(Longest, Q.Prompt + (Tr.PrefillOnly ? 1 : Q.Output));
     SumPrompt += double(Q.Prompt);
     SumOutput += double(Q.Output);
@@ -331,7 +358,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     });
     Released = Requests;
   } else if (Tr.Arrival == ArrivalKind::Poisson) {
-    double Rate = Tr.Rate / double(Replicas), T = 0;
+    double Rate = Tr.Rate / double(Groups), T = 0;
     for (Request &Q : All) {
       T += -std::log1p(-uniform(Gen)) / Rate;
       Q.Arrival = T;
@@ -342,12 +369,11 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       Q.Arrival = 0;
     int64_t First = Tr.Arrival == ArrivalKind::Concurrency
                         ? std::min<int64_t>(Requests,
-                                            (Tr.Clients + Replicas - 1) / Replicas)
+                                            (Tr.Clients + Groups - 1) / Groups)
                         : Requests;
     Released = First;
   }
 
-  std::deque<int64_t> Waiting;
   // With pipeline parallelism the engine keeps one micro-batch a stage in
   // flight (TensorRT-LLM schedules pp micro-batches, vLLM one virtual
   // engine a stage): lanes, each formed by the scheduler as a step is,
@@ -372,11 +398,20 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     double Tick = 0;
   };
   const int64_t Stages = std::max<int64_t>(1, S.Mapping.Pp);
-  std::vector<Lane> Lanes(static_cast<size_t>(Stages));
+  // A rank of the group: its queue, its lanes and the KV cache blocks its
+  // requests hold.
+  struct Rank {
+    std::deque<int64_t> Waiting;
+    std::vector<Lane> Lanes;
+    int64_t Reserved = 0;
+  };
+  std::vector<Rank> Ranks(static_cast<size_t>(Lockstep));
+  for (Rank &Rk : Ranks)
+    Rk.Lanes.resize(static_cast<size_t>(Stages));
   int64_t Ticks = 0;
   int64_t Next = 0;             // next request to arrive
-  int64_t Done = 0, Reserved = 0, PeakBatch = 0, Steps = 0;
-  int64_t Preemptions = 0, Admissions = 0; // Reserved: blocks held
+  int64_t Done = 0, PeakBatch = 0, Steps = 0;
+  int64_t Preemptions = 0, Admissions = 0;
   double PeakReserved = 0, BatchTime = 0;
   double Now = 0;
   double DataEnergy = 0; ///< moving data, a replica's devices, all steps
@@ -393,7 +428,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
     E2E.push_back(Now - Q.Arrival);
     if (Q.Output > 1 && !Tr.PrefillOnly)
       Tpot.push_back((Now - Q.FirstToken) / double(Q.Output - 1));
-    Reserved -= Q.Blocks;
+    Ranks[size_t(Q.Rank)].Reserved -= Q.Blocks;
     Q.Blocks = 0;
     OutputTokens += double(Q.Output);
     ++Done;
@@ -421,14 +456,15 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
                      std::vector<int64_t>::iterator At) {
     int64_t I = *At;
     Request &Q = All[size_t(I)];
-    Reserved -= Q.Blocks;
+    Rank &Rk = Ranks[size_t(Q.Rank)];
+    Rk.Reserved -= Q.Blocks;
     Q.Blocks = 0;
     if (&From == &L.Running)
       L.RunningContext -= double(Q.Context);
     From.erase(At);
     Q.Context = 0;
     Q.ReadLen = Q.Started ? Q.Prompt + Q.Generated : Q.Prompt;
-    Waiting.push_front(I);
+    Rk.Waiting.push_front(I);
     ++Preemptions;
   };
   // A lane's pass done: each generating sequence adds a token; a prompt
@@ -449,7 +485,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       // On demand, the block set aside above.
       if (Q.Context > Q.Blocks * BlockTokens) {
         ++Q.Blocks;
-        ++Reserved;
+        ++Ranks[size_t(Q.Rank)].Reserved;
       }
       if (Q.Generated >= Q.Output) {
         L.RunningContext -= double(Q.Context);
@@ -487,183 +523,201 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   auto Idle = [&](const Lane &L) {
     return !L.InFlight && L.Running.empty() && L.Prefilling.empty();
   };
+  auto RankIdle = [&](const Rank &Rk) {
+    return Rk.Waiting.empty() &&
+           std::all_of(Rk.Lanes.begin(), Rk.Lanes.end(), Idle);
+  };
   while (Done < Requests) {
-    while (Next < Released && All[size_t(Next)].Arrival <= Now)
-      Waiting.push_back(Next++);
-    if (Waiting.empty() && std::all_of(Lanes.begin(), Lanes.end(), Idle)) {
+    while (Next < Released && All[size_t(Next)].Arrival <= Now) {
+      Ranks[size_t(All[size_t(Next)].Rank)].Waiting.push_back(Next);
+      ++Next;
+    }
+    if (std::all_of(Ranks.begin(), Ranks.end(), RankIdle)) {
       // Idle until the next arrival.
       if (Next < Released)
         Now = All[size_t(Next)].Arrival;
       continue;
     }
-    Lane &L = Lanes[size_t(Ticks % Stages)];
-    std::vector<int64_t> &Running = L.Running, &Prefilling = L.Prefilling;
-    double &RunningContext = L.RunningContext;
-    // One token of each generating sequence, then prompt tokens while the
-    // step's budget lasts: first the prompts under way, then new requests
-    // while a slot, the budget and the cache allow (first come, first
-    // served: the head of the queue waits for room).
-    // Prefill first: while prompt work can run, a step runs prompts only
-    // and the generating sequences wait.
-    bool PromptsOnly = false;
-    if (Tr.PrefillFirst) {
-      PromptsOnly = !Prefilling.empty();
-      if (!PromptsOnly && !Waiting.empty() &&
-          int64_t(Running.size()) < Tr.MaxBatch) {
-        const Request &Q = All[size_t(Waiting.front())];
-        PromptsOnly = Reserved + AdmitBlocks(Q) <= KvBlocks &&
-                      (Tr.ChunkedPrefill || Q.ReadLen <= Tr.MaxTokens);
-      }
-    }
-    // On demand: the generating sequences whose next token starts a block
-    // need one this step; while too few are free, the latest admitted
-    // sequences are preempted (vLLM preempts from the back of its running
-    // queue).
-    int64_t Growing = 0;
-    if (Tr.OnDemand && !PromptsOnly) {
-      auto Needs = [&](int64_t I) {
-        const Request &Q = All[size_t(I)];
-        return Q.Context + 1 > Q.Blocks * BlockTokens;
-      };
-      Growing = std::count_if(Running.begin(), Running.end(), Needs);
-      auto ByAdmission = [&](int64_t A, int64_t B) {
-        return All[size_t(A)].Admitted < All[size_t(B)].Admitted;
-      };
-      while (Growing > KvBlocks - Reserved &&
-             !(Running.empty() && Prefilling.empty())) {
-        auto R = std::max_element(Running.begin(), Running.end(), ByAdmission);
-        auto F = std::max_element(Prefilling.begin(), Prefilling.end(),
-                                  ByAdmission);
-        bool FromRunning = F == Prefilling.end() ||
-                           (R != Running.end() && ByAdmission(*F, *R));
-        if (FromRunning) {
-          Growing -= Needs(*R);
-          Preempt(L, Running, R);
-        } else {
-          Preempt(L, Prefilling, F);
+    // Each rank forms its lane of this tick.
+    for (Rank &Rk : Ranks) {
+      std::deque<int64_t> &Waiting = Rk.Waiting;
+      int64_t &Reserved = Rk.Reserved;
+      Lane &L = Rk.Lanes[size_t(Ticks % Stages)];
+      std::vector<int64_t> &Running = L.Running, &Prefilling = L.Prefilling;
+      double &RunningContext = L.RunningContext;
+      // One token of each generating sequence, then prompt tokens while the
+      // step's budget lasts: first the prompts under way, then new requests
+      // while a slot, the budget and the cache allow (first come, first
+      // served: the head of the queue waits for room).
+      // Prefill first: while prompt work can run, a step runs prompts only
+      // and the generating sequences wait.
+      bool PromptsOnly = false;
+      if (Tr.PrefillFirst) {
+        PromptsOnly = !Prefilling.empty();
+        if (!PromptsOnly && !Waiting.empty() &&
+            int64_t(Running.size()) < Tr.MaxBatch) {
+          const Request &Q = All[size_t(Waiting.front())];
+          PromptsOnly = Reserved + AdmitBlocks(Q) <= KvBlocks &&
+                        (Tr.ChunkedPrefill || Q.ReadLen <= Tr.MaxTokens);
         }
       }
-    }
-    int64_t D = PromptsOnly ? 0 : int64_t(Running.size());
-    int64_t Budget = Tr.MaxTokens - D;
-    int64_t PromptTokens = 0;
-    double Attention = 0, AttentionEnergy = 0;
-    std::vector<std::pair<int64_t, int64_t>> &Chunks = L.Chunks;
-    Chunks.clear();
-    // A chunk of c prompt tokens after o already read: its share of the
-    // causal attention products, c (2 o + c) of the prompt's L^2.
-    auto Read = [&](int64_t I, int64_t C) {
-      Request &Q = All[size_t(I)];
-      double Share = double(C) * double(2 * Q.Context + C) / (L0 * L0);
-      Attention += PrefillAttention * Share;
-      AttentionEnergy += PrefillAttentionEnergy * Share;
-      PromptTokens += C;
-      Budget -= C;
-      Chunks.push_back({I, C});
-    };
-    for (int64_t I : Prefilling) {
-      if (Budget <= 0)
-        break;
-      const Request &Q = All[size_t(I)];
-      Read(I, std::min(Budget, Q.ReadLen - Q.Context));
-    }
-    int64_t Slots = int64_t(Running.size() + Prefilling.size());
-    while (!Waiting.empty() && Slots < Tr.MaxBatch && Budget > 0) {
-      Request &Q = All[size_t(Waiting.front())];
-      // The prefix cache holds the first part of the prompt already (a
-      // decode pool's, all of it but its last token: the first token the
-      // prefill pool gave; a preempted one's, nothing: it recomputes).
-      int64_t Cached =
-          Tr.Prefilled && Q.ReadLen <= Q.Prompt
-              ? Q.Prompt - 1
-              : std::min<int64_t>(Q.Prompt - 1,
-                                  int64_t(std::floor(Tr.PrefixHit *
-                                                     double(Q.Prompt))));
-      int64_t ToRead = Q.ReadLen - Cached;
-      // (Without chunked prefill a preempted request's recomputation, its
-      // prompt and generated tokens, may exceed the budget: it runs as the
-      // step's only prompt.)
-      bool Resumed = Q.ReadLen > Q.Prompt;
-      bool Whole = !Tr.ChunkedPrefill &&
-                   (ToRead <= Budget || (Resumed && PromptTokens == 0));
-      if ((!Tr.ChunkedPrefill && !Whole) ||
-          Reserved + Growing + AdmitBlocks(Q) > KvBlocks)
-        break;
-      int64_t I = Waiting.front();
-      Waiting.pop_front();
-      Q.Blocks = AdmitBlocks(Q);
-      Q.Admitted = Admissions++;
-      Reserved += Q.Blocks;
-      ++Slots;
-      Q.Context = Cached;
-      Prefilling.push_back(I);
-      Read(I, Whole ? ToRead : std::min(Budget, ToRead));
-    }
-    double Context = PromptsOnly ? 0 : RunningContext;
-    // The head projects the positions that give a token: one a generating
-    // sequence, the last of a prompt read to its end (the engines gather
-    // those rows before it: TensorRT-LLM's gather_last_token_logits,
-    // vLLM's logits processor).
-    int64_t Logits = D;
-    for (auto [I, C] : Chunks)
-      Logits += All[size_t(I)].Context + C >= All[size_t(I)].ReadLen;
-    // (One look-up a batch: a decode-only step has T = d = s.)
-    const int64_t T = D + PromptTokens;
-    const StepCost AtT = Cost.at(T);
-    const StepCost AtD = D == T ? AtT : Cost.at(D);
-    double Head = Logits <= 0   ? 0
-                  : Logits == T ? AtT.Head
-                  : Logits == D ? AtD.Head
-                                : Cost.at(Logits).Head;
-    // (The generating sequences' mean context is Context / d.)
-    auto PerContext = [&](double X) {
-      return D > 0 ? X * Context / double(D) : 0;
-    };
-    double Step = AtT.Dense - AtT.Head + Head + PerContext(AtD.PerContext) +
-                  Attention;
-    if (!Cost.ok())
-      return false;
-    DataEnergy += AtT.Energy + PerContext(AtD.EnergyPerContext);
-    // The head's activity where a token comes out, as its time.
-    double HeadActivity = Logits <= 0   ? 0
-                          : Logits == T ? AtT.HeadActivity
-                          : Logits == D ? AtD.HeadActivity
-                                        : Cost.at(Logits).HeadActivity;
-    if (Activity >= 0)
-      Activity = AtT.Activity < 0 || PrefillAttentionEnergy < 0
-                     ? -1
-                     : Activity + AtT.Activity - AtT.HeadActivity +
-                           HeadActivity + PerContext(AtD.ActivityPerContext) +
-                           AttentionEnergy;
-    L.InStep = D + int64_t(Chunks.size());
-    L.PromptsOnly = PromptsOnly;
-    L.InFlight = L.InStep > 0;
-    L.Tick = L.InFlight ? Step / double(Stages) : 0;
-    Steps += L.InFlight;
-    PeakBatch = std::max(PeakBatch, L.InStep);
-    PeakReserved = std::max(PeakReserved, double(Reserved));
-    // The tick: the slowest lane's share of a stage.
-    double Tick = 0, InFlight = 0;
-    for (const Lane &K : Lanes)
-      if (K.InFlight) {
-        Tick = std::max(Tick, K.Tick);
-        InFlight += double(K.InStep);
+      // On demand: the generating sequences whose next token starts a block
+      // need one this step; while too few are free, the latest admitted
+      // sequences are preempted (vLLM preempts from the back of its running
+      // queue).
+      int64_t Growing = 0;
+      if (Tr.OnDemand && !PromptsOnly) {
+        auto Needs = [&](int64_t I) {
+          const Request &Q = All[size_t(I)];
+          return Q.Context + 1 > Q.Blocks * BlockTokens;
+        };
+        Growing = std::count_if(Running.begin(), Running.end(), Needs);
+        auto ByAdmission = [&](int64_t A, int64_t B) {
+          return All[size_t(A)].Admitted < All[size_t(B)].Admitted;
+        };
+        while (Growing > KvBlocks - Reserved &&
+               !(Running.empty() && Prefilling.empty())) {
+          auto R = std::max_element(Running.begin(), Running.end(), ByAdmission);
+          auto F = std::max_element(Prefilling.begin(), Prefilling.end(),
+                                    ByAdmission);
+          bool FromRunning = F == Prefilling.end() ||
+                             (R != Running.end() && ByAdmission(*F, *R));
+          if (FromRunning) {
+            Growing -= Needs(*R);
+            Preempt(L, Running, R);
+          } else {
+            Preempt(L, Prefilling, F);
+          }
+        }
       }
-    if (Tick <= 0 && std::all_of(Lanes.begin(), Lanes.end(), Idle)) {
+      int64_t D = PromptsOnly ? 0 : int64_t(Running.size());
+      int64_t Budget = Tr.MaxTokens - D;
+      int64_t PromptTokens = 0;
+      double Attention = 0, AttentionEnergy = 0;
+      std::vector<std::pair<int64_t, int64_t>> &Chunks = L.Chunks;
+      Chunks.clear();
+      // A chunk of c prompt tokens after o already read: its share of the
+      // causal attention products, c (2 o + c) of the prompt's L^2.
+      auto Read = [&](int64_t I, int64_t C) {
+        Request &Q = All[size_t(I)];
+        double Share = double(C) * double(2 * Q.Context + C) / (L0 * L0);
+        Attention += PrefillAttention * Share;
+        AttentionEnergy += PrefillAttentionEnergy * Share;
+        PromptTokens += C;
+        Budget -= C;
+        Chunks.push_back({I, C});
+      };
+      for (int64_t I : Prefilling) {
+        if (Budget <= 0)
+          break;
+        const Request &Q = All[size_t(I)];
+        Read(I, std::min(Budget, Q.ReadLen - Q.Context));
+      }
+      int64_t Slots = int64_t(Running.size() + Prefilling.size());
+      while (!Waiting.empty() && Slots < Tr.MaxBatch && Budget > 0) {
+        Request &Q = All[size_t(Waiting.front())];
+        // The prefix cache holds the first part of the prompt already (a
+        // decode pool's, all of it but its last token: the first token the
+        // prefill pool gave; a preempted one's, nothing: it recomputes).
+        int64_t Cached =
+            Tr.Prefilled && Q.ReadLen <= Q.Prompt
+                ? Q.Prompt - 1
+                : std::min<int64_t>(Q.Prompt - 1,
+                                    int64_t(std::floor(Tr.PrefixHit *
+                                                       double(Q.Prompt))));
+        int64_t ToRead = Q.ReadLen - Cached;
+        // (Without chunked prefill a preempted request's recomputation, its
+        // prompt and generated tokens, may exceed the budget: it runs as the
+        // step's only prompt.)
+        bool Resumed = Q.ReadLen > Q.Prompt;
+        bool Whole = !Tr.ChunkedPrefill &&
+                     (ToRead <= Budget || (Resumed && PromptTokens == 0));
+        if ((!Tr.ChunkedPrefill && !Whole) ||
+            Reserved + Growing + AdmitBlocks(Q) > KvBlocks)
+          break;
+        int64_t I = Waiting.front();
+        Waiting.pop_front();
+        Q.Blocks = AdmitBlocks(Q);
+        Q.Admitted = Admissions++;
+        Reserved += Q.Blocks;
+        ++Slots;
+        Q.Context = Cached;
+        Prefilling.push_back(I);
+        Read(I, Whole ? ToRead : std::min(Budget, ToRead));
+      }
+      double Context = PromptsOnly ? 0 : RunningContext;
+      // The head projects the positions that give a token: one a generating
+      // sequence, the last of a prompt read to its end (the engines gather
+      // those rows before it: TensorRT-LLM's gather_last_token_logits,
+      // vLLM's logits processor).
+      int64_t Logits = D;
+      for (auto [I, C] : Chunks)
+        Logits += All[size_t(I)].Context + C >= All[size_t(I)].ReadLen;
+      // (One look-up a batch: a decode-only step has T = d = s.)
+      const int64_t T = D + PromptTokens;
+      const StepCost AtT = Cost.at(T);
+      const StepCost AtD = D == T ? AtT : Cost.at(D);
+      double Head = Logits <= 0   ? 0
+                    : Logits == T ? AtT.Head
+                    : Logits == D ? AtD.Head
+                                  : Cost.at(Logits).Head;
+      // (The generating sequences' mean context is Context / d.)
+      auto PerContext = [&](double X) {
+        return D > 0 ? X * Context / double(D) : 0;
+      };
+      double Step = AtT.Dense - AtT.Head + Head + PerContext(AtD.PerContext) +
+                    Attention;
+      if (!Cost.ok())
+        return false;
+      DataEnergy += AtT.Energy + PerContext(AtD.EnergyPerContext);
+      // The head's activity where a token comes out, as its time.
+      double HeadActivity = Logits <= 0   ? 0
+                            : Logits == T ? AtT.HeadActivity
+                            : Logits == D ? AtD.HeadActivity
+                                          : Cost.at(Logits).HeadActivity;
+      if (Activity >= 0)
+        Activity = AtT.Activity < 0 || PrefillAttentionEnergy < 0
+                       ? -1
+                       : Activity + AtT.Activity - AtT.HeadActivity +
+                             HeadActivity + PerContext(AtD.ActivityPerContext) +
+                             AttentionEnergy;
+      L.InStep = D + int64_t(Chunks.size());
+      L.PromptsOnly = PromptsOnly;
+      L.InFlight = L.InStep > 0;
+      L.Tick = L.InFlight ? Step / double(Stages) : 0;
+      Steps += L.InFlight;
+      PeakBatch = std::max(PeakBatch, L.InStep);
+      PeakReserved = std::max(PeakReserved, double(Reserved));
+    }
+    // The tick: the slowest lane's share of a stage, over the group's
+    // ranks.
+    double Tick = 0, InFlight = 0;
+    for (const Rank &Rk : Ranks)
+      for (const Lane &K : Rk.Lanes)
+        if (K.InFlight) {
+          Tick = std::max(Tick, K.Tick);
+          InFlight += double(K.InStep);
+        }
+    if (Tick <= 0 && std::all_of(Ranks.begin(), Ranks.end(), [&](const Rank &Rk) {
+          return std::all_of(Rk.Lanes.begin(), Rk.Lanes.end(), Idle);
+        })) {
       // Nothing admitted and nothing under way: Sema and the KV check
       // above let every request in on an empty engine.
       assert(false && "a request the engine can never admit");
       return false;
     }
     Now += Tick;
-    BatchTime += Tick * InFlight / double(Stages);
-    // The lane formed pp - 1 ticks ago completes its pass (with one
+    BatchTime += Tick * InFlight / double(Stages * Lockstep);
+    // The lanes formed pp - 1 ticks ago complete their pass (with one
     // stage, this tick's).
-    Lane &Out = Lanes[size_t(++Ticks % Stages)];
-    if (!Out.InFlight)
-      continue;
-    Out.InFlight = false;
-    finishPass(Out);
+    ++Ticks;
+    for (Rank &Rk : Ranks) {
+      Lane &Out = Rk.Lanes[size_t(Ticks % Stages)];
+      if (!Out.InFlight)
+        continue;
+      Out.InFlight = false;
+      finishPass(Out);
+    }
   }
 
   if (Times) {
@@ -673,12 +727,12 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   }
   TrafficReport &T = R.Traffic;
   T.Simulated = true;
-  T.Requests = Requests * Replicas;
+  T.Requests = Requests * Groups;
   T.Steps = Steps;
   // From the first arrival (the arrivals are in order).
   double Start = All.empty() ? 0 : All.front().Arrival;
   T.Duration = Now - Start;
-  T.RequestRate = T.Duration > 0 ? double(Requests * Replicas) / T.Duration : 0;
+  T.RequestRate = T.Duration > 0 ? double(Requests * Groups) / T.Duration : 0;
   T.MeanBatch = Now > 0 ? BatchTime / Now : 0;
   T.PeakBatch = PeakBatch;
   T.KvTokens = KvTokens;
@@ -695,7 +749,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   R.Ttft = T.Ttft.Mean;
   R.Tpot = T.Tpot.Mean;
   R.E2E = T.E2E.Mean;
-  R.Throughput = T.Duration > 0 ? OutputTokens * double(Replicas) / T.Duration : 0;
+  R.Throughput = T.Duration > 0 ? OutputTokens * double(Groups) / T.Duration : 0;
   R.ThroughputPerDevice =
       R.Throughput / double(R.Replicas * R.DevicesPerReplica);
   // Activity: each step's, the prompts' attention and the LM head where

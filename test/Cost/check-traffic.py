@@ -172,3 +172,13 @@ c1, c2 = S["pp_one_client"], S["pp_two_client"]
 check("pipeline: one request alone passes both stages in turn",
       c2["tpot_s"] >= c1["tpot_s"] and close(c2["tpot_s"], c1["tpot_s"], 0.05),
       c2["tpot_s"], c1["tpot_s"])
+# Attention DP beside EP: the ranks of an expert-parallel group step
+# together. Rank 0 reads 20-token prompts and rank 1 2000-token ones, one
+# a step: each step lasts the long prompt's time, so the pair completes
+# requests at the rate of two ranks of long prompts (to 1%), well below
+# two ranks of short ones (the rate replicas apart would report, from the
+# first rank's share).
+alt, longs, shorts = (S[n]["request_throughput_per_s"]
+                      for n in ("dep_alternate", "dep_longs", "dep_shorts"))
+check("attention DP with EP: a step waits for the slowest rank",
+      close(alt, longs, 0.01) and alt < 0.5 * shorts, alt, longs, shorts)
