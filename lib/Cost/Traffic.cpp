@@ -42,6 +42,7 @@
 #include <cmath>
 #include <deque>
 #include <map>
+#include <numeric>
 #include <random>
 
 namespace llmsys {
@@ -289,8 +290,12 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       // many as there are groups, over the trace's rows again when the
       // requests outnumber them (passes over a dataset; arrival times
       // never repeat: Sema).
-      const spec::TraceRequest &Row =
-          (*Tr.Trace)[(I * size_t(Groups)) % Tr.Trace->size()];
+      // (Where the groups and the rows share a factor, every Groups-th
+      // request would meet only some of the rows: each pass then starts
+      // one row further, so that the share reaches them all.)
+      const size_t Global = I * size_t(Groups), Rows = Tr.Trace->size();
+      const size_t Shift = std::gcd(size_t(Groups), Rows) > 1 ? Global / Rows : 0;
+      const spec::TraceRequest &Row = (*Tr.Trace)[(Global + Shift) % Rows];
       Q.Prompt = Row.Prompt;
       Q.Output = Row.Output;
       Q.Arrival = Row.Arrival;
@@ -470,9 +475,11 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   // A lane's pass done: each generating sequence adds a token; a prompt
   // read to its end gives its request's first token.
   auto finishPass = [&](Lane &L) {
-    // Generating sequences each add a token.
+    // Generating sequences each add a token (on demand, into the block
+    // taken when the lane was formed).
     std::vector<int64_t> Still;
     Still.reserve(L.Running.size() + L.Chunks.size());
+    double Context = L.RunningContext;
     for (int64_t I : L.Running) {
       Request &Q = All[size_t(I)];
       if (L.PromptsOnly) {
@@ -481,19 +488,15 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       }
       ++Q.Generated;
       ++Q.Context;
-      L.RunningContext += 1;
-      // On demand, the block set aside above.
-      if (Q.Context > Q.Blocks * BlockTokens) {
-        ++Q.Blocks;
-        ++Ranks[size_t(Q.Rank)].Reserved;
-      }
+      Context += 1;
       if (Q.Generated >= Q.Output) {
-        L.RunningContext -= double(Q.Context);
+        Context -= double(Q.Context);
         Complete(I);
       } else {
         Still.push_back(I);
       }
     }
+    L.RunningContext = Context;
     // A prompt read to its end gives the request's first token.
     for (auto [I, C] : L.Chunks) {
       Request &Q = All[size_t(I)];
@@ -590,6 +593,16 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
           }
         }
       }
+      // The blocks they need are taken now, before the other lanes form.
+      if (Growing > 0)
+        for (int64_t I : Running) {
+          Request &Q = All[size_t(I)];
+          if (Q.Context + 1 > Q.Blocks * BlockTokens) {
+            ++Q.Blocks;
+            ++Reserved;
+          }
+        }
+      Growing = 0;
       int64_t D = PromptsOnly ? 0 : int64_t(Running.size());
       int64_t Budget = Tr.MaxTokens - D;
       int64_t PromptTokens = 0;
@@ -669,19 +682,21 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
                     Attention;
       if (!Cost.ok())
         return false;
-      DataEnergy += AtT.Energy + PerContext(AtD.EnergyPerContext);
+      L.InStep = D + int64_t(Chunks.size());
+      // (A lane with nothing to run runs nothing: no step, no energy.)
+      if (L.InStep > 0)
+        DataEnergy += AtT.Energy + PerContext(AtD.EnergyPerContext);
       // The head's activity where a token comes out, as its time.
       double HeadActivity = Logits <= 0   ? 0
                             : Logits == T ? AtT.HeadActivity
                             : Logits == D ? AtD.HeadActivity
                                           : Cost.at(Logits).HeadActivity;
-      if (Activity >= 0)
+      if (Activity >= 0 && L.InStep > 0)
         Activity = AtT.Activity < 0 || PrefillAttentionEnergy < 0
                        ? -1
                        : Activity + AtT.Activity - AtT.HeadActivity +
                              HeadActivity + PerContext(AtD.ActivityPerContext) +
                              AttentionEnergy;
-      L.InStep = D + int64_t(Chunks.size());
       L.PromptsOnly = PromptsOnly;
       L.InFlight = L.InStep > 0;
       L.Tick = L.InFlight ? Step / double(Stages) : 0;

@@ -441,9 +441,13 @@ static void readTraffic(const spec::Object &S, ScenarioConfig &C) {
     C.SeqLen = std::max<int64_t>(1, int64_t(std::llround(Prompts / N)));
     C.OutputLen = std::max<int64_t>(1, int64_t(std::llround(Outputs / N)));
     // Unset: one pass over the trace; more than it holds: passes again
-    // from its first row.
-    if (T.Requests <= 0)
-      T.Requests = int64_t(T.Trace->size());
+    // from its first row, but for its arrival times, which do not repeat
+    // (Sema refuses more written beside them; inherited or swept, the
+    // trace's rows).
+    int64_t Rows = int64_t(T.Trace->size());
+    if (T.Requests <= 0 ||
+        (T.Arrival == ArrivalKind::Trace && T.Requests > Rows))
+      T.Requests = Rows;
   }
   T.Clients = integerOf(Arrive(ArrivalField::Clients), 0);
   T.Rate = numberOf(Arrive(ArrivalField::Rate), 0);

@@ -37,6 +37,11 @@ void checkIdleDevices(const spec::Object &Serve, DiagnosticEngine &Diags);
 /// the choice moves no figure, and is said.
 void checkLaunches(const spec::Object &Scenario, DiagnosticEngine &Diags);
 
+/// A serve scenario's mapping (and its prefill pool's) may not write the
+/// fields only training reads: each is an error at the field.
+void checkTrainingOnlyFields(const spec::Object &Serve,
+                             DiagnosticEngine &Diags);
+
 /// In-flight batching's requests: from `requests`, or from the trace file,
 /// which is read here and noted on its field; what the trace gives cannot
 /// be written as well.

@@ -54,6 +54,7 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
     checkContextLength(*EI.Obj, EI.Decl->Name.Range, Diags);
   });
   Serves([&](EntityInfo &EI) { checkIdleDevices(*EI.Obj, Diags); });
+  Serves([&](EntityInfo &EI) { checkTrainingOnlyFields(*EI.Obj, Diags); });
   Scenarios([&](EntityInfo &EI) { checkLaunches(*EI.Obj, Diags); });
   Serves([&](EntityInfo &EI) { readRequests(*EI.Obj, Sources, Diags, S); });
   for (EntityInfo *EI : Entities.inOrder())

@@ -172,6 +172,19 @@ c1, c2 = S["pp_one_client"], S["pp_two_client"]
 check("pipeline: one request alone passes both stages in turn",
       c2["tpot_s"] >= c1["tpot_s"] and close(c2["tpot_s"], c1["tpot_s"], 0.05),
       c2["tpot_s"], c1["tpot_s"])
+# One client at pp 2: its micro-batch passes both stages while the other
+# slot is empty; the empty slot runs nothing and costs no energy, so the
+# data energy a token is pp 1's, to 1% (the activations' send between the
+# stages, a few kB a token, beside the weights read).
+e1, e2 = S["pp_one_client_e"], S["pp_two_client_e"]
+check("pipeline: an empty micro-batch slot costs no energy",
+      e1["data_energy_per_token_j"] > 0 and
+      close(e2["data_energy_per_token_j"], e1["data_energy_per_token_j"], 0.01),
+      e2["data_energy_per_token_j"], e1["data_energy_per_token_j"])
+kp = S["kvbound_demand_pp"]["traffic"]
+check("pipeline, on demand: the cache never overcommitted",
+      kp["preemptions"] > 0 and kp["peak_kv_cache_tokens"] <= kp["kv_cache_tokens"],
+      kp["preemptions"], kp["peak_kv_cache_tokens"], kp["kv_cache_tokens"])
 # Attention DP beside EP: the ranks of an expert-parallel group step
 # together. Rank 0 reads 20-token prompts and rank 1 2000-token ones, one
 # a step: each step lasts the long prompt's time, so the pair completes
