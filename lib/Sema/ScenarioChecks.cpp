@@ -129,38 +129,47 @@ void checkLaunches(const Object &Sc, DiagnosticEngine &Diags) {
         Graphs->Loc, Acc->Name, spec::formatNumber(Kernel * 1e6) + " us");
 }
 
+/// What a training step has and a serving step has not: a backward pass
+/// (recomputation, gradients and their reduction), an optimizer, a global
+/// batch of micro-batches and a training pipeline schedule. (ep_overlap is
+/// refused by partition, as it depends on ep.)
+static const std::tuple<MappingField, const char *, const char *>
+    TrainingOnly[] = {
+        {MappingField::Recompute, "recompute", "no backward pass"},
+        {MappingField::Zero, "zero", "no optimizer state or gradients"},
+        {MappingField::DistributedOptimizer, "distributed_optimizer",
+         "no optimizer"},
+        {MappingField::Gradients, "gradients", "no gradients"},
+        {MappingField::GradAccumulationFusion, "grad_accumulation_fusion",
+         "no gradients"},
+        {MappingField::DpOverlap, "dp_overlap", "no gradient reduction"},
+        {MappingField::TpGradOverlap, "tp_grad_overlap", "no backward pass"},
+        {MappingField::TpOverlap, "tp_overlap",
+         "a serving step's tensor-parallel collectives are not overlapped"},
+        {MappingField::TpOverlapBackward, "tp_overlap_backward",
+         "no backward pass"},
+        {MappingField::GlobalBatch, "global_batch",
+         "the batch is the scenario's or the traffic's"},
+        {MappingField::MicroBatch, "micro_batch",
+         "the batch is the scenario's or the traffic's"},
+        {MappingField::Schedule, "schedule",
+         "a pipeline serves its requests as micro-batches, one a stage"}};
+
+const char *trainingOnlyMappingField(StringRef Name) {
+  for (auto [F, N, Why] : TrainingOnly)
+    if (Name == N)
+      return Why;
+  return nullptr;
+}
+
 void checkTrainingOnlyFields(const Object &Serve, DiagnosticEngine &Diags) {
-  // What a training step has and a serving step has not: a backward pass
-  // (recomputation, gradients and their reduction), an optimizer, a
-  // global batch of micro-batches and a training pipeline schedule.
-  // (ep_overlap is refused by partition, as it depends on ep.)
-  static const std::tuple<MappingField, const char *, const char *> Fields[] = {
-      {MappingField::Recompute, "recompute", "no backward pass"},
-      {MappingField::Zero, "zero", "no optimizer state or gradients"},
-      {MappingField::DistributedOptimizer, "distributed_optimizer",
-       "no optimizer"},
-      {MappingField::Gradients, "gradients", "no gradients"},
-      {MappingField::GradAccumulationFusion, "grad_accumulation_fusion",
-       "no gradients"},
-      {MappingField::DpOverlap, "dp_overlap", "no gradient reduction"},
-      {MappingField::TpGradOverlap, "tp_grad_overlap", "no backward pass"},
-      {MappingField::TpOverlap, "tp_overlap",
-       "a serving step's tensor-parallel collectives are not overlapped"},
-      {MappingField::TpOverlapBackward, "tp_overlap_backward",
-       "no backward pass"},
-      {MappingField::GlobalBatch, "global_batch",
-       "the batch is the scenario's or the traffic's"},
-      {MappingField::MicroBatch, "micro_batch",
-       "the batch is the scenario's or the traffic's"},
-      {MappingField::Schedule, "schedule",
-       "a pipeline serves its requests as micro-batches, one a stage"}};
   const Object *Map = spec::objectOf(Serve.ifSet(ServeField::Mapping));
   const Object *Pool = spec::objectOf(
       Serve.ifSet(ServeField::Traffic, TrafficField::Prefill));
   for (const Object *M : {Map, Pool}) {
     if (!M)
       continue;
-    for (auto [F, Name, Why] : Fields)
+    for (auto [F, Name, Why] : TrainingOnly)
       if (const spec::Field *X = M->ifSet(F);
           X && X->From != spec::Origin::Default)
         Diags.report<DiagID::err_mapping_training_only>(X->Loc, Name,

@@ -42,6 +42,10 @@ void checkLaunches(const spec::Object &Scenario, DiagnosticEngine &Diags);
 void checkTrainingOnlyFields(const spec::Object &Serve,
                              DiagnosticEngine &Diags);
 
+/// Why a serve scenario does not use the mapping field Name, if it is one
+/// only training reads (checkTrainingOnlyFields); else null.
+const char *trainingOnlyMappingField(llvm::StringRef Name);
+
 /// In-flight batching's requests: from `requests`, or from the trace file,
 /// which is read here and noted on its field; what the trace gives cannot
 /// be written as well.

@@ -1,6 +1,7 @@
 //===- Scenarios.cpp - expectations and sweeps ------------------------------===//
 
 #include "Sema/SemaImpl.h"
+#include "Sema/ScenarioChecks.h"
 
 #include "Basic/Suggest.h"
 #include "IR/Scenario.h"
@@ -246,6 +247,18 @@ void Resolver::resolveSweep(EntityInfo &EI) {
           T = FS->Type.Struct;
         }
       }
+      // A mapping field only training reads, swept on a serve scenario.
+      if (FS && Scenario.Id == StructID::Serve && A.Path.Parts.size() == 2 &&
+          A.Path.Parts[0].Name == "mapping")
+        if (const char *Why = trainingOnlyMappingField(A.Path.Parts[1].Name)) {
+          Diags.report<DiagID::err_sweep_axis_inert>(
+              A.Path.range(), A.Path.str(),
+              std::string("a serve scenario does not use it (costed for "
+                          "training only: ") +
+                  Why + ")");
+          Ok = false;
+          break;
+        }
       // A field no figure reads: a point would change nothing.
       if (FS && !FS->DocOnly.empty()) {
         Diags.report<DiagID::err_sweep_axis_inert>(
