@@ -526,9 +526,11 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   auto Idle = [&](const Lane &L) {
     return !L.InFlight && L.Running.empty() && L.Prefilling.empty();
   };
+  auto LanesIdle = [&](const Rank &Rk) {
+    return std::all_of(Rk.Lanes.begin(), Rk.Lanes.end(), Idle);
+  };
   auto RankIdle = [&](const Rank &Rk) {
-    return Rk.Waiting.empty() &&
-           std::all_of(Rk.Lanes.begin(), Rk.Lanes.end(), Idle);
+    return Rk.Waiting.empty() && LanesIdle(Rk);
   };
   while (Done < Requests) {
     while (Next < Released && All[size_t(Next)].Arrival <= Now) {
@@ -602,7 +604,6 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
             ++Reserved;
           }
         }
-      Growing = 0;
       int64_t D = PromptsOnly ? 0 : int64_t(Running.size());
       int64_t Budget = Tr.MaxTokens - D;
       int64_t PromptTokens = 0;
@@ -646,7 +647,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
         bool Whole = !Tr.ChunkedPrefill &&
                      (ToRead <= Budget || (Resumed && PromptTokens == 0));
         if ((!Tr.ChunkedPrefill && !Whole) ||
-            Reserved + Growing + AdmitBlocks(Q) > KvBlocks)
+            Reserved + AdmitBlocks(Q) > KvBlocks)
           break;
         int64_t I = Waiting.front();
         Waiting.pop_front();
@@ -713,9 +714,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
           Tick = std::max(Tick, K.Tick);
           InFlight += double(K.InStep);
         }
-    if (Tick <= 0 && std::all_of(Ranks.begin(), Ranks.end(), [&](const Rank &Rk) {
-          return std::all_of(Rk.Lanes.begin(), Rk.Lanes.end(), Idle);
-        })) {
+    if (Tick <= 0 && std::all_of(Ranks.begin(), Ranks.end(), LanesIdle)) {
       // Nothing admitted and nothing under way: Sema and the KV check
       // above let every request in on an empty engine.
       assert(false && "a request the engine can never admit");
