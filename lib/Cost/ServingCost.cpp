@@ -63,6 +63,14 @@ const char *ServingMemory::largest() const {
 
 namespace {
 
+/// A tensor-parallel reduction that tp_overlap fuses into the row-parallel
+/// GEMM before it (serving: there is no backward to overlap).
+bool fusedWithGemm(const Op &O, const MappingConfig &M) {
+  return M.TpOverlap && commKind(O) == CommKind::TP &&
+         (O.Collective == CollectiveKind::AllReduce ||
+          O.Collective == CollectiveKind::ReduceScatter);
+}
+
 /// Executions of a block's ops in a phase: over the whole model, or on one
 /// pipeline stage (its layers, the embedding on the first, the head on the
 /// last, and the send to the next stage).
@@ -90,19 +98,30 @@ PhaseRoofline phaseOn(const Program &P, const SystemConfig &Sys,
     double N = executions(B, P, St);
     if (N == 0)
       continue;
+    // The time of the op just before, when it is a row-parallel GEMM whose
+    // output the next collective reduces (0 otherwise).
+    double RowParallel = 0;
     for (const Op &Original : B.Ops) {
       if (Original.Ph != Ph)
         continue;
       if (Original.isCollective()) {
         CollectiveTime C = servingCollectiveTime(Original, Sys, S.Mapping);
-        R.CommTime += N * C.Time;
-        R.Time += N * C.Time;
+        // tp_overlap: the reduction runs inside the GEMM that produces it
+        // (TensorRT-LLM's gemm_allreduce_plugin: each output tile reduced
+        // as it is written), so only what outlasts the GEMM shows.
+        double Exposed = C.Time;
+        if (fusedWithGemm(Original, S.Mapping))
+          Exposed = std::max(0.0, C.Time - RowParallel);
+        RowParallel = 0;
+        R.CommTime += N * Exposed;
+        R.Time += N * Exposed;
         if (Tables)
-          Tables->addCollective(Original, C, N).Exposed += N * C.Time;
+          Tables->addCollective(Original, C, N).Exposed += N * Exposed;
         continue;
       }
       if (Original.fused())
         continue;
+      RowParallel = 0;
       // (A copy only for the verification forward's per-sequence reads.)
       const Op *U = &Original;
       Op Scaled;
@@ -120,6 +139,8 @@ PhaseRoofline phaseOn(const Program &P, const SystemConfig &Sys,
       R.Flops += N * Flops;
       R.Bytes += N * Bytes;
       R.Time += N * T.Time;
+      if (O.Category == OpCategory::Contraction && O.TpAxis == Axis::K)
+        RowParallel = T.Time;
       (T.MemoryBound ? R.MemoryTime : R.ComputeTime) += N * T.Time;
       if (Tables)
         Tables->addOp(O, T.MemoryBound, N, Flops, Bytes, T.Time);

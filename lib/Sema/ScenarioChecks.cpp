@@ -132,7 +132,8 @@ void checkLaunches(const Object &Sc, DiagnosticEngine &Diags) {
 /// What a training step has and a serving step has not: a backward pass
 /// (recomputation, gradients and their reduction), an optimizer, a global
 /// batch of micro-batches and a training pipeline schedule. (ep_overlap is
-/// refused by partition, as it depends on ep.)
+/// refused by partition, as it depends on ep; tp_overlap serves both: in
+/// serving it fuses each reduction into its GEMM, lib/Cost/ServingCost.cpp.)
 static const std::tuple<MappingField, const char *, const char *>
     TrainingOnly[] = {
         {MappingField::Recompute, "recompute", "no backward pass"},
@@ -144,8 +145,6 @@ static const std::tuple<MappingField, const char *, const char *>
          "no gradients"},
         {MappingField::DpOverlap, "dp_overlap", "no gradient reduction"},
         {MappingField::TpGradOverlap, "tp_grad_overlap", "no backward pass"},
-        {MappingField::TpOverlap, "tp_overlap",
-         "a serving step's tensor-parallel collectives are not overlapped"},
         {MappingField::TpOverlapBackward, "tp_overlap_backward",
          "no backward pass"},
         {MappingField::GlobalBatch, "global_batch",
