@@ -64,7 +64,8 @@ const char *ServingMemory::largest() const {
 namespace {
 
 /// A tensor-parallel reduction that tp_overlap fuses into the row-parallel
-/// GEMM before it (serving: there is no backward to overlap).
+/// GEMM before it: serving's use of tp_overlap (training's, beside the
+/// layer's compute, is TrainingCost.cpp's).
 bool fusedWithGemm(const Op &O, const MappingConfig &M) {
   return M.TpOverlap && commKind(O) == CommKind::TP &&
          (O.Collective == CollectiveKind::AllReduce ||

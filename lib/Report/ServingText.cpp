@@ -220,20 +220,20 @@ void printServingText(const Program &P, const cost::ServingReport &R,
     bool Hidden = llvm::any_of(R.Collectives, [](const cost::CollectiveRow &C) {
       return C.Exposed < C.Time * (1 - 1e-9);
     });
+    auto Exposed = [&](const std::string &V) {
+      return Hidden ? fmt::format("{:>10}", V) : std::string();
+    };
     OS << "  collectives (prefill, and one decode step)\n";
-    OS << fmt::format("    {:<24}{:<11}{:<15}{:<7}{:>6}{:>11} {:<9}{:>10}",
+    OS << fmt::format("    {:<24}{:<11}{:<15}{:<7}{:>6}{:>11} {:<9}{:>10}{}\n",
                       "name", "phase", "kind", "group", "level", "bytes",
-                      "algorithm", "time");
-    OS << (Hidden ? fmt::format("{:>10}\n", "exposed") : std::string("\n"));
-    for (const cost::CollectiveRow &C : R.Collectives) {
+                      "algorithm", "time", Exposed("exposed"));
+    for (const cost::CollectiveRow &C : R.Collectives)
       OS << fmt::format(
-          "    {:<24}{:<11}{:<15}{:<7}{:>6}{:>11} {:<9}{:>10}", C.Name,
+          "    {:<24}{:<11}{:<15}{:<7}{:>6}{:>11} {:<9}{:>10}{}\n", C.Name,
           phaseName(C.Ph).str(), collectiveName(C.Kind).str(),
           parallelDimName(C.Group).str() + "/" + std::to_string(C.GroupSize),
-          C.FabricLevel, si(C.Bytes, "B", 3), C.Algorithm, duration(C.Time));
-      OS << (Hidden ? fmt::format("{:>10}\n", duration(C.Exposed))
-                    : std::string("\n"));
-    }
+          C.FabricLevel, si(C.Bytes, "B", 3), C.Algorithm, duration(C.Time),
+          Exposed(duration(C.Exposed)));
   }
 }
 

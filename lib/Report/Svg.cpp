@@ -434,8 +434,11 @@ phaseParts(const json::Object &S, StringRef Phase, double Time) {
   if (const json::Array *Cs = S.getArray("collectives"))
     for (const json::Value &V : *Cs) {
       const json::Object &O = *V.getAsObject();
+      // What a collective adds to the phase: its exposed time (less than
+      // its time where tp_overlap runs it inside a GEMM).
       if (O.getString("phase").value_or("") == Phase)
-        Comm += O.getNumber("time_s").value_or(0);
+        Comm += O.getNumber("exposed_s")
+                    .value_or(O.getNumber("time_s").value_or(0));
     }
   double Sum = Compute + Memory + Comm;
   if (Sum <= 0)
