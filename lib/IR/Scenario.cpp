@@ -81,6 +81,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
                     *Gradients = M.ifSet(MF::Gradients),
                     *Activations = M.ifSet(MF::Activations),
                     *Recipe = M.ifSet(MF::Recipe),
+                    *TpOverlap = M.ifSet(MF::TpOverlap),
                     *TpOverlapBackward = M.ifSet(MF::TpOverlapBackward),
                     *EpOverlap = M.ifSet(MF::EpOverlap),
                     *StageLayers = M.ifSet(MF::StageLayers),
@@ -148,7 +149,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
         C.Fusion.Rope = true;
         break;
       }
-  C.TpOverlap = spec::boolOf(M.ifSet(MF::TpOverlap), C.TpOverlap);
+  C.TpOverlap = spec::boolOf(TpOverlap, C.TpOverlap);
   C.CudaGraphs = spec::boolOf(M.ifSet(MF::CudaGraphs), C.CudaGraphs);
   if (EpOverlap)
     C.EpOverlap = EpOverlap->V.Bool;
@@ -209,6 +210,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Locs.Activations = C.ActivationsWritten ? locOf(M, Activations)
                                             : locOf(M, M.ifSet(MF::Precision));
   C.Locs.Recipe = locOf(M, Recipe);
+  C.Locs.TpOverlap = locOf(M, TpOverlap);
   C.Locs.TpOverlapBackward = locOf(M, TpOverlapBackward);
   C.Locs.EpOverlap = locOf(M, EpOverlap);
   C.Locs.StageLayers = locOf(M, StageLayers);

@@ -118,8 +118,8 @@ struct FusionSet {
 /// Where each mapping field was written, for diagnostics at the field.
 struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
-      VirtualStages, Offload, Gradients, Activations, Recipe, TpOverlapBackward,
-      EpOverlap, EpDispatch, ExpertTp, SparseWeights, StageLayers,
+      VirtualStages, Offload, Gradients, Activations, Recipe, TpOverlap,
+      TpOverlapBackward, EpOverlap, EpDispatch, ExpertTp, SparseWeights, StageLayers,
       FirstStageLayers, LastStageLayers, Fusion, Decl;
 };
 

@@ -159,6 +159,8 @@ private:
       error<DiagID::err_ep_overlap>(L.EpOverlap, 
             S.Training ? "it needs expert parallelism (ep > 1)"
                        : "it is costed for training only");
+    if (Map.TpOverlap && Map.Tp < 2)
+      error<DiagID::err_tp_overlap>(L.TpOverlap);
     if (Map.TpOverlapBackwardWritten && !Map.TpOverlap)
       error<DiagID::err_tp_overlap_backward>(L.TpOverlapBackward);
     if (Map.SparseWeights && S.Training)
