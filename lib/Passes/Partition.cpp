@@ -881,15 +881,22 @@ private:
                           : double(P.MicroBatch) * P.SeqLen / Map.Cp;
       // The routed values a device sends (top_k copies of its tokens).
       double Routed = Tokens / double(Map.Tp) * M.Moe->TopK * M.Hidden;
-      double Bytes = Routed * dtypeBytes(Map.Activations) * hierarchicalShare();
+      // What goes into the experts' GEMMs travels in the activations'
+      // format (a serving engine quantizes the tokens before dispatching
+      // them); what comes out of them, in the base format (`precision`):
+      // DeepEP dispatches FP8 and combines BF16, TensorRT-LLM dispatches
+      // NVFP4 and combines BF16 (its one-sided all-to-all, tech blog 18).
+      const double Share = Routed * hierarchicalShare();
+      const double InBytes = Share * dtypeBytes(Map.Activations),
+                   OutBytes = Share * dtypeBytes(Map.Precision);
       bool Overlap = Map.EpOverlap && S.Training;
-      auto AllToAll = [&](OpKind Name) {
+      auto AllToAll = [&](OpKind Name, double Bytes) {
         Out.push_back(collective(Name, O.Ph, CollectiveKind::AllToAll,
                                  ParallelDim::EP, E, Etp, Bytes));
         Out.back().Overlappable = Overlap;
       };
       // The expert_tp group's routed tokens, whole on each member.
-      auto Expert = [&](OpKind Name, CollectiveKind K) {
+      auto Expert = [&](OpKind Name, CollectiveKind K, double Bytes) {
         if (Etp < 2)
           return;
         Out.push_back(collective(Name, O.Ph, K, ParallelDim::ETP, Etp, 1,
@@ -917,25 +924,27 @@ private:
                                 Routed * double(Etp), PointwiseModel()));
       };
       if (Fwd && O.Kind == OpKind::MoeExpertUp) {
-        AllToAll(OpKind::EpDispatch);
-        Expert(OpKind::EtpAllgather, CollectiveKind::AllGather);
+        AllToAll(OpKind::EpDispatch, InBytes);
+        Expert(OpKind::EtpAllgather, CollectiveKind::AllGather, InBytes);
         Sort(OpKind::MoeSort);
       }
       if (Bwd && O.Kind == OpKind::MoeExpertDown) {
-        AllToAll(OpKind::EpCombineGrad);
-        Expert(OpKind::EtpAllgather, CollectiveKind::AllGather);
+        AllToAll(OpKind::EpCombineGrad, InBytes);
+        Expert(OpKind::EtpAllgather, CollectiveKind::AllGather, InBytes);
         Sort(OpKind::MoeSort);
       }
       Out.push_back(O);
       if (Fwd && O.Kind == OpKind::MoeExpertDown) {
         Sort(OpKind::MoeUnsort);
-        Expert(OpKind::EtpReducescatter, CollectiveKind::ReduceScatter);
-        AllToAll(OpKind::EpCombine);
+        Expert(OpKind::EtpReducescatter, CollectiveKind::ReduceScatter,
+               OutBytes);
+        AllToAll(OpKind::EpCombine, OutBytes);
       }
       if (Bwd && O.Kind == OpKind::MoeExpertUp) {
         Sort(OpKind::MoeUnsort);
-        Expert(OpKind::EtpReducescatter, CollectiveKind::ReduceScatter);
-        AllToAll(OpKind::EpDispatchGrad);
+        Expert(OpKind::EtpReducescatter, CollectiveKind::ReduceScatter,
+               OutBytes);
+        AllToAll(OpKind::EpDispatchGrad, OutBytes);
       }
     }
     B->Ops = std::move(Out);
