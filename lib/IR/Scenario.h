@@ -119,8 +119,8 @@ struct FusionSet {
 struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
       VirtualStages, Offload, Gradients, Activations, Recipe, TpOverlap,
-      TpOverlapBackward, EpOverlap, EpDispatch, ExpertTp, SparseWeights, StageLayers,
-      FirstStageLayers, LastStageLayers, Fusion, Decl;
+      TpOverlapBackward, EpOverlap, EpDispatch, ExpertTp, SparseWeights,
+      StageLayers, FirstStageLayers, LastStageLayers, Fusion, Decl;
 };
 
 /// A low-precision training recipe (a `recipe` entity; docs/cost-model.md,
