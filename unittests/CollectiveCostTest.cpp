@@ -1,6 +1,7 @@
 //===- CollectiveCostTest.cpp - one collective's time --------------------===//
 //
-// The alpha-beta ring formulas of lib/Cost/CollectiveCost.cpp, by hand.
+// The alpha-beta formulas of lib/Cost/CollectiveCost.cpp, by hand: the
+// rings, the tree between nodes and a serving engine's one-shot all-reduce.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +51,39 @@ TEST(CollectiveCostTest, LargeAllReduceUsesTheRing) {
   cost::CollectiveTime T = cost::collectiveTime(
       collective(CollectiveKind::AllReduce, 8, 0, 8, S), system(8, 1));
   EXPECT_DOUBLE_EQ(T.Time, 2 * 7.0 / 8 * S / B + 2 * 7 * 1e-6);
+}
+
+TEST(CollectiveCostTest, SmallAllReduceInsideANodeIsStillTheRing) {
+  // NCCL's tree runs between nodes: inside one node a training step's
+  // small all-reduce pays the ring's 2 (n - 1) steps, not 2 log2(n).
+  double S = 16384, B = 400e9 * 0.75;
+  cost::CollectiveTime T = cost::collectiveTime(
+      collective(CollectiveKind::AllReduce, 8, 0, 8, S), system(8, 1));
+  EXPECT_STREQ(T.Algorithm, "ring");
+  EXPECT_DOUBLE_EQ(T.Time, 2 * 7.0 / 8 * S / B + 2 * 7 * 1e-6);
+}
+
+TEST(CollectiveCostTest, ServingSmallAllReduceIsOneShot) {
+  // A decode step's all-reduce on the switched fabric: 2 a + (n - 1) S/B.
+  double S = 16384, B = 400e9 * 0.75;
+  Op O = collective(CollectiveKind::AllReduce, 8, 0, 8, S);
+  O.Ph = Phase::Decode;
+  cost::CollectiveTime T = cost::collectiveTime(O, system(8, 1));
+  EXPECT_STREQ(T.Algorithm, "one-shot");
+  EXPECT_DOUBLE_EQ(T.Time, 2 * 1e-6 + 7 * S / B);
+  // A large one reads n - 1 copies: the ring is faster.
+  O.MessageBytes = 1e9;
+  T = cost::collectiveTime(O, system(8, 1));
+  EXPECT_STREQ(T.Algorithm, "ring");
+}
+
+TEST(CollectiveCostTest, SmallAllReduceAcrossNodesIsTheTree) {
+  // 8 over 2 nodes, 4 a node: 2 log2(8) a + 2 S/B beats 14 ring steps.
+  double S = 16384, B = std::min(400e9 * 0.75, 4 * 50e9 * 0.8);
+  cost::CollectiveTime T = cost::collectiveTime(
+      collective(CollectiveKind::AllReduce, 8, 1, 4, S), system(8, 2));
+  EXPECT_STREQ(T.Algorithm, "tree");
+  EXPECT_DOUBLE_EQ(T.Time, 2 * 3 * 5e-6 + 2 * S / B);
 }
 
 TEST(CollectiveCostTest, OneMemberPerNodeCrossesOnItsOwnPort) {

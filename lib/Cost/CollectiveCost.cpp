@@ -9,8 +9,15 @@
 //   reduce-scatter      (n-1)/n S/B + (n-1) a
 //   all-to-all          (n-1)/n S/B + (n-1) a
 //   send/recv           S/B + a
-// All-reduce also has a tree form, 2 log2(n) a + 2 S/B (NCCL's double
-// binary tree), which wins for small messages; the faster one is used.
+// A group that spans nodes may also run NCCL's double binary tree,
+// 2 log2(n) a + 2 S/B, which wins for small messages; inside a node NCCL's
+// tree is a chain of the node's devices, no faster than the ring, so the
+// ring it is (nccl-tests on 8 H100s: about 20 us at 16 KB, the ring's
+// 14 steps). A serving engine's all-reduce inside a node on a switched or
+// fully connected fabric may instead run its own one-shot kernel
+// (TensorRT-LLM's, vLLM's and SGLang's custom all-reduce): each device
+// reads the others' data, 2 a + (n-1) S/B, the faster for small messages
+// (the decode step's); training frameworks call NCCL.
 // A group inside a node uses the node's fabric. A group that spans nodes
 // with g members per node runs NCCL's multi-ring (or tree) algorithm: each
 // ring enters and leaves a node through a different member's network port
@@ -69,6 +76,12 @@ CommKind commKind(const Op &O) {
   case ParallelDim::ETP: return CommKind::EP;
   }
   llvm_unreachable("unknown parallel dimension");
+}
+
+/// A prefill or decode step's collective (a serving engine's), not a
+/// training step's.
+static bool servingPhase(Phase P) {
+  return P == Phase::Prefill || P == Phase::Decode;
 }
 
 /// How much longer an all-to-all over N devices takes on the fabric's
@@ -148,11 +161,26 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
   switch (O.Collective) {
   case CollectiveKind::AllReduce: {
     double Ring = 2 * (N - 1) / N * Bytes / B + 2 * (N - 1) * A;
-    // ceil(log2 n) tree levels, in integers (n >= 2 here).
-    double Levels = llvm::Log2_64_Ceil(uint64_t(O.GroupSize));
-    double Tree = 2 * Levels * A + 2 * Bytes / B;
-    T.Algorithm = Tree < Ring ? "tree" : "ring";
-    T.Time = std::min(Ring, Tree);
+    T.Algorithm = "ring";
+    T.Time = Ring;
+    if (Spans) {
+      // NCCL's double binary tree runs between nodes.
+      double Levels = llvm::Log2_64_Ceil(uint64_t(O.GroupSize));
+      double Tree = 2 * Levels * A + 2 * Bytes / B;
+      if (Tree < Ring) {
+        T.Algorithm = "tree";
+        T.Time = Tree;
+      }
+    } else if (servingPhase(O.Ph) && (Net.Topo == Topology::Switch ||
+                                      Net.Topo == Topology::Mesh)) {
+      // A serving engine's own one-shot kernel: every member reads the
+      // n - 1 others' buffers over its own link and sums them, in one step.
+      double OneShot = 2 * A + (N - 1) * Bytes / B;
+      if (OneShot < Ring) {
+        T.Algorithm = "one-shot";
+        T.Time = OneShot;
+      }
+    }
     break;
   }
   case CollectiveKind::AllGather:
