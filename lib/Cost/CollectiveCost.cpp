@@ -12,12 +12,13 @@
 // A group that spans nodes may also run NCCL's double binary tree,
 // 2 log2(n) a + 2 S/B, which wins for small messages; inside a node NCCL's
 // tree is a chain of the node's devices, no faster than the ring, so the
-// ring it is (nccl-tests on 8 H100s: about 20 us at 16 KB, the ring's
-// 14 steps). A serving engine's all-reduce inside a node on a switched or
-// fully connected fabric may instead run its own one-shot kernel
-// (TensorRT-LLM's, vLLM's and SGLang's custom all-reduce): each device
-// reads the others' data, 2 a + (n-1) S/B, the faster for small messages
-// (the decode step's); training frameworks call NCCL.
+// ring it is (NCCL on 8 H100s takes about 20 us at 16 KB, the ring's 14
+// steps; docs/cost-model.md gives the sources). A serving engine's
+// all-reduce inside a node on a switched fabric may instead run its own
+// one-shot kernel (TensorRT-LLM's, vLLM's and SGLang's custom
+// all-reduce): each device reads the others' data, 2 a + (n-1) S/B, the
+// faster for small messages (the decode step's); training frameworks
+// call NCCL.
 // A group inside a node uses the node's fabric. A group that spans nodes
 // with g members per node runs NCCL's multi-ring (or tree) algorithm: each
 // ring enters and leaves a node through a different member's network port
@@ -171,10 +172,9 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
         T.Algorithm = "tree";
         T.Time = Tree;
       }
-    } else if (servingPhase(O.Ph) && (Net.Topo == Topology::Switch ||
-                                      Net.Topo == Topology::Mesh)) {
+    } else if (servingPhase(O.Ph) && Net.Topo == Topology::Switch) {
       // A serving engine's own one-shot kernel: every member reads the
-      // n - 1 others' buffers over its own link and sums them, in one step.
+      // n - 1 others' buffers through its port and sums them, in one step.
       double OneShot = 2 * A + (N - 1) * Bytes / B;
       if (OneShot < Ring) {
         T.Algorithm = "one-shot";

@@ -12,7 +12,9 @@ namespace llmsys {
 namespace ir {
 
 StringRef opName(OpKind K) {
-  static const char *const Names[] = {
+  // Lengths counted at compile time: the report tables ask for every op's
+  // name at every evaluation.
+  static constexpr StringRef Names[] = {
 #define OP_KIND(Id, Name, Category, Traits, Lora) Name,
 #include "IR/OpKinds.def"
   };
