@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""The all-reduce inside a node against NCCL's measured times: LLMCompass's
+23 all-reduce latencies on four A100s over NVLink 3, 4 kB to 16 GB
+(reference/validation/measured_dev.csv rows LLMC-ALLREDUCE-4xA100-*, the
+rows the stdlib's `nvlink3` efficiency and latency were calibrated on:
+tools/calibration/README.md).
+
+Each size is a training step's tensor-parallel all-reduce (NCCL's, as a
+training framework calls it) on the stdlib's DGX A100 cut to four
+devices: a one-layer model of hidden size 2048 at TP 4, micro-batch and
+sequence chosen so that the forward's all-reduce moves the row's bytes.
+The script prints llmsys's time beside the measured one, and beside it
+the tree form `2 log2(n) a + 2 S / B` (NCCL's double binary tree, which
+runs between nodes; llmsys used it inside a node too before 2026-12-04),
+with `a` and `B` read back from llmsys's own ring time and bandwidth.
+
+    python3 tools/calibration/allreduce.py [--llmsys build/bin/llmsys-opt]
+        [--check PCT]
+
+--check exits 1 when llmsys's mean |error| over the rows passes PCT.
+"""
+import argparse
+import csv
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(
+    os.path.abspath(__file__)), "..", ".."))
+HIDDEN = 2048
+MAX_SEQ = 65536
+
+
+def rows():
+    path = os.path.join(ROOT, "reference", "validation", "measured_dev.csv")
+    out = []
+    for r in csv.DictReader(open(path)):
+        m = re.match(r"LLMC-ALLREDUCE-4xA100-(\d+)B$", r["id"])
+        if m:
+            out.append((int(m.group(1)), float(r["measured_value"]) * 1e-6))
+    return sorted(out)
+
+
+def spec(sizes):
+    text = ["import std.systems.nvidia",
+            f"model arm {{ layers = 1; hidden = {HIDDEN}; heads = 16; "
+            f"vocab = 256; max_seq = {MAX_SEQ}; ffn = {HIDDEN} }}",
+            "system a4 extends dgx_a100 { node { devices = 4 } }"]
+    for s in sizes:
+        tokens = s // (2 * HIDDEN)  # bf16 activations
+        seq = min(tokens, MAX_SEQ)
+        batch = tokens // seq
+        assert seq * batch * 2 * HIDDEN == s, s
+        text.append(f"train s{s} {{ model = arm; system = a4; mapping {{ "
+                    f"tp = 4; micro_batch = {batch}; global_batch = {batch} "
+                    f"}}; seq_len = {seq} }}")
+    return "\n".join(text) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--llmsys",
+                    default=os.path.join(ROOT, "build", "bin", "llmsys-opt"),
+                    help="the llmsys-opt binary")
+    ap.add_argument("--check", type=float, default=None,
+                    help="fail when the mean |error| passes PCT")
+    a = ap.parse_args()
+    data = rows()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "allreduce.llmsys")
+        open(path, "w").write(spec([s for s, _ in data]))
+        out = subprocess.run([a.llmsys, "--emit=costs", path],
+                             capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(out.stderr)
+    got = {}
+    current = None
+    for line in out.stdout.splitlines():
+        m = re.match(r"costs s(\d+) ", line)
+        if m:
+            current = int(m.group(1))
+            continue
+        m = re.match(r"\s+fwd\s+tp\.allreduce\s+all-reduce (\S+) bytes \S+ "
+                     r"time (\S+) s bandwidth (\S+) B/s", line)
+        if m and current is not None and current not in got:
+            got[current] = (m.group(1), float(m.group(2)), float(m.group(3)))
+    n = 4
+    errs, tree_errs = [], []
+    print("%12s %12s %12s %8s %9s %12s %8s" % (
+        "bytes", "measured", "llmsys", "error", "form", "tree form", "error"))
+    for s, t in data:
+        form, mine, bw = got[s]
+        # a from the ring: t = 2 (n-1) a + 2 (n-1)/n S / B.
+        a_step = (mine - 2 * (n - 1) / n * s / bw) / (2 * (n - 1))
+        tree = 2 * math.log2(n) * a_step + 2 * s / bw
+        e, te = mine / t - 1, tree / t - 1
+        errs.append(abs(e))
+        tree_errs.append(abs(te))
+        print("%12d %10.2f us %10.2f us %+7.1f%% %9s %10.2f us %+7.1f%%" % (
+            s, t * 1e6, mine * 1e6, 100 * e, form, tree * 1e6, 100 * te))
+    mean = 100 * sum(errs) / len(errs)
+    print("llmsys: %d sizes, mean |error| %.1f%%, max %.1f%%" % (
+        len(errs), mean, 100 * max(errs)))
+    print("tree form: mean |error| %.1f%%, max %.1f%%" % (
+        100 * sum(tree_errs) / len(tree_errs), 100 * max(tree_errs)))
+    if a.check is not None and mean > a.check:
+        print("FAILED: mean |error| %.1f%% over %.1f%%" % (mean, a.check))
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
