@@ -18,7 +18,9 @@
 // one-shot kernel (TensorRT-LLM's, vLLM's and SGLang's custom
 // all-reduce): each device reads the others' data, 2 a + (n-1) S/B, the
 // faster for small messages (the decode step's); training frameworks
-// call NCCL.
+// call NCCL. A serving engine's expert all-to-all there, where the fabric
+// gives its one-sided kernel's fixed time (alltoall_latency), takes that
+// in place of the (n-1) latency steps.
 // A group inside a node uses the node's fabric. A group that spans nodes
 // with g members per node runs NCCL's multi-ring (or tree) algorithm: each
 // ring enters and leaves a node through a different member's network port
@@ -201,6 +203,14 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
     }
     Wire *= bisectionFactor(Net, N);
     T.Time = Wire + (N - 1) * A;
+    // A serving engine's one-sided kernel inside a node on a switch writes
+    // to every peer at once: a fixed time of its own (alltoall_latency)
+    // where the pairwise exchange waits n - 1 steps.
+    if (!Spans && servingPhase(O.Ph) && Net.Topo == Topology::Switch &&
+        Net.AlltoallLatency > 0) {
+      T.Algorithm = "one-sided";
+      T.Time = Wire + Net.AlltoallLatency;
+    }
     break;
   }
   case CollectiveKind::SendRecv:

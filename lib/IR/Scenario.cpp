@@ -338,6 +338,7 @@ static NetworkConfig networkFromSpec(const spec::Object *N) {
   C.Dimensions = integerOf(N->ifSet(NetworkField::Dimensions), 2);
   C.Oversubscription = numberOf(N->ifSet(NetworkField::Oversubscription), 1);
   C.LeafNodes = integerOf(N->ifSet(NetworkField::LeafNodes), 0);
+  C.AlltoallLatency = numberOf(N->ifSet(NetworkField::AlltoallLatency), 0);
   return C;
 }
 

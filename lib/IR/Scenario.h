@@ -332,6 +332,9 @@ struct NetworkConfig {
   /// 1 / Oversubscription beyond LeafNodes nodes (0: no taper).
   double Oversubscription = 1;
   int64_t LeafNodes = 0;
+  /// A serving engine's all-to-all inside a node on a switch: the
+  /// one-sided kernel's fixed time (0: not given, (n - 1) latency steps).
+  double AlltoallLatency = 0;
   bool present() const { return Bandwidth > 0; }
 };
 

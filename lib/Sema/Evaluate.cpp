@@ -334,7 +334,8 @@ void Resolver::checkNetworkFields(const Object &N) {
   for (auto [Field, Wants] :
        {std::pair{NetworkField::Dimensions, Topology::Torus},
         std::pair{NetworkField::Oversubscription, Topology::FatTree},
-        std::pair{NetworkField::LeafNodes, Topology::FatTree}})
+        std::pair{NetworkField::LeafNodes, Topology::FatTree},
+        std::pair{NetworkField::AlltoallLatency, Topology::Switch}})
     if (const spec::Field *F = Written(Field);
         F && Topo != ir::enumWord(Wants)) {
       Diags.report<DiagID::err_network_field_topology>(

@@ -12,8 +12,7 @@ copies of each token, as llmsys does).
 Each point is a decode step of stdlib DeepSeek-V3 on stdlib gb200_nvl72 at
 `dp = ep` with that batch a rank (`llmsys-opt --emit=costs`, the decode's
 ep.dispatch and ep.combine); the script prints llmsys's time beside the
-measured ones and the mean |error| by EP size. A check, not a fit: nothing
-in the stdlib is set from it.
+measured ones and the mean |error| by EP size.
 
     python3 tools/calibration/alltoall.py [--llmsys build/bin/llmsys-opt]
         [--check PCT]
@@ -21,12 +20,10 @@ in the stdlib is set from it.
 --check exits 1 when the mean |error| over the EP 8 points with 64 or more
 tokens a rank (the bandwidth-bound ones) passes PCT.
 
---fit searches (0 to 60 us by 0.1 us) the constant that, put in place of
-the (n - 1) latency steps llmsys charges (`--latency`, the fabric's
-per-step latency, the stdlib nvlink5's 1.8725 us), gives the least mean
-|error| over all 96 points, and prints it with the errors by EP size: what
-a one-sided kernel's fixed time would be (a what-if on llmsys's own
-times; the stdlib is not changed).
+--fit searches (0 to 60 us by 0.1 us) the fabric's `alltoall_latency` (the
+one-sided kernel's fixed time beside its bytes) that gives the least mean
+|error| over all 96 points, and prints it with the errors by EP size; the
+stdlib's nvlink5 writes the result by hand with its source.
 """
 import argparse
 import os
@@ -56,33 +53,31 @@ TABLE = {
 EPS = (8, 16, 32, 64)
 
 
-def spec():
+def spec(probe):
+    """The scenarios on stdlib gb200_nvl72, or (probe) on a copy whose
+    fabric's alltoall_latency is 1 us: every time is then its bytes, the
+    kernel's launch and 1 us, and a constant c gives time - 1 us + c."""
     text = ["import std.systems.nvidia", "import std.models.deepseek"]
+    system = "gb200_nvl72"
+    if probe:
+        text += ["network a2a_probe extends nvlink5_nvl72 { alltoall_latency = 1 us }",
+                 "system a2a_nvl72 extends gb200_nvl72 { node { fabric = a2a_probe } }"]
+        system = "a2a_nvl72"
     for bs in TABLE:
         for ep in EPS:
             text.append(
-                f"serve e{ep}_b{bs} {{ model = deepseek_v3; system = gb200_nvl72; "
+                f"serve e{ep}_b{bs} {{ model = deepseek_v3; system = {system}; "
                 f"mapping {{ dp = {ep}; ep = {ep} }}; devices = {ep}; "
                 f"prompt = 16 tokens; output = 2 tokens; batch = {bs} }}")
     return "\n".join(text) + "\n"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--llmsys",
-                    default=os.path.join(ROOT, "build", "bin", "llmsys-opt"),
-                    help="the llmsys-opt binary")
-    ap.add_argument("--check", type=float, default=None,
-                    help="fail when the EP 8 bandwidth-bound mean passes PCT")
-    ap.add_argument("--fit", action="store_true",
-                    help="fit a constant in place of the (n - 1) latency steps")
-    ap.add_argument("--latency", type=float, default=1.8725,
-                    help="the fabric's latency a step, us (default nvlink5's)")
-    a = ap.parse_args()
+def times(llmsys, probe):
+    """(ep, tokens) -> {dispatch, combine: llmsys's decode time in us}."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "alltoall.llmsys")
-        open(path, "w").write(spec())
-        out = subprocess.run([a.llmsys, "--emit=costs", path],
+        open(path, "w").write(spec(probe))
+        out = subprocess.run([llmsys, "--emit=costs", path],
                              capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(out.stderr)
@@ -96,6 +91,20 @@ def main():
                      r"bytes \S+ time (\S+) s", line)
         if m and current is not None:
             got.setdefault(current, {})[m.group(1)] = float(m.group(2)) * 1e6
+    return got
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--llmsys",
+                    default=os.path.join(ROOT, "build", "bin", "llmsys-opt"),
+                    help="the llmsys-opt binary")
+    ap.add_argument("--check", type=float, default=None,
+                    help="fail when the EP 8 bandwidth-bound mean passes PCT")
+    ap.add_argument("--fit", action="store_true",
+                    help="fit the fabric's alltoall_latency to the table")
+    a = ap.parse_args()
+    got = times(a.llmsys, probe=False)
     errs = {ep: [] for ep in EPS}
     bound = []
     print("%4s %6s %18s %18s %16s" % ("ep", "tokens", "dispatch meas/llm",
@@ -117,21 +126,23 @@ def main():
     print("ep 8, 64 tokens or more: mean |error| %.1f%% over %d" % (
         mean, len(bound)))
     if a.fit:
+        probe = times(a.llmsys, probe=True)
+
         def errors(c):
             by = {ep: [] for ep in EPS}
             for bs in TABLE:
                 for ep in EPS:
                     for k, meas in zip(("dispatch", "combine"), TABLE[bs][ep]):
-                        t = got[(ep, bs)][k] - (ep - 1) * a.latency + c
+                        t = probe[(ep, bs)][k] - 1 + c
                         by[ep].append(abs(t / meas - 1))
             return by
         best = min((i / 10 for i in range(0, 601)),
                    key=lambda c: sum(sum(v) for v in errors(c).values()))
         by = errors(best)
         n = sum(len(v) for v in by.values())
-        print("fit: %.1f us in place of (n - 1) x %.4f us: mean |error| %.1f%% "
+        print("fit: alltoall_latency %.1f us: mean |error| %.1f%% "
               "over %d (%s)" % (
-                  best, a.latency, 100 * sum(sum(v) for v in by.values()) / n, n,
+                  best, 100 * sum(sum(v) for v in by.values()) / n, n,
                   ", ".join("ep %d %.1f%%" % (ep, 100 * sum(v) / len(v))
                             for ep, v in by.items())))
     if a.check is not None and mean > a.check:
