@@ -24,12 +24,12 @@ import csv
 import math
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(
-    os.path.abspath(__file__)), "..", ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+import llmsys_run  # noqa: E402
 HIDDEN = 2048
 MAX_SEQ = 65536
 
@@ -62,23 +62,15 @@ def spec(sizes):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--llmsys",
-                    default=os.path.join(ROOT, "build", "bin", "llmsys-opt"),
-                    help="the llmsys-opt binary")
+    llmsys_run.opt_arguments(ap, ROOT)
     ap.add_argument("--check", type=float, default=None,
                     help="fail when the mean |error| passes PCT")
     a = ap.parse_args()
     data = rows()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "allreduce.llmsys")
-        open(path, "w").write(spec([s for s, _ in data]))
-        out = subprocess.run([a.llmsys, "--emit=costs", path],
-                             capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(out.stderr)
+    stdout = llmsys_run.costs(a.llmsys, spec([s for s, _ in data]))
     got = {}
     current = None
-    for line in out.stdout.splitlines():
+    for line in stdout.splitlines():
         m = re.match(r"costs s(\d+) ", line)
         if m:
             current = int(m.group(1))

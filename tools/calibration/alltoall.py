@@ -28,12 +28,12 @@ stdlib's nvlink5 writes the result by hand with its source.
 import argparse
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(
-    os.path.abspath(__file__)), "..", ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+import llmsys_run  # noqa: E402
 
 # tokens a rank -> {ep: (dispatch us, combine us)} (blog 18's tables).
 TABLE = {
@@ -74,15 +74,9 @@ def spec(probe):
 
 def times(llmsys, probe):
     """(ep, tokens) -> {dispatch, combine: llmsys's decode time in us}."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "alltoall.llmsys")
-        open(path, "w").write(spec(probe))
-        out = subprocess.run([llmsys, "--emit=costs", path],
-                             capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(out.stderr)
+    stdout = llmsys_run.costs(llmsys, spec(probe))
     got, current = {}, None
-    for line in out.stdout.splitlines():
+    for line in stdout.splitlines():
         m = re.match(r"costs e(\d+)_b(\d+) ", line)
         if m:
             current = (int(m.group(1)), int(m.group(2)))
@@ -96,9 +90,7 @@ def times(llmsys, probe):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--llmsys",
-                    default=os.path.join(ROOT, "build", "bin", "llmsys-opt"),
-                    help="the llmsys-opt binary")
+    llmsys_run.opt_arguments(ap, ROOT)
     ap.add_argument("--check", type=float, default=None,
                     help="fail when the EP 8 bandwidth-bound mean passes PCT")
     ap.add_argument("--fit", action="store_true",
