@@ -133,6 +133,22 @@ double gemmEfficiency(const Op &O, const AcceleratorConfig &A, double KScale) {
   return E;
 }
 
+/// The blocks of 128 a fused attention kernel's inner loop visits per
+/// block of its outer one, on average: the keys per query block in the
+/// forward, the queries per key block in the backward. Each product's
+/// inner sequence extent (keys counted per query, or queries per key) is
+/// capped by its outer one, the sequence one kernel call holds: with
+/// context parallelism each ring step is a call over the local chunk.
+/// The causal mask, window or chunks are in `Executed`.
+static double attentionBlocks(const Op &O) {
+  bool InnerK = O.Kind == OpKind::AttnContext ||
+                O.Kind == OpKind::AttnScoreDq ||
+                O.Kind == OpKind::AttnScoreDk ||
+                O.Kind == OpKind::AttnContextDv;
+  double Extent = double(std::min(O.M, InnerK ? O.K : O.N));
+  return std::max(1e-3, O.Executed * std::ceil(std::max(1.0, Extent) / 128));
+}
+
 OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
               double Overhead) {
   OpTime T;
@@ -170,6 +186,17 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
     Peak *= std::max(1.0, A.Sparsity);
   if (Peak > 0 && Efficiency > 0 && A.Sustained > 0)
     T.Compute = Flops * O.Executed / (Peak * Efficiency * A.Sustained);
+  // A fused attention kernel pays a fixed cost per query block (forward)
+  // or key block (backward) beside the v blocks of its inner loop it
+  // visits: (v + c) / v of its products' time.
+  if (O.inFusedAttention() && T.Compute > 0) {
+    double C = O.Ph == Phase::BackwardData ? A.AttentionOverheadBackward
+                                           : A.AttentionOverhead;
+    if (C > 0) {
+      double V = attentionBlocks(O);
+      T.Compute *= (V + C) / V;
+    }
+  }
   // Bandwidth: decode attention reading the KV cache (scattered per
   // sequence and head; an 8- or 4-bit cache, the B operand of its
   // products, at a fraction of its own), normalisation and element-wise

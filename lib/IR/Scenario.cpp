@@ -304,6 +304,9 @@ AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.ComputeEfficiency = Eff(EF::Compute, 1);
   C.AttentionEfficiency = Eff(EF::Attention, C.ComputeEfficiency);
   C.AttentionFa2Efficiency = Eff(EF::AttentionFa2, C.AttentionEfficiency);
+  C.AttentionOverhead = Eff(EF::AttentionOverhead, 0);
+  C.AttentionOverheadBackward =
+      Eff(EF::AttentionOverheadBackward, C.AttentionOverhead);
   C.MemoryEfficiency = Eff(EF::Memory, 1);
   C.ElementwiseEfficiency = Eff(EF::Elementwise, C.MemoryEfficiency);
   C.KvCacheEfficiency = Eff(EF::KvCache, C.MemoryEfficiency);

@@ -280,6 +280,11 @@ struct AcceleratorConfig {
   double AttentionEfficiency = 1;
   /// The same for FlashAttention-2 (efficiency.attention_fa2).
   double AttentionFa2Efficiency = 1;
+  /// A fused attention kernel's fixed cost per query block (forward) and
+  /// per key block (backward), in blocks of its inner loop
+  /// (efficiency.attention_overhead, attention_overhead_backward).
+  double AttentionOverhead = 0;
+  double AttentionOverheadBackward = 0;
   int64_t TileM = 128, TileN = 128, TileK = 32;
   /// A GEMM tile's fixed cost (prologue, pipeline fill, epilogue) in
   /// elements of its K loop.

@@ -34,12 +34,12 @@ parts = (prefill("uc_rag", kind="all-reduce") + prefill("uc_rag", bound="memory"
          + prefill("uc_rag", bound="compute"))
 check("RAG: all-reduces, memory- and compute-bound operators make the prefill",
       abs(parts / ev["uc_rag"]["ttft_s"] - 1) < 0.01)
-# Long context: "Attention is over two fifths of the prefill", the two
+# Long context: "Attention is about two fifths of the prefill", the two
 # products equal.
 lc = "uc_long_context"
 attn = prefill(lc, name="attn.score") + prefill(lc, name="attn.context")
-check("long context: attention is over two fifths of the prefill",
-      0.40 < attn / ev[lc]["ttft_s"] < 0.47)
+check("long context: attention is about two fifths of the prefill",
+      0.36 < attn / ev[lc]["ttft_s"] < 0.44)
 check("long context: the score and context products take the same time",
       abs(prefill(lc, name="attn.score") / prefill(lc, name="attn.context") - 1) < 0.005)
 # Capacity "about a quarter (QA's - code generation's)": the page quotes the
