@@ -32,6 +32,9 @@ one); writes CSV files into the folder given (default: $OUT or .):
                  the same 12 GEMMs at 4096, 8192 and 16384 tokens, BF16 and
                  FP8: timed one by one, ten passes back to back, and mixed
                  with copies
+  moe_formats.csv
+                 grouped GEMMs over DeepSeek-V3, Qwen3-235B and GPT-OSS-120B
+                 experts, BF16 and FP8 row-wise, 1 to 128 tokens an expert
   moe.csv        grouped GEMMs (torch._grouped_mm) over DeepSeek-V3-shaped
                  experts at a few tokens an expert
 
@@ -584,6 +587,48 @@ def moe():
                     del wt, x
                 except Exception as exc:
                     log(f"moe {experts} {tpe}: {exc}")
+
+
+def moe_formats():
+    """Grouped GEMMs over the experts of DeepSeek-V3 (7168 -> 2 x 2048),
+    Qwen3-235B-A22B (4096 -> 2 x 1536) and GPT-OSS-120B (2880 -> 2 x 2880),
+    up and down, in BF16 (torch._grouped_mm) and FP8 with row-wise scales
+    (torch._scaled_grouped_mm), 8 or 32 experts, 1 to 128 tokens an
+    expert: the weights each streams and the time it takes."""
+    w = Writer("moe_formats.csv", ["format", "model", "gemm", "experts", "tokens_per_expert",
+                                   "n", "k", "seconds", "weight_gbps"])
+    shapes = {"dsv3": (7168, 2048), "qwen3-235b": (4096, 1536), "gpt-oss-120b": (2880, 2880)}
+    for model, (hidden, ffn) in shapes.items():
+        for gemm_name, (n, k) in (("up", (2 * ffn, hidden)), ("down", (hidden, ffn))):
+            for experts in (8, 32):
+                for fmt in ("bf16", "fp8"):
+                    wt = torch.randn(experts, n, k, device=DEV, dtype=torch.bfloat16)
+                    if fmt == "fp8":
+                        wt = wt.to(FP8)
+                        sb = torch.ones(experts, n, device=DEV, dtype=torch.float32)
+                    for tpe in (1, 2, 4, 8, 16, 32, 64, 128):
+                        try:
+                            x = torch.randn(experts * tpe, k, device=DEV, dtype=torch.bfloat16)
+                            offs = torch.arange(1, experts + 1, device=DEV,
+                                                dtype=torch.int32) * tpe
+                            if fmt == "bf16":
+                                fn = lambda: torch._grouped_mm(x, wt.transpose(-2, -1), offs=offs)
+                            else:
+                                x8 = x.to(FP8)
+                                sa = torch.ones(experts * tpe, device=DEV, dtype=torch.float32)
+                                fn = lambda: torch._scaled_grouped_mm(
+                                    x8, wt.transpose(-2, -1), sa, sb, offs=offs,
+                                    out_dtype=torch.bfloat16)
+                            sec, _, _ = time_fn(fn)
+                            nbytes = wt.numel() * wt.element_size()
+                            w.row(format=fmt, model=model, gemm=gemm_name, experts=experts,
+                                  tokens_per_expert=tpe, n=n, k=k, seconds=f"{sec:.4e}",
+                                  weight_gbps=f"{nbytes / sec / 1e9:.1f}")
+                        except Exception as exc:
+                            log(f"moe_formats {fmt} {model} {gemm_name} {experts} {tpe}: "
+                                f"{str(exc).splitlines()[0][:160]}")
+                    del wt
+                    torch.cuda.empty_cache()
 
 
 def main():
