@@ -171,4 +171,36 @@ TEST(OpKindsTest, TraitsAndTargets) {
   EXPECT_EQ(opCategory(OpKind::KvAppend), OpCategory::Memory);
 }
 
+TEST(OpCostTest, AFusedAttentionKernelPaysAFixedCostPerBlock) {
+  // A causal prefill of 1024 tokens (8 blocks of 128): the kernel performs
+  // 9/16 of the score product and a query block visits v = 9/16 x 8 = 4.5
+  // key blocks; with attention_overhead = 0.9 the products take
+  // (4.5 + 0.9) / 4.5 = 1.2x their time, 0.2x of it the per-block part
+  // (BlockOverhead, linear in the sequence where the rest is quadratic).
+  // The backward's own value applies to the backward products only.
+  AcceleratorConfig A = device();
+  A.AttentionEfficiency = 0.5;
+  A.AttentionOverhead = 0.9;
+  A.AttentionOverheadBackward = 4.5;
+  Op Score = passes::gemm(OpKind::AttnScore, Phase::Prefill, DType::BF16, 2, 2,
+                          1024, 1024, 128, 8);
+  Score.FusedAttention = AttentionKernel::Native;
+  Score.Executed = 9.0f / 16.0f;
+  double Products = Score.Flops * Score.Executed / (1e15 * 0.5);
+  cost::OpTime T = cost::opTime(Score, A, 0, 0);
+  EXPECT_NEAR(T.Compute, 1.2 * Products, 1e-9 * Products);
+  EXPECT_NEAR(T.BlockOverhead, 0.2 * Products, 1e-9 * Products);
+  Op Grad = Score;
+  Grad.Kind = OpKind::AttnScoreDq;
+  Grad.Ph = Phase::BackwardData;
+  Grad.N = 128;
+  Grad.K = 1024; // dQ = dS K: the keys are its K
+  cost::OpTime B = cost::opTime(Grad, A, 0, 0);
+  EXPECT_NEAR(B.Compute, 2.0 * Products, 1e-9 * Products); // (4.5 + 4.5) / 4.5
+  // Outside a fused kernel the products keep the GEMM model: no such cost.
+  Op Plain = Score;
+  Plain.FusedAttention = AttentionKernel::None;
+  EXPECT_EQ(cost::opTime(Plain, A, 0, 0).BlockOverhead, 0);
+}
+
 } // namespace

@@ -40,6 +40,10 @@ struct OpTime {
   double Overhead = 0;   ///< kernel launch
   double Time = 0;       ///< max(compute, memory) + overhead
   double Efficiency = 0; ///< achieved fraction of the compute peak (GEMMs)
+  /// Of Compute, a fused attention kernel's fixed cost per block
+  /// (efficiency.attention_overhead): linear in the sequence where the
+  /// products grow with its square.
+  double BlockOverhead = 0;
   bool MemoryBound = false;
 };
 
@@ -393,8 +397,16 @@ double decodeHeadActivity(const ir::Program &P,
                           const ir::SystemConfig *Sys = nullptr);
 double prefillAttentionActivity(const ir::Program &P,
                                 const ir::SystemConfig *Sys = nullptr);
-double prefillAttentionTime(const ir::Program &P,
-                            const ir::SystemConfig *Sys = nullptr);
+/// The prefill's attention products' time (a sequence's prompt per
+/// micro-batch sequence): the part that grows with the prompt's square,
+/// and the fused kernels' fixed cost per block, which grows with its
+/// length (in-flight batching scales each to a chunk of another prompt).
+struct AttentionParts {
+  double Quadratic = 0;
+  double Linear = 0;
+};
+AttentionParts prefillAttentionTime(const ir::Program &P,
+                                    const ir::SystemConfig *Sys = nullptr);
 /// The LM head's share of decodeStepTime (its GEMM over the vocabulary and,
 /// at TP >= 2, the gather of its logits): a step of prompt tokens needs
 /// logits at the prompts' last tokens only.

@@ -194,7 +194,8 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
                                            : A.AttentionOverhead;
     if (C > 0) {
       double V = attentionBlocks(O);
-      T.Compute *= (V + C) / V;
+      T.BlockOverhead = T.Compute * C / V;
+      T.Compute += T.BlockOverhead;
     }
   }
   // Bandwidth: decode attention reading the KV cache (scattered per

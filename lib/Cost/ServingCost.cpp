@@ -627,16 +627,22 @@ double decodeHeadTime(const Program &P, const SystemConfig *Sys) {
   return T;
 }
 
-double prefillAttentionTime(const Program &P, const SystemConfig *Sys) {
+AttentionParts prefillAttentionTime(const Program &P,
+                                    const SystemConfig *Sys) {
   const AcceleratorConfig &A = (Sys ? *Sys : P.Scenario.System).Device;
-  double T = 0;
+  AttentionParts T;
   for (const Block &B : P.Blocks) {
     double N = executions(B, P, nullptr);
     for (const Op &O : B.Ops)
       if (O.Ph == Phase::Prefill && !O.fused() && !O.isCollective() &&
-          (isAttentionProduct(O) || O.Kind == OpKind::AttnSoftmax))
-        T += N *
-             opTime(O, A, 0, kernelOverhead(A, P.Scenario.Mapping, O.Ph)).Time;
+          (isAttentionProduct(O) || O.Kind == OpKind::AttnSoftmax)) {
+        OpTime Cost =
+            opTime(O, A, 0, kernelOverhead(A, P.Scenario.Mapping, O.Ph));
+        // The per-block cost, where the compute binds (it is part of it).
+        double Linear = Cost.MemoryBound ? 0 : Cost.BlockOverhead;
+        T.Quadratic += N * (Cost.Time - Linear);
+        T.Linear += N * Linear;
+      }
   }
   return T;
 }

@@ -344,9 +344,12 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
                       double(Prompt + std::max<int64_t>(1, Output - 1)),
                       double(S.Model.AttentionChunk));
   // The attention products of the scenario's prompt (a prompt's grow
-  // with its square).
-  double PrefillAttention =
-      prefillAttentionTime(P, Sys) / double(std::max<int64_t>(1, P.MicroBatch));
+  // with its square; a fused kernel's fixed cost per block, with its
+  // length).
+  AttentionParts PrefillAttn = prefillAttentionTime(P, Sys);
+  double Sequences = double(std::max<int64_t>(1, P.MicroBatch));
+  double PrefillAttention = PrefillAttn.Quadratic / Sequences;
+  double PrefillAttentionBlocks = PrefillAttn.Linear / Sequences;
   // Its activity likewise (-1: an energy input missing).
   double PrefillAttentionEnergy = prefillAttentionActivity(P, Sys);
   if (PrefillAttentionEnergy >= 0)
@@ -611,11 +614,13 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       std::vector<std::pair<int64_t, int64_t>> &Chunks = L.Chunks;
       Chunks.clear();
       // A chunk of c prompt tokens after o already read: its share of the
-      // causal attention products, c (2 o + c) of the prompt's L^2.
+      // causal attention products, c (2 o + c) of the prompt's L^2, and of
+      // the fused kernel's per-block cost, c of its L.
       auto Read = [&](int64_t I, int64_t C) {
         Request &Q = All[size_t(I)];
         double Share = double(C) * double(2 * Q.Context + C) / (L0 * L0);
-        Attention += PrefillAttention * Share;
+        Attention += PrefillAttention * Share +
+                     PrefillAttentionBlocks * double(C) / L0;
         AttentionEnergy += PrefillAttentionEnergy * Share;
         PromptTokens += C;
         Budget -= C;

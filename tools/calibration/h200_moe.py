@@ -9,8 +9,8 @@ GEMMs are) over the experts of DeepSeek-V3, Qwen3-235B-A22B and
 GPT-OSS-120B, up and down projections, 8 or 32 experts, 1 to 128 tokens an
 expert. At up to 64 tokens an expert they stream the experts' weights;
 llmsys prices such a GEMM as lib/Cost/OpCost.cpp does a serving engine's
-expert GEMM (docs/cost-model.md): its weight bytes at `expert_memory` of
-the HBM bandwidth, plus the part's kernel overhead and `expert_overhead`.
+expert GEMM (docs/cost-model.md): its bytes (the weights, the tokens in
+and out) at `expert_memory` of the HBM bandwidth, plus the part's kernel overhead and `expert_overhead`.
 The script searches a grid for the pair that minimises the mean |error|
 over those timings and prints each group's error; the values are written
 by hand into stdlib/hardware/nvidia.llmsys (H100_SXM).
@@ -35,8 +35,13 @@ def timings(path):
     out = []
     for r in csv.DictReader(open(path)):
         if int(r["tokens_per_expert"]) <= MAX_TOKENS:
+            # The bytes llmsys counts for the op (lib/Passes/ExpandLayers.cpp):
+            # the experts' weights, and the tokens in and out, all in the
+            # format (FP8 activations too).
             size = 2 if r["format"] == "bf16" else 1
-            nbytes = int(r["experts"]) * int(r["n"]) * int(r["k"]) * size
+            tokens = int(r["experts"]) * int(r["tokens_per_expert"])
+            n, k = int(r["n"]), int(r["k"])
+            nbytes = (int(r["experts"]) * n * k + tokens * (n + k)) * size
             out.append((r["format"], r["model"], r["gemm"], int(r["experts"]),
                         int(r["tokens_per_expert"]), nbytes, float(r["seconds"])))
     return out
