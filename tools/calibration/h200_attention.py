@@ -28,13 +28,9 @@ of PyTorch's own kernel.
 import argparse
 import csv
 import itertools
-import json
 import os
-import shutil
-import tempfile
 
 import llmsys_run
-from narrow import with_field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -78,10 +74,7 @@ def timings(path):
 
 
 def spec(rows):
-    lines = ["import std.hardware.nvidia",
-             "network cal_link { bandwidth = 450 GB/s; latency = 1 us }",
-             "system cal_one { node { accelerator = H200; devices = 1; "
-             "fabric = cal_link } }",
+    lines = llmsys_run.ONE_H200 + [
              "model cal_causal { layers = 1; hidden = 2048; heads = 16; "
              "ffn = 2048; vocab = 256; max_seq = 16384; bias = false }",
              "model cal_encoder { kind = encoder; layers = 1; hidden = 2048; "
@@ -98,20 +91,10 @@ def spec(rows):
 def attention_times(llmsys, rows, forward, backward):
     """{row: (forward seconds, backward seconds)} of the fused attention
     products at fraction 1 and the given overheads."""
-    with tempfile.TemporaryDirectory() as tmp:
-        stdlib = os.path.join(tmp, "stdlib")
-        shutil.copytree(os.path.join(ROOT, "stdlib"), stdlib)
-        path = os.path.join(stdlib, "hardware", "nvidia.llmsys")
-        text = open(path).read()
-        for field, value in (("attention", 1.0), ("attention_fa2", 1.0),
-                             ("sustained", 1.0), ("attention_overhead", forward),
-                             ("attention_overhead_backward", backward)):
-            text = with_field(text, ACCEL, field, value)
-        open(path, "w").write(text)
-        path = os.path.join(tmp, "attention.llmsys")
-        open(path, "w").write(spec(rows))
-        out = json.loads(llmsys_run.run(llmsys, stdlib, ["eval", "--format=json",
-                                                         "--ops=0", path]))
+    out = llmsys_run.eval_with(llmsys, ROOT, ACCEL, {
+        "attention": 1.0, "attention_fa2": 1.0, "sustained": 1.0,
+        "attention_overhead": forward, "attention_overhead_backward": backward},
+        spec(rows))
     times = {}
     for s in out["scenarios"]:
         fwd = bwd = 0.0

@@ -32,14 +32,9 @@ minimises the mean |error| over all timings and prints the best point.
 import argparse
 import csv
 import itertools
-import json
 import os
-import shutil
-import sys
-import tempfile
 
 import llmsys_run
-from narrow import with_field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -64,11 +59,7 @@ def timings(path):
 
 def spec(rows):
     """One scenario per row: the row's GEMM as a forward mlp.up."""
-    lines = ["import std.hardware.nvidia",
-             "network cal_link { bandwidth = 450 GB/s; latency = 1 us }",
-             "system cal_one { node { accelerator = H200; devices = 1; "
-             "fabric = cal_link } }",
-             "recipe cal_fp8 { forward = fp8 }"]
+    lines = llmsys_run.ONE_H200 + ["recipe cal_fp8 { forward = fp8 }"]
     models = {}
     for i, (_, fmt, m, n, k, _) in enumerate(rows):
         name = models.setdefault((n, k), "g%d" % len(models))
@@ -87,19 +78,9 @@ def spec(rows):
 def compute_times(llmsys, rows, knobs):
     """{row index: (compute seconds at compute = narrow = 1, bytes)} with
     the tile knobs of `knobs` written in."""
-    with tempfile.TemporaryDirectory() as tmp:
-        stdlib = os.path.join(tmp, "stdlib")
-        shutil.copytree(os.path.join(ROOT, "stdlib"), stdlib)
-        path = os.path.join(stdlib, "hardware", "nvidia.llmsys")
-        text = open(path).read()
-        for field, value in dict(knobs, compute=SCALE, narrow=1.0,
-                                 sustained=1.0).items():
-            text = with_field(text, ACCEL, field, value)
-        open(path, "w").write(text)
-        path = os.path.join(tmp, "gemms.llmsys")
-        open(path, "w").write(spec(rows))
-        out = json.loads(llmsys_run.run(llmsys, stdlib, ["eval", "--format=json",
-                                                         "--ops=0", path]))
+    out = llmsys_run.eval_with(llmsys, ROOT, ACCEL,
+                               dict(knobs, compute=SCALE, narrow=1.0, sustained=1.0),
+                               spec(rows))
     times = {}
     for s in out["scenarios"]:
         i = int(s["name"][1:])

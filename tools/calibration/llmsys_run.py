@@ -35,3 +35,32 @@ def opt_arguments(parser, root):
     parser.add_argument("--llmsys",
                         default=os.path.join(root, "build", "bin", "llmsys-opt"),
                         help="the llmsys-opt binary")
+
+
+# One H200 alone, the system the kernel calibrations cost their shapes on.
+ONE_H200 = ["import std.hardware.nvidia",
+            "network cal_link { bandwidth = 450 GB/s; latency = 1 us }",
+            "system cal_one { node { accelerator = H200; devices = 1; "
+            "fabric = cal_link } }"]
+
+
+def eval_with(llmsys, root, accelerator, fields, spec_text):
+    """`llmsys eval --format=json --ops=0` of SPEC_TEXT, parsed, on a copy of
+    ROOT's stdlib whose ACCELERATOR writes FIELDS ({field: value} in its
+    efficiency block, narrow.with_field)."""
+    import json
+    import shutil
+    import tempfile
+    from narrow import with_field
+    with tempfile.TemporaryDirectory() as tmp:
+        stdlib = os.path.join(tmp, "stdlib")
+        shutil.copytree(os.path.join(root, "stdlib"), stdlib)
+        path = os.path.join(stdlib, "hardware", "nvidia.llmsys")
+        text = open(path).read()
+        for field, value in fields.items():
+            text = with_field(text, accelerator, field, value)
+        open(path, "w").write(text)
+        path = os.path.join(tmp, "shapes.llmsys")
+        open(path, "w").write(spec_text)
+        return json.loads(run(llmsys, stdlib, ["eval", "--format=json", "--ops=0",
+                                               path]))

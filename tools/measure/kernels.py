@@ -369,13 +369,10 @@ def launch():
     w.row(how="cuda_graph_gemm_1x1024x1024", kernels=100, seconds_per_kernel=f"{sec / 100:.3e}")
 
 
-def sustained():
-    w = Writer("sustained.csv", ["second", "tflops", "smi_clock_sm_mhz", "smi_power_w",
-                                 "smi_temp_c"])
-    n = 8192
-    a = torch.randn(n, n, device=DEV, dtype=torch.bfloat16)
-    b = torch.randn(n, n, device=DEV, dtype=torch.bfloat16)
-    flops = 2 * n ** 3
+def sustain(w, step, flops, **labels):
+    """Runs step() back to back for SUSTAIN seconds (step does `flops`
+    FLOPs): a row of w per second with its rate and the SM clock, board
+    power and temperature nvidia-smi read meanwhile (labels on each row)."""
     readings = []
     stop = threading.Event()
 
@@ -390,23 +387,36 @@ def sustained():
     while time.time() - start < SUSTAIN:
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         s.record()
-        iters = 0
+        steps = 0
         t1 = time.time()
         while time.time() - t1 < 1.0:
-            for _ in range(20):
-                torch.mm(a, b)
-            iters += 20
+            step()
+            steps += 1
             torch.cuda.synchronize()
         e.record()
         e.synchronize()
         sec = s.elapsed_time(e) * 1e-3
-        r = readings[-1].split(", ") if readings else ["", "", ""]
-        w.row(second=sec_i, tflops=f"{flops * iters / sec / 1e12:.1f}",
+        r = (readings[-1] if readings else ", , ").split(", ")
+        w.row(**labels, second=sec_i, tflops=f"{flops * steps / sec / 1e12:.1f}",
               smi_clock_sm_mhz=r[0], smi_power_w=r[1] if len(r) > 1 else "",
               smi_temp_c=r[2] if len(r) > 2 else "")
         sec_i += 1
     stop.set()
     th.join()
+
+
+def sustained():
+    """An 8192^3 BF16 GEMM back to back (twenty a step)."""
+    w = Writer("sustained.csv", ["second", "tflops", "smi_clock_sm_mhz", "smi_power_w",
+                                 "smi_temp_c"])
+    n = 8192
+    a = torch.randn(n, n, device=DEV, dtype=torch.bfloat16)
+    b = torch.randn(n, n, device=DEV, dtype=torch.bfloat16)
+
+    def step():
+        for _ in range(20):
+            torch.mm(a, b)
+    sustain(w, step, 20 * 2 * n ** 3)
 
 
 def layer_gemms(fmt, tokens=8192, nks=((6144, 4096), (4096, 4096), (28672, 4096),
@@ -437,45 +447,37 @@ def layer_gemms(fmt, tokens=8192, nks=((6144, 4096), (4096, 4096), (28672, 4096)
 
 def sustained_formats():
     """The Llama 3 8B layer's 12 GEMMs (8192 tokens) repeated for SUSTAIN
-    seconds per format, after SUSTAIN seconds of idle-free bf16 warm-up:
-    the rate each second with the clock and power read meanwhile."""
+    seconds per format, BF16 first and last: the rate each second with the
+    clock and power read meanwhile."""
     w = Writer("sustained_formats.csv", ["format", "second", "tflops", "smi_clock_sm_mhz",
                                          "smi_power_w", "smi_temp_c"])
     for fmt in ("bf16", "fp8", "fp8_rowwise", "bf16"):
         calls, flops = layer_gemms(fmt)
-        readings = []
-        stop = threading.Event()
 
-        def poll():
-            while not stop.is_set():
-                readings.append(smi("clocks.sm,power.draw,temperature.gpu"))
-                time.sleep(0.25)
-        th = threading.Thread(target=poll)
-        th.start()
-        start = time.time()
-        sec_i = 0
-        while time.time() - start < SUSTAIN:
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s.record()
-            iters = 0
-            t1 = time.time()
-            while time.time() - t1 < 1.0:
-                for c in calls:
-                    c()
-                iters += 1
-                torch.cuda.synchronize()
-            e.record()
-            e.synchronize()
-            sec = s.elapsed_time(e) * 1e-3
-            r = (readings[-1] if readings else ", , ").split(", ")
-            w.row(format=fmt, second=sec_i, tflops=f"{flops * iters / sec / 1e12:.1f}",
-                  smi_clock_sm_mhz=r[0], smi_power_w=r[1] if len(r) > 1 else "",
-                  smi_temp_c=r[2] if len(r) > 2 else "")
-            sec_i += 1
-        stop.set()
-        th.join()
+        def step():
+            for c in calls:
+                c()
+        sustain(w, step, flops, format=fmt)
         del calls
         torch.cuda.empty_cache()
+
+
+def mixed_passes(calls, passes, copies, src, dst):
+    """`passes` passes over calls, each followed by `copies` copies of src
+    into dst (memory-bound work between the GEMMs); the passes' own
+    seconds, timed with events around them."""
+    events = []
+    for _ in range(passes):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        for c in calls:
+            c()
+        e.record()
+        for _ in range(copies):
+            dst.copy_(src)
+        events.append((s, e))
+    torch.cuda.synchronize()
+    return [s.elapsed_time(e) * 1e-3 for s, e in events]
 
 
 def burst_and_mix():
@@ -508,18 +510,8 @@ def burst_and_mix():
         start = time.time()
         i = 0
         while time.time() - start < SUSTAIN:
-            events = []
-            for _ in range(10):
-                s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                s.record()
-                for c in calls:
-                    c()
-                e.record()
-                for _ in range(12):
-                    dst.copy_(src)
-                events.append((s, e))
-            torch.cuda.synchronize()
-            t = sum(s.elapsed_time(e) for s, e in events) * 1e-3 / len(events)
+            times = mixed_passes(calls, 10, 12, src, dst)
+            t = sum(times) / len(times)
             r = smi("clocks.sm,power.draw").split(", ")
             w.row(format=fmt, mode="mix", index=i, tflops=f"{flops / t / 1e12:.1f}",
                   smi_clock_sm_mhz=r[0], smi_power_w=r[1] if len(r) > 1 else "")
@@ -555,20 +547,10 @@ def layer_sweep():
             start, total, n = time.time(), 0.0, 0
             copies = max(1, round(12 * tokens / 8192))
             while time.time() - start < SUSTAIN / 2:
-                events = []
-                for _ in range(5):
-                    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                    s.record()
-                    for c in calls:
-                        c()
-                    e.record()
-                    for _ in range(copies):
-                        dst.copy_(src)
-                    events.append((s, e))
-                torch.cuda.synchronize()
+                times = mixed_passes(calls, 5, copies, src, dst)
                 if time.time() - start > 2:  # past the power limit's settling
-                    total += sum(s.elapsed_time(e) for s, e in events) * 1e-3
-                    n += len(events)
+                    total += sum(times)
+                    n += len(times)
             w.row(tokens=tokens, format=fmt, mode="mix",
                   tflops=f"{n * flops / total / 1e12:.1f}" if n else "")
             del calls
