@@ -146,7 +146,8 @@ static double attentionBlocks(const Op &O) {
                 O.Kind == OpKind::AttnScoreDk ||
                 O.Kind == OpKind::AttnContextDv;
   double Extent = double(std::min(O.M, InnerK ? O.K : O.N));
-  return std::max(1e-3, O.Executed * std::ceil(std::max(1.0, Extent) / 128));
+  return std::max(1e-3, O.Executed * std::ceil(std::max(1.0, Extent) /
+                                             FusedAttentionBlock));
 }
 
 OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,

@@ -101,6 +101,12 @@ enum class AttentionKernel : uint8_t {
   Last = FlashAttention2,
 };
 
+/// The rows (queries or keys) of one tile of a fused attention kernel's
+/// loops (FlashAttention-2's and cuDNN's 128): what a causal mask, a window
+/// or chunks skip (passes/Fusion.cpp) and what the per-block cost is
+/// counted in (efficiency.attention_overhead, Cost/OpCost.cpp).
+constexpr int64_t FusedAttentionBlock = 128;
+
 /// Fused kernels a mapping asks for.
 struct FusionSet {
   AttentionKernel Attention = AttentionKernel::None;
