@@ -203,4 +203,44 @@ TEST(OpCostTest, AFusedAttentionKernelPaysAFixedCostPerBlock) {
   EXPECT_EQ(cost::opTime(Plain, A, 0, 0).BlockOverhead, 0);
 }
 
+TEST(OpCostTest, ARecomputationCostsWhatItsForwardCosts) {
+  // The training cost takes a recomputed op's time from its forward op
+  // (TrainingCost.cpp, repeats): the phase must not change the time of
+  // any kind of op, fused attention and its per-block cost included.
+  AcceleratorConfig A = device();
+  A.AttentionEfficiency = 0.5;
+  A.AttentionOverhead = 0.9;
+  A.AttentionOverheadBackward = 4.5;
+  A.LaunchOverhead = 5e-6;
+  A.TileM = A.TileN = 128;
+  A.TileK = 32;
+  A.ComputeUnits = 108;
+  A.KOverhead = 64;
+  passes::PointwiseModel Plain;
+  Op Score = passes::gemm(OpKind::AttnScore, Phase::Forward, DType::BF16, 2, 2,
+                          1024, 1024, 128, 8);
+  Score.FusedAttention = AttentionKernel::Native;
+  Score.Executed = 9.0f / 16.0f;
+  const Op Forwards[] = {
+      passes::gemm(OpKind::MlpUp, Phase::Forward, DType::FP8, 1, 1, 4000, 5000,
+                   3000),
+      Score,
+      passes::pointwise(OpKind::AttnResidual, Phase::Forward, DType::BF16, 2,
+                        1e6, Plain)};
+  MappingConfig Launched;
+  Launched.CudaGraphs = false;
+  for (const Op &F : Forwards) {
+    Op R = F;
+    R.Ph = Phase::Recompute;
+    R.ModelWork = false;
+    cost::OpTime TF =
+        cost::opTime(F, A, 0, cost::kernelOverhead(A, Launched, F.Ph));
+    cost::OpTime TR =
+        cost::opTime(R, A, 0, cost::kernelOverhead(A, Launched, R.Ph));
+    EXPECT_GT(TF.Time, 0) << F.name().str();
+    EXPECT_EQ(TF.Time, TR.Time) << F.name().str();
+    EXPECT_EQ(TF.MemoryBound, TR.MemoryBound) << F.name().str();
+  }
+}
+
 } // namespace

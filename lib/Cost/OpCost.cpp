@@ -152,6 +152,9 @@ static double attentionBlocks(const Op &O) {
 
 OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
               double Overhead) {
+  // (A forward op and its recomputation cost the same: the training cost
+  // reuses the one's time for the other (TrainingCost.cpp, repeats), so
+  // only a backward's, a prefill's or a decode's phase may change a time.)
   OpTime T;
   if (O.fused() || O.isCollective())
     return T;

@@ -94,10 +94,25 @@ struct OpTimeRecord {
   const char *Algorithm = ""; ///< a collective's
 };
 
-/// Costs one repeat of a block; with Record, also appends each op's time
-/// (in op order; optimizer-phase ops get an empty record).
+/// Whether recomputed op R repeats forward op F: the same work, so the
+/// same time (opTime costs the two phases alike: only a backward's, a
+/// prefill's and a decode's phase change an op's time).
+bool repeats(const Op &R, const Op &F) {
+  return R.Kind == F.Kind && R.Category == F.Category && R.Type == F.Type &&
+         R.M == F.M && R.N == F.N && R.K == F.K && R.Batch == F.Batch &&
+         R.ABytes == F.ABytes && R.BBytes == F.BBytes && R.Flops == F.Flops &&
+         R.BytesRead == F.BytesRead && R.BytesWritten == F.BytesWritten &&
+         R.FlopsPerContext == F.FlopsPerContext &&
+         R.BytesPerContext == F.BytesPerContext && R.Executed == F.Executed &&
+         R.Window == F.Window && R.FusedInto == F.FusedInto &&
+         R.FusedAttention == F.FusedAttention &&
+         R.SparseWeight == F.SparseWeight && R.Collective == F.Collective;
+}
+
+/// Costs one repeat of a block; with Record, also keeps each op's time in
+/// Record[op's index] (optimizer-phase ops' are left alone).
 BlockTime blockTime(const Block &B, const ScenarioConfig &S,
-                    std::vector<OpTimeRecord> *Record = nullptr) {
+                    OpTimeRecord *Record = nullptr) {
   BlockTime T;
   const AcceleratorConfig &A = S.System.Device;
   // Activity for energy, when the device has its energy inputs.
@@ -111,19 +126,28 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
   double Ring[2] = {0, 0}, Attention[2] = {0, 0};
   const bool RingAttention = S.Mapping.Cp > 1 && S.Training;
   double Grad = 0, WeightCompute = 0;
-  for (const Op &O : B.Ops) {
+  // The forward compute ops' times, in order: a recomputation repeats
+  // them in their order (the recompute pass), and takes a repeat's time
+  // from here (the first match from the last one on) instead of costing
+  // it again.
+  struct ForwardTime {
+    const Op *O;
+    OpTime T;
+  };
+  thread_local std::vector<ForwardTime> Forwards;
+  Forwards.clear();
+  size_t Repeated = 0; // where the next repeat's search starts
+  for (size_t I = 0, E = B.Ops.size(); I < E; ++I) {
+    const Op &O = B.Ops[I];
     int Side = isBackward(O.Ph) ? 1 : 0;
-    if (O.Ph == Phase::Optimizer) {
-      if (Record)
-        Record->emplace_back();
+    if (O.Ph == Phase::Optimizer)
       continue;
-    }
     if (Energy)
       T.Data.add(O, 1, 0);
     if (O.isCollective()) {
       CollectiveTime C = collectiveTime(O, S.System);
       if (Record)
-        Record->push_back({C.Time, false, C.Algorithm});
+        Record[I] = {C.Time, false, C.Algorithm};
       CommKind K = commKind(O);
       if (O.Kind == OpKind::CpRingKv || O.Kind == OpKind::CpRingKvGrad) {
         Ring[Side] += C.Time;
@@ -147,9 +171,23 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
       if (O.ModelWork)
         T.ModelFlops += O.Flops;
     }
-    OpTime OT = opTime(O, A, 0, kernelOverhead(A, S.Mapping, O.Ph));
+    OpTime OT;
+    bool Found = false;
+    if (O.Ph == Phase::Recompute) {
+      for (size_t J = Repeated; J < Forwards.size(); ++J)
+        if (repeats(O, *Forwards[J].O)) {
+          OT = Forwards[J].T;
+          Repeated = J + 1;
+          Found = true;
+          break;
+        }
+    }
+    if (!Found)
+      OT = opTime(O, A, 0, kernelOverhead(A, S.Mapping, O.Ph));
+    if (O.Ph == Phase::Forward)
+      Forwards.push_back({&O, OT});
     if (Record)
-      Record->push_back({OT.Time, OT.MemoryBound, ""});
+      Record[I] = {OT.Time, OT.MemoryBound, ""};
     (OT.MemoryBound ? T.MemoryBound : T.ComputeBound) += OT.Time;
     (Side ? T.Backward : T.Forward) += OT.Time;
     Compute[Side] += OT.Time;
@@ -309,20 +347,23 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   // Per block kind (zero for kinds the program lacks). With the tables,
   // each op's time is kept for them (Records from RecordStart[block]).
   std::array<BlockTime, NumBlockKinds> Times{};
-  std::vector<OpTimeRecord> Records;
-  std::vector<size_t> RecordStart(P.Blocks.size(), 0);
+  // (Kept by the thread from call to call: a sweep costs many programs.)
+  thread_local std::vector<OpTimeRecord> Records;
+  thread_local std::vector<size_t> RecordStart;
+  RecordStart.assign(P.Blocks.size(), 0);
   if (WithTables) {
     size_t Ops = 0;
-    for (const Block &B : P.Blocks)
-      Ops += B.Ops.size();
-    Records.reserve(Ops);
+    for (size_t I = 0; I < P.Blocks.size(); ++I) {
+      RecordStart[I] = Ops;
+      Ops += P.Blocks[I].Ops.size();
+    }
+    Records.resize(Ops);
   }
   for (size_t I = 0; I < P.Blocks.size(); ++I) {
     const Block &B = P.Blocks[I];
-    RecordStart[I] = Records.size();
     if (B.Kind != BlockKind::Optimizer)
-      Times[static_cast<size_t>(B.Kind)] =
-          blockTime(B, S, WithTables ? &Records : nullptr);
+      Times[static_cast<size_t>(B.Kind)] = blockTime(
+          B, S, WithTables ? Records.data() + RecordStart[I] : nullptr);
   }
 
   // Per stage, one micro-batch.

@@ -263,10 +263,8 @@ public:
     Ops.back().SequenceRegion = true;
   }
 
-  /// The forward ops of one layer.
-  std::vector<Op> layer(bool Moe) {
-    std::vector<Op> Ops;
-    Ops.reserve(64); // a layer's forward and, later, its backward
+  /// Appends the forward ops of one layer.
+  void layer(bool Moe, std::vector<Op> &Ops) {
     norm(Ops, OpKind::Ln1);
     attention(Ops);
     residual(Ops, OpKind::AttnResidual);
@@ -285,7 +283,6 @@ public:
     else
       mlp(Ops, M.Ffn);
     residual(Ops, OpKind::MlpResidual);
-    return Ops;
   }
 
   const ScenarioConfig &S;
@@ -434,7 +431,7 @@ OptimizerTraffic optimizerTraffic(const ScenarioConfig &S) {
 
 } // namespace
 
-bool expandLayers(Program &P, PassContext &) {
+bool expandLayers(Program &P, PassContext &Ctx) {
   const ScenarioConfig &S = P.Scenario;
   const ModelConfig &M = S.Model;
   ParamCount Params = countParams(M);
@@ -443,6 +440,8 @@ bool expandLayers(Program &P, PassContext &) {
   // A block of Count identical layers (dense or MoE), without its ops.
   auto LayerBlock = [&](BlockKind Kind, int64_t Count, bool Moe) {
     Block L;
+    // (Room for a layer's forward and, later, its backward.)
+    L.Ops = Ctx.takeOps(64);
     L.Kind = Kind;
     L.Repeat = Count;
     L.Params = Params.AttentionPerLayer + Params.NormsPerLayer +
@@ -463,6 +462,7 @@ bool expandLayers(Program &P, PassContext &) {
 
   auto Embedding = [&](Phase Ph, int64_t Tokens, bool Dropout) {
     Block Emb;
+    Emb.Ops = Ctx.takeOps();
     Emb.Kind = BlockKind::Embedding;
     Emb.Params = Params.Embedding + Params.Positions + Params.EncoderExtras;
     double Elements = double(Tokens) * M.Hidden;
@@ -481,6 +481,7 @@ bool expandLayers(Program &P, PassContext &) {
   };
   auto Head = [&](LayerBuilder &LB, Phase Ph, int64_t Rows, bool Loss) {
     Block Hd;
+    Hd.Ops = Ctx.takeOps();
     Hd.Kind = BlockKind::Head;
     Hd.Params = Params.FinalNorm + Params.LMHead;
     LB.norm(Hd.Ops, OpKind::FinalNorm);
@@ -523,7 +524,7 @@ bool expandLayers(Program &P, PassContext &) {
         return;
       Block L = LayerBlock(Kind, Count, Moe);
       LB.WindowedShare = windowedShare(M, Moe, Count);
-      L.Ops = LB.layer(Moe);
+      LB.layer(Moe, L.Ops);
       appendBackward(L.Ops);
       P.Blocks.push_back(std::move(L));
     };
@@ -556,6 +557,7 @@ bool expandLayers(Program &P, PassContext &) {
     P.Blocks.push_back(std::move(Hd));
 
     Block Opt;
+    Opt.Ops = Ctx.takeOps();
     Opt.Kind = BlockKind::Optimizer;
     Opt.Params = 0;
     OptimizerTraffic Traffic = optimizerTraffic(S);
@@ -604,16 +606,19 @@ bool expandLayers(Program &P, PassContext &) {
   LayerBuilder Dec(S, Phase::Decode, Seqs, 1);
 
   Block Emb = Embedding(Phase::Prefill, Prompt, false);
-  for (const Op &O : Embedding(Phase::Decode, Seqs, false).Ops)
-    Emb.Ops.push_back(O);
-  P.Blocks.push_back(Emb);
+  {
+    Block Decode = Embedding(Phase::Decode, Seqs, false);
+    Emb.Ops.insert(Emb.Ops.end(), Decode.Ops.begin(), Decode.Ops.end());
+    Ctx.recycle(std::move(Decode.Ops));
+  }
+  P.Blocks.push_back(std::move(Emb));
 
   auto AddLayers = [&](BlockKind Kind, int64_t Count, bool Moe) {
     if (!Count)
       return;
     Block L = LayerBlock(Kind, Count, Moe);
     Pre.WindowedShare = Dec.WindowedShare = windowedShare(M, Moe, Count);
-    L.Ops = Pre.layer(Moe);
+    Pre.layer(Moe, L.Ops);
     // A decoder keeps the prompt's keys and values for its decode steps;
     // an encoder generates nothing and keeps none.
     if (!M.Encoder) {
@@ -624,7 +629,8 @@ bool expandLayers(Program &P, PassContext &) {
 
     // Decode: the layer for one token per sequence; attention reads the
     // cache, so its cost is per token of context.
-    std::vector<Op> D = Dec.layer(Moe);
+    std::vector<Op> D = Ctx.takeOps();
+    Dec.layer(Moe, D);
     for (Op &O : D) {
       OpKind Name = O.Kind;
       if (Name == OpKind::AttnScore || Name == OpKind::AttnContext) {
@@ -666,7 +672,8 @@ bool expandLayers(Program &P, PassContext &) {
     Op Append = pointwise(OpKind::KvAppend, Phase::Decode, S.Mapping.KVCache,
                           KVB, double(Seqs) * KvPerToken, Model);
     L.Ops.push_back(Append);
-    P.Blocks.push_back(L);
+    Ctx.recycle(std::move(D));
+    P.Blocks.push_back(std::move(L));
   };
   AddLayers(BlockKind::DenseLayer, M.denseLayers(), false);
   AddLayers(BlockKind::MoELayer, M.moeLayers(), true);
@@ -686,10 +693,12 @@ bool expandLayers(Program &P, PassContext &) {
   // Prefill of a decoder projects the last position of each prompt to
   // produce the first token; an encoder's output is every position.
   Block Hd = Head(Pre, Phase::Prefill, M.Encoder ? Prompt : P.MicroBatch, false);
-  if (!M.Encoder)
-    for (const Op &O : Head(Dec, Phase::Decode, Seqs, false).Ops)
-      Hd.Ops.push_back(O);
-  P.Blocks.push_back(Hd);
+  if (!M.Encoder) {
+    Block Decode = Head(Dec, Phase::Decode, Seqs, false);
+    Hd.Ops.insert(Hd.Ops.end(), Decode.Ops.begin(), Decode.Ops.end());
+    Ctx.recycle(std::move(Decode.Ops));
+  }
+  P.Blocks.push_back(std::move(Hd));
   return true;
 }
 

@@ -65,6 +65,8 @@ public:
     return true;
   }
 
+  ~Partitioner() { Ctx.recycle(std::move(Scratch)); }
+
   /// The checks of the layout alone (they read the scenario, not the
   /// operators).
   bool validateOnly() { return validate(); }
@@ -665,6 +667,8 @@ private:
       }
       // Written in place when reading the cache's operators (the block's
       // storage is reused from point to point), else into Scratch.
+      if (!Source && Scratch.capacity() == 0)
+        Scratch = Ctx.takeOps();
       std::vector<Op> &Out = Source ? B.Ops : Scratch;
       Out.clear();
       Out.reserve(From.size() + (T > 1 ? From.size() / 2 : 0));
@@ -1076,7 +1080,7 @@ private:
         scale(O, Share(Sharded) / Total);
       else if (O.Kind == OpKind::GradZero)
         scale(O, Share(Map.Zero >= 2) / Total);
-    std::vector<Op> Comm;
+    llvm::SmallVector<Op, 4> Comm;
     if (Map.Zero == 3) {
       // ZeRO-3: every layer's parameters gathered before its forward and
       // again before its backward; gradients reduce-scattered per layer.

@@ -151,9 +151,9 @@ bool continuePasses(ir::Program &P, ArrayRef<const PassInfo *> Passes,
                     const std::function<void(const PassInfo &,
                                              const ir::Program &)> &AfterPass) {
   for (const PassInfo *Pass : Passes) {
-    std::string Why = contractViolation(*Pass, P.State);
-    if (!Why.empty())
-      report_fatal_error(Twine(Why) + " (checkOrder the pass list first)");
+    if ((Pass->Requires & ~P.State) || (Pass->Forbids & P.State))
+      report_fatal_error(Twine(contractViolation(*Pass, P.State)) +
+                         " (checkOrder the pass list first)");
     if (!Pass->Run(P, Ctx))
       return false;
     passDone(Pass, P, Ctx, AfterPass);
@@ -169,7 +169,7 @@ bool runDefaultPipeline(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
   // answer is all there is (a context with diagnostics reports below).
   const bool Rejected = Ctx.Prefix && !layoutAccepted(Scenario);
   if (Rejected && !Ctx.Diags) {
-    P.Blocks.clear();
+    Ctx.recycleBlocks(P);
     P.Stages.clear();
     P.Passes.clear();
     P.State = 0;
@@ -194,10 +194,10 @@ bool runDefaultPipeline(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
   P.Passes.reserve(Passes.size());
   bool Ok;
   if (!Ctx.Prefix) {
-    P.Blocks.clear();
+    Ctx.recycleBlocks(P);
     Ok = continuePasses(P, Passes, Ctx);
   } else if (Rejected) {
-    P.Blocks.clear();
+    Ctx.recycleBlocks(P);
     // (Reported as partition reports it.)
     Ok = partition(P, Ctx);
     assert(!Ok && "partition accepted a layout its checks reject");
@@ -211,7 +211,7 @@ bool runDefaultPipeline(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
       Ok = continuePasses(P, Passes.drop_front(PrefixPasses + 1), Ctx);
     }
   } else {
-    P.Blocks.clear();
+    Ctx.recycleBlocks(P);
     Ok = continuePasses(P, Passes.take_front(PrefixPasses), Ctx);
     if (Ok) {
       Ctx.Prefix->keep(Ctx.PrefixKey, P);

@@ -47,6 +47,34 @@ struct PassContext {
   /// them. Null: every pass runs.
   PrefixCache *Prefix = nullptr;
   uint64_t PrefixKey = 0;
+
+  /// Operator lists that programs built with this context no longer use,
+  /// kept for the passes' next lists (a sweep thread rebuilds one program
+  /// point after point): once warm, building a program allocates nothing.
+  /// Their contents mean nothing.
+  std::vector<std::vector<ir::Op>> SpareOps;
+  /// An empty list, with room for Reserve operators.
+  std::vector<ir::Op> takeOps(size_t Reserve = 0) {
+    std::vector<ir::Op> Ops;
+    if (!SpareOps.empty()) {
+      Ops.swap(SpareOps.back());
+      SpareOps.pop_back();
+      Ops.clear();
+    }
+    Ops.reserve(Reserve);
+    return Ops;
+  }
+  /// Keeps a list no longer used (its storage) for takeOps.
+  void recycle(std::vector<ir::Op> &&Ops) {
+    if (Ops.capacity() > 0 && SpareOps.size() < 16)
+      SpareOps.push_back(std::move(Ops));
+  }
+  /// Empties a program's blocks, keeping their lists for takeOps.
+  void recycleBlocks(ir::Program &P) {
+    for (ir::Block &B : P.Blocks)
+      recycle(std::move(B.Ops));
+    P.Blocks.clear();
+  }
 };
 
 /// Returns false after diagnosing a problem.

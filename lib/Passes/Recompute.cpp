@@ -73,7 +73,7 @@ static void keptUnderOps(Op &O, double RecomputedShare) {
   O.SavedBytes = 0;
 }
 
-bool recompute(Program &P, PassContext &) {
+bool recompute(Program &P, PassContext &Ctx) {
   const ScenarioConfig &S = P.Scenario;
   if (!S.Training || S.Mapping.Recomp == Recompute::None)
     return true;
@@ -81,8 +81,8 @@ bool recompute(Program &P, PassContext &) {
   for (Block &B : P.Blocks) {
     if (B.Kind != BlockKind::DenseLayer && B.Kind != BlockKind::MoELayer)
       continue;
-    std::vector<Op> Again;
-    Again.reserve(B.Ops.size()); // at most one recomputation per op
+    // At most one recomputation per op.
+    std::vector<Op> Again = Ctx.takeOps(B.Ops.size());
     for (Op &O : B.Ops) {
       if (O.Ph != Phase::Forward)
         continue;
@@ -128,6 +128,7 @@ bool recompute(Program &P, PassContext &) {
     while (FirstBackward != B.Ops.end() && FirstBackward->Ph == Phase::Forward)
       ++FirstBackward;
     B.Ops.insert(FirstBackward, Again.begin(), Again.end());
+    Ctx.recycle(std::move(Again));
   }
   return true;
 }
