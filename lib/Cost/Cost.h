@@ -52,6 +52,8 @@ struct OpTime {
 /// graphs, its launch_overhead when the host launches every kernel, except
 /// in a serving prefill (one long forward whose launches the host keeps
 /// ahead of; docs/cost-model.md, "Kernel launches").
+/// (The same for a forward op and its recomputation: TrainingCost.cpp's
+/// repeats relies on it.)
 inline double kernelOverhead(const ir::AcceleratorConfig &A,
                              const ir::MappingConfig &M, ir::Phase Ph) {
   return M.CudaGraphs || Ph == ir::Phase::Prefill ? A.KernelOverhead

@@ -152,9 +152,10 @@ static double attentionBlocks(const Op &O) {
 
 OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
               double Overhead) {
-  // (A forward op and its recomputation cost the same: the training cost
-  // reuses the one's time for the other (TrainingCost.cpp, repeats), so
-  // only a backward's, a prefill's or a decode's phase may change a time.)
+  // (A forward op and its recomputation must cost the same: the training
+  // cost reuses the one's time for the other (TrainingCost.cpp, repeats,
+  // which lists the fields read here), so no phase but backward-data,
+  // prefill and decode may change a time.)
   OpTime T;
   if (O.fused() || O.isCollective())
     return T;

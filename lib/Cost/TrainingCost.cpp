@@ -95,8 +95,10 @@ struct OpTimeRecord {
 };
 
 /// Whether recomputed op R repeats forward op F: the same work, so the
-/// same time (opTime costs the two phases alike: only a backward's, a
-/// prefill's and a decode's phase change an op's time).
+/// same time. Every field opTime reads but the phase is compared: opTime
+/// and kernelOverhead cost a forward op and its recomputation alike (only
+/// a backward-data, prefill or decode phase changes a time there; a unit
+/// test checks it). A field opTime comes to read must be added here.
 bool repeats(const Op &R, const Op &F) {
   return R.Kind == F.Kind && R.Category == F.Category && R.Type == F.Type &&
          R.M == F.M && R.N == F.N && R.K == F.K && R.Batch == F.Batch &&
@@ -128,8 +130,8 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
   double Grad = 0, WeightCompute = 0;
   // The forward compute ops' times, in order: a recomputation repeats
   // them in their order (the recompute pass), and takes a repeat's time
-  // from here (the first match from the last one on) instead of costing
-  // it again.
+  // from here (the first match after the last one) instead of costing it
+  // again. (Kept by the thread: it only grows, to the longest block.)
   struct ForwardTime {
     const Op *O;
     OpTime T;

@@ -49,9 +49,9 @@ struct PassContext {
   uint64_t PrefixKey = 0;
 
   /// Operator lists that programs built with this context no longer use,
-  /// kept for the passes' next lists (a sweep thread rebuilds one program
-  /// point after point): once warm, building a program allocates nothing.
-  /// Their contents mean nothing.
+  /// emptied and kept for the passes' next lists (a sweep thread rebuilds
+  /// one program point after point): once warm, the layers' lists and
+  /// partition's are reused rather than allocated again.
   std::vector<std::vector<ir::Op>> SpareOps;
   /// An empty list, with room for Reserve operators.
   std::vector<ir::Op> takeOps(size_t Reserve = 0) {
@@ -66,8 +66,10 @@ struct PassContext {
   }
   /// Keeps a list no longer used (its storage) for takeOps.
   void recycle(std::vector<ir::Op> &&Ops) {
-    if (Ops.capacity() > 0 && SpareOps.size() < 16)
+    if (Ops.capacity() > 0 && SpareOps.size() < 16) {
+      Ops.clear();
       SpareOps.push_back(std::move(Ops));
+    }
   }
   /// Empties a program's blocks, keeping their lists for takeOps.
   void recycleBlocks(ir::Program &P) {
