@@ -205,7 +205,7 @@ TEST(OpCostTest, AFusedAttentionKernelPaysAFixedCostPerBlock) {
 
 TEST(OpCostTest, ARecomputationCostsWhatItsForwardCosts) {
   // The training cost takes a recomputed op's time from its forward op
-  // (TrainingCost.cpp, repeats): the phase must not change the time of
+  // (TrainingCost.cpp, sameOpCost): the phase must not change the time of
   // any kind of op, fused attention and its per-block cost included.
   AcceleratorConfig A = device();
   A.AttentionEfficiency = 0.5;
@@ -240,6 +240,76 @@ TEST(OpCostTest, ARecomputationCostsWhatItsForwardCosts) {
     EXPECT_GT(TF.Time, 0) << F.name().str();
     EXPECT_EQ(TF.Time, TR.Time) << F.name().str();
     EXPECT_EQ(TF.MemoryBound, TR.MemoryBound) << F.name().str();
+  }
+}
+
+TEST(OpCostTest, SameOpCostLeavesOutOnlyFieldsOpTimeDoesNotRead) {
+  // A recomputed op takes the time of a forward op sameOpCost matches: a
+  // field it leaves out must not change opTime's answer (the phase only
+  // between forward and recompute), and each it compares tells two ops
+  // apart.
+  AcceleratorConfig A = device();
+  A.AttentionEfficiency = 0.5;
+  A.AttentionOverhead = 0.9;
+  A.TileM = A.TileN = 128;
+  A.TileK = 32;
+  A.ComputeUnits = 108;
+  A.KOverhead = 64;
+  passes::PointwiseModel Plain;
+  Op Score = passes::gemm(OpKind::AttnScore, Phase::Forward, DType::BF16, 2, 2,
+                          1024, 1024, 128, 8);
+  Score.FusedAttention = AttentionKernel::Native;
+  Score.Executed = 9.0f / 16.0f;
+  const Op Bases[] = {
+      passes::gemm(OpKind::MlpUp, Phase::Forward, DType::BF16, 2, 2, 4000,
+                   5000, 3000),
+      Score,
+      passes::pointwise(OpKind::AttnResidual, Phase::Forward, DType::BF16, 2,
+                        1e6, Plain)};
+  using Edit = void (*)(Op &);
+  const Edit LeftOut[] = {
+      [](Op &O) { O.Ph = Phase::Recompute; },
+      [](Op &O) { O.TpAxis = Axis::K; },
+      [](Op &O) { O.TokenAxis = Axis::M; },
+      [](Op &O) { O.FabricLevel = 1; },
+      [](Op &O) { O.Overlappable = true; },
+      [](Op &O) { O.SavedBytes = 1e9; },
+      [](Op &O) { O.SequenceRegion = !O.SequenceRegion; },
+      [](Op &O) { O.SavedInSequenceRegion = !O.SavedInSequenceRegion; },
+      [](Op &O) { O.ModelWork = !O.ModelWork; },
+      [](Op &O) { O.Group = ParallelDim::TP; },
+      [](Op &O) { O.GroupSize = 8; },
+      [](Op &O) { O.GroupPerNode = 8; },
+      [](Op &O) { O.MessageBytes = 1e6; }};
+  const Edit Compared[] = {
+      [](Op &O) { O.Kind = OpKind::MlpDown; },
+      [](Op &O) { O.Type = DType::FP8; },
+      [](Op &O) { O.M += 1; },
+      [](Op &O) { O.N += 1; },
+      [](Op &O) { O.K += 1; },
+      [](Op &O) { O.Batch += 1; },
+      [](Op &O) { O.BBytes = 1; },
+      [](Op &O) { O.Flops *= 2; },
+      [](Op &O) { O.BytesRead *= 2; },
+      [](Op &O) { O.BytesWritten *= 2; },
+      [](Op &O) { O.BytesPerContext = 1; },
+      [](Op &O) { O.Executed = 0.5f; },
+      [](Op &O) { O.FusedInto = OpKind::MlpUp; },
+      [](Op &O) { O.SparseWeight = true; }};
+  for (const Op &Base : Bases) {
+    double Time = cost::opTime(Base, A, 0, 5e-6).Time;
+    for (size_t I = 0; I < std::size(LeftOut); ++I) {
+      Op O = Base;
+      LeftOut[I](O);
+      EXPECT_TRUE(cost::sameOpCost(O, Base)) << Base.name().str() << ' ' << I;
+      EXPECT_EQ(cost::opTime(O, A, 0, 5e-6).Time, Time)
+          << Base.name().str() << ' ' << I;
+    }
+    for (size_t I = 0; I < std::size(Compared); ++I) {
+      Op O = Base;
+      Compared[I](O);
+      EXPECT_FALSE(cost::sameOpCost(O, Base)) << Base.name().str() << ' ' << I;
+    }
   }
 }
 

@@ -52,8 +52,8 @@ struct OpTime {
 /// graphs, its launch_overhead when the host launches every kernel, except
 /// in a serving prefill (one long forward whose launches the host keeps
 /// ahead of; docs/cost-model.md, "Kernel launches").
-/// (The same for a forward op and its recomputation: TrainingCost.cpp's
-/// repeats relies on it.)
+/// (The same for a forward op and its recomputation: the training cost
+/// relies on it, see sameOpCost.)
 inline double kernelOverhead(const ir::AcceleratorConfig &A,
                              const ir::MappingConfig &M, ir::Phase Ph) {
   return M.CudaGraphs || Ph == ir::Phase::Prefill ? A.KernelOverhead
@@ -73,6 +73,11 @@ double chunkedTpot(double First, double Last, double Chunk,
 /// mapping).
 OpTime opTime(const ir::Op &O, const ir::AcceleratorConfig &A, double Context,
               double Overhead);
+
+/// Whether two ops cost the same but for their phases (opTime reads no
+/// field that this leaves out; it also compares ABytes and Window): a
+/// recomputed op takes its forward op's time (TrainingCost.cpp).
+bool sameOpCost(const ir::Op &A, const ir::Op &B);
 
 /// The shape-aware GEMM efficiency: the accelerator's largest achieved
 /// fraction times tile quantization (M, N, K rounded up to the tile) and
@@ -400,9 +405,11 @@ double decodeHeadActivity(const ir::Program &P,
 double prefillAttentionActivity(const ir::Program &P,
                                 const ir::SystemConfig *Sys = nullptr);
 /// The prefill's attention products' time (a sequence's prompt per
-/// micro-batch sequence): the part that grows with the prompt's square,
-/// and the fused kernels' fixed cost per block, which grows with its
-/// length (in-flight batching scales each to a chunk of another prompt).
+/// micro-batch sequence): the fused kernels' fixed cost per block where
+/// the compute binds, which grows with the prompt's length (Linear), and
+/// the rest (Quadratic: the products, which grow with its square, with
+/// their launches and any memory-bound time); in-flight batching scales
+/// each to a chunk of another prompt.
 struct AttentionParts {
   double Quadratic = 0;
   double Linear = 0;

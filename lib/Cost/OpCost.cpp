@@ -107,10 +107,10 @@ struct GemmMemo {
 } // namespace
 
 double gemmEfficiency(const Op &O, const AcceleratorConfig &A, double KScale) {
-  // A pure function of the key, asked again and again in a sweep (the
-  // forward, recompute and other points' GEMMs share shapes): remembered
-  // per thread in a two-way set-associative table, so results never depend
-  // on it.
+  // A pure function of the key, asked again and again in a sweep (points'
+  // GEMMs share shapes, as a layer's forward and backward ones may):
+  // remembered per thread in a two-way set-associative table, so results
+  // never depend on it.
   thread_local GemmMemo Memo;
   GemmKey Key{O.M,         O.N,         O.K,          O.Batch,
               A.TileM,     A.TileN,     A.TileK,      A.ComputeUnits,
@@ -146,16 +146,28 @@ static double attentionBlocks(const Op &O) {
                 O.Kind == OpKind::AttnScoreDk ||
                 O.Kind == OpKind::AttnContextDv;
   double Extent = double(std::min(O.M, InnerK ? O.K : O.N));
-  return std::max(1e-3, O.Executed * std::ceil(std::max(1.0, Extent) /
-                                             FusedAttentionBlock));
+  return std::max(1e-3,
+                  O.Executed * fusedAttentionBlocks(std::max(1.0, Extent)));
+}
+
+bool sameOpCost(const Op &R, const Op &F) {
+  return R.Kind == F.Kind && R.Category == F.Category && R.Type == F.Type &&
+         R.M == F.M && R.N == F.N && R.K == F.K && R.Batch == F.Batch &&
+         R.ABytes == F.ABytes && R.BBytes == F.BBytes && R.Flops == F.Flops &&
+         R.BytesRead == F.BytesRead && R.BytesWritten == F.BytesWritten &&
+         R.FlopsPerContext == F.FlopsPerContext &&
+         R.BytesPerContext == F.BytesPerContext && R.Executed == F.Executed &&
+         R.Window == F.Window && R.FusedInto == F.FusedInto &&
+         R.FusedAttention == F.FusedAttention &&
+         R.SparseWeight == F.SparseWeight && R.Collective == F.Collective;
 }
 
 OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
               double Overhead) {
-  // (A forward op and its recomputation must cost the same: the training
-  // cost reuses the one's time for the other (TrainingCost.cpp, repeats,
-  // which lists the fields read here), so no phase but backward-data,
-  // prefill and decode may change a time.)
+  // (Every field read here but the phase is one sameOpCost compares: a
+  // field opTime comes to read goes there too. No phase but backward-data,
+  // prefill and decode may change a time: the training cost gives a
+  // recomputed op its forward op's time.)
   OpTime T;
   if (O.fused() || O.isCollective())
     return T;

@@ -353,7 +353,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   // Its activity likewise (-1: an energy input missing).
   double PrefillAttentionEnergy = prefillAttentionActivity(P, Sys);
   if (PrefillAttentionEnergy >= 0)
-    PrefillAttentionEnergy /= double(std::max<int64_t>(1, P.MicroBatch));
+    PrefillAttentionEnergy /= Sequences;
 
 
   // Arrivals.

@@ -94,23 +94,6 @@ struct OpTimeRecord {
   const char *Algorithm = ""; ///< a collective's
 };
 
-/// Whether recomputed op R repeats forward op F: the same work, so the
-/// same time. Every field opTime reads but the phase is compared: opTime
-/// and kernelOverhead cost a forward op and its recomputation alike (only
-/// a backward-data, prefill or decode phase changes a time there; a unit
-/// test checks it). A field opTime comes to read must be added here.
-bool repeats(const Op &R, const Op &F) {
-  return R.Kind == F.Kind && R.Category == F.Category && R.Type == F.Type &&
-         R.M == F.M && R.N == F.N && R.K == F.K && R.Batch == F.Batch &&
-         R.ABytes == F.ABytes && R.BBytes == F.BBytes && R.Flops == F.Flops &&
-         R.BytesRead == F.BytesRead && R.BytesWritten == F.BytesWritten &&
-         R.FlopsPerContext == F.FlopsPerContext &&
-         R.BytesPerContext == F.BytesPerContext && R.Executed == F.Executed &&
-         R.Window == F.Window && R.FusedInto == F.FusedInto &&
-         R.FusedAttention == F.FusedAttention &&
-         R.SparseWeight == F.SparseWeight && R.Collective == F.Collective;
-}
-
 /// Costs one repeat of a block; with Record, also keeps each op's time in
 /// Record[op's index] (optimizer-phase ops' are left alone).
 BlockTime blockTime(const Block &B, const ScenarioConfig &S,
@@ -138,6 +121,9 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
   };
   thread_local std::vector<ForwardTime> Forwards;
   Forwards.clear();
+  const bool MayRepeat =
+      S.Mapping.Recomp != Recompute::None &&
+      (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer);
   size_t Repeated = 0; // where the next repeat's search starts
   for (size_t I = 0, E = B.Ops.size(); I < E; ++I) {
     const Op &O = B.Ops[I];
@@ -175,9 +161,9 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
     }
     OpTime OT;
     bool Found = false;
-    if (O.Ph == Phase::Recompute) {
+    if (MayRepeat && O.Ph == Phase::Recompute) {
       for (size_t J = Repeated; J < Forwards.size(); ++J)
-        if (repeats(O, *Forwards[J].O)) {
+        if (sameOpCost(O, *Forwards[J].O)) {
           OT = Forwards[J].T;
           Repeated = J + 1;
           Found = true;
@@ -186,7 +172,7 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
     }
     if (!Found)
       OT = opTime(O, A, 0, kernelOverhead(A, S.Mapping, O.Ph));
-    if (O.Ph == Phase::Forward)
+    if (MayRepeat && O.Ph == Phase::Forward)
       Forwards.push_back({&O, OT});
     if (Record)
       Record[I] = {OT.Time, OT.MemoryBound, ""};

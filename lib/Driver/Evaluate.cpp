@@ -160,11 +160,8 @@ static bool costScenario(const ir::ScenarioConfig &S,
     // apart from the sweep's prefix cache, whose key is the decode
     // mapping's.)
     ir::ScenarioConfig Pool = prefillPool(S);
-    // (A context of its own: the caller's diagnostics and verification,
-    // neither its prefix cache nor its spare operator lists.)
-    passes::PassContext PoolCtx;
-    PoolCtx.Diags = Ctx.Diags;
-    PoolCtx.Verify = Ctx.Verify;
+    passes::PassContext PoolCtx = Ctx;
+    PoolCtx.Prefix = nullptr;
     ir::Program Prefill;
     if (!driver::buildProgram(Pool, PoolCtx, Prefill))
       return false;

@@ -17,6 +17,7 @@
 #include "llvm/Support/SMLoc.h"
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -106,6 +107,10 @@ enum class AttentionKernel : uint8_t {
 /// or chunks skip (passes/Fusion.cpp) and what the per-block cost is
 /// counted in (efficiency.attention_overhead, Cost/OpCost.cpp).
 constexpr int64_t FusedAttentionBlock = 128;
+/// The blocks of FusedAttentionBlock rows that cover Rows rows.
+inline double fusedAttentionBlocks(double Rows) {
+  return std::ceil(Rows / FusedAttentionBlock);
+}
 
 /// Fused kernels a mapping asks for.
 struct FusionSet {

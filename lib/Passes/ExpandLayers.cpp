@@ -441,7 +441,7 @@ bool expandLayers(Program &P, PassContext &Ctx) {
   auto LayerBlock = [&](BlockKind Kind, int64_t Count, bool Moe) {
     Block L;
     // (Room for a layer's forward and, later, its backward.)
-    L.Ops = Ctx.takeOps(64);
+    L.Ops = Ctx.Lists.take(64);
     L.Kind = Kind;
     L.Repeat = Count;
     L.Params = Params.AttentionPerLayer + Params.NormsPerLayer +
@@ -460,31 +460,35 @@ bool expandLayers(Program &P, PassContext &Ctx) {
   double VocabAB = S.Training ? AB : dtypeBytes(VocabType);
   double VocabWB = S.Training ? WB : dtypeBytes(VocabType);
 
-  auto Embedding = [&](Phase Ph, int64_t Tokens, bool Dropout) {
-    Block Emb;
-    Emb.Ops = Ctx.takeOps();
-    Emb.Kind = BlockKind::Embedding;
-    Emb.Params = Params.Embedding + Params.Positions + Params.EncoderExtras;
+  // The embedding's ops of a phase, appended to Ops.
+  auto EmbeddingOps = [&](std::vector<Op> &Ops, Phase Ph, int64_t Tokens,
+                          bool Dropout) {
     double Elements = double(Tokens) * M.Hidden;
     Op Lookup = pointwise(OpKind::EmbedLookup, Ph, Act, AB, Elements, Model);
     Lookup.BytesRead = Elements * VocabWB;
     Lookup.SequenceRegion = true;
-    Emb.Ops.push_back(Lookup);
+    Ops.push_back(Lookup);
     if (M.LearnedPositions || Dropout) {
       Op Pos = pointwise(OpKind::EmbedPositions, Ph, Act, AB, Elements, Model);
       Pos.SequenceRegion = Pos.SavedInSequenceRegion = true;
       if (Dropout)
         Pos.SavedBytes = Elements; // dropout mask
-      Emb.Ops.push_back(Pos);
+      Ops.push_back(Pos);
     }
+  };
+  auto Embedding = [&](Phase Ph, int64_t Tokens, bool Dropout) {
+    Block Emb;
+    Emb.Ops = Ctx.Lists.take();
+    Emb.Kind = BlockKind::Embedding;
+    Emb.Params = Params.Embedding + Params.Positions + Params.EncoderExtras;
+    EmbeddingOps(Emb.Ops, Ph, Tokens, Dropout);
     return Emb;
   };
-  auto Head = [&](LayerBuilder &LB, Phase Ph, int64_t Rows, bool Loss) {
-    Block Hd;
-    Hd.Ops = Ctx.takeOps();
-    Hd.Kind = BlockKind::Head;
-    Hd.Params = Params.FinalNorm + Params.LMHead;
-    LB.norm(Hd.Ops, OpKind::FinalNorm);
+  // The head's ops of a phase (its norm, the LM head, with Loss the loss),
+  // appended to Ops.
+  auto HeadOps = [&](std::vector<Op> &Ops, LayerBuilder &LB, Phase Ph,
+                     int64_t Rows, bool Loss) {
+    LB.norm(Ops, OpKind::FinalNorm);
     // The head projects Rows positions (every position in training and
     // prefill of encoders; decoders' serving needs the last position only
     // in prefill, which Rows says).
@@ -495,16 +499,23 @@ bool expandLayers(Program &P, PassContext &Ctx) {
     Logits.TokenAxis = Axis::M;
     if (Loss) {
       Logits.SavedBytes = double(Rows) * M.Hidden * VocabAB;
-      Hd.Ops.push_back(Logits);
+      Ops.push_back(Logits);
       // Cross-entropy in fp32 over the vocabulary (Megatron-LM); the fp32
       // logits are kept for backward (Korthikanti et al. 2022 §4.3).
       Op CE = pointwise(OpKind::LossCrossEntropy, Ph, DType::FP32, 4,
                         double(Rows) * M.Vocab, Model);
       CE.SavedBytes = double(Rows) * M.Vocab * 4;
-      Hd.Ops.push_back(CE);
+      Ops.push_back(CE);
     } else {
-      Hd.Ops.push_back(Logits);
+      Ops.push_back(Logits);
     }
+  };
+  auto Head = [&](LayerBuilder &LB, Phase Ph, int64_t Rows, bool Loss) {
+    Block Hd;
+    Hd.Ops = Ctx.Lists.take();
+    Hd.Kind = BlockKind::Head;
+    Hd.Params = Params.FinalNorm + Params.LMHead;
+    HeadOps(Hd.Ops, LB, Ph, Rows, Loss);
     return Hd;
   };
 
@@ -547,8 +558,7 @@ bool expandLayers(Program &P, PassContext &Ctx) {
       LB.norm(Hd.Ops, OpKind::MtpNorm);
       Hd.Ops.push_back(LB.linear(OpKind::MtpProj, T, 2 * M.Hidden, M.Hidden,
                                  true, Axis::None));
-      for (const Op &O : Head(LB, Phase::Forward, T, true).Ops)
-        Hd.Ops.push_back(O);
+      HeadOps(Hd.Ops, LB, Phase::Forward, T, true);
       Hd.Params += Params.MtpPerModule - Params.AttentionPerLayer -
                    Params.NormsPerLayer -
                    (M.lastLayerMoe() ? Params.MoePerLayer : Params.DenseMlpPerLayer);
@@ -557,7 +567,7 @@ bool expandLayers(Program &P, PassContext &Ctx) {
     P.Blocks.push_back(std::move(Hd));
 
     Block Opt;
-    Opt.Ops = Ctx.takeOps();
+    Opt.Ops = Ctx.Lists.take();
     Opt.Kind = BlockKind::Optimizer;
     Opt.Params = 0;
     OptimizerTraffic Traffic = optimizerTraffic(S);
@@ -606,11 +616,7 @@ bool expandLayers(Program &P, PassContext &Ctx) {
   LayerBuilder Dec(S, Phase::Decode, Seqs, 1);
 
   Block Emb = Embedding(Phase::Prefill, Prompt, false);
-  {
-    Block Decode = Embedding(Phase::Decode, Seqs, false);
-    Emb.Ops.insert(Emb.Ops.end(), Decode.Ops.begin(), Decode.Ops.end());
-    Ctx.recycle(std::move(Decode.Ops));
-  }
+  EmbeddingOps(Emb.Ops, Phase::Decode, Seqs, false);
   P.Blocks.push_back(std::move(Emb));
 
   auto AddLayers = [&](BlockKind Kind, int64_t Count, bool Moe) {
@@ -629,7 +635,7 @@ bool expandLayers(Program &P, PassContext &Ctx) {
 
     // Decode: the layer for one token per sequence; attention reads the
     // cache, so its cost is per token of context.
-    std::vector<Op> D = Ctx.takeOps();
+    std::vector<Op> D = Ctx.Lists.take();
     Dec.layer(Moe, D);
     for (Op &O : D) {
       OpKind Name = O.Kind;
@@ -672,7 +678,7 @@ bool expandLayers(Program &P, PassContext &Ctx) {
     Op Append = pointwise(OpKind::KvAppend, Phase::Decode, S.Mapping.KVCache,
                           KVB, double(Seqs) * KvPerToken, Model);
     L.Ops.push_back(Append);
-    Ctx.recycle(std::move(D));
+    Ctx.Lists.recycle(std::move(D));
     P.Blocks.push_back(std::move(L));
   };
   AddLayers(BlockKind::DenseLayer, M.denseLayers(), false);
@@ -693,11 +699,8 @@ bool expandLayers(Program &P, PassContext &Ctx) {
   // Prefill of a decoder projects the last position of each prompt to
   // produce the first token; an encoder's output is every position.
   Block Hd = Head(Pre, Phase::Prefill, M.Encoder ? Prompt : P.MicroBatch, false);
-  if (!M.Encoder) {
-    Block Decode = Head(Dec, Phase::Decode, Seqs, false);
-    Hd.Ops.insert(Hd.Ops.end(), Decode.Ops.begin(), Decode.Ops.end());
-    Ctx.recycle(std::move(Decode.Ops));
-  }
+  if (!M.Encoder)
+    HeadOps(Hd.Ops, Dec, Phase::Decode, Seqs, false);
   P.Blocks.push_back(std::move(Hd));
   return true;
 }

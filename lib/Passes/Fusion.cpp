@@ -41,7 +41,7 @@ static void foldInto(Op &O, OpKind Into) {
 /// of 128 rows, only the key blocks up to its own: (n + 1) / (2 n) of the
 /// products (FlashAttention-2, Dao 2023, §3.1).
 static double causalFraction(int64_t SeqLen) {
-  double N = std::ceil(double(std::max<int64_t>(1, SeqLen)) / FusedAttentionBlock);
+  double N = fusedAttentionBlocks(double(std::max<int64_t>(1, SeqLen)));
   return (N + 1) / (2 * N);
 }
 
@@ -51,8 +51,8 @@ static double causalFraction(int64_t SeqLen) {
 /// relative to the min(s, W) keys per query that the op counts: a 128-key
 /// window runs two blocks of 128 per query, twice its products.
 static double windowFraction(int64_t SeqLen, int64_t Window) {
-  double N = std::ceil(double(std::max<int64_t>(1, SeqLen)) / FusedAttentionBlock);
-  double C = 1 + std::ceil(double(std::max<int64_t>(1, Window) - 1) / FusedAttentionBlock);
+  double N = fusedAttentionBlocks(double(std::max<int64_t>(1, SeqLen)));
+  double C = 1 + fusedAttentionBlocks(double(std::max<int64_t>(1, Window) - 1));
   double Blocks = N <= C ? N * (N + 1) / 2 : C * (C + 1) / 2 + (N - C) * C;
   double Keys = double(std::min(std::max<int64_t>(1, SeqLen), Window));
   return Blocks * FusedAttentionBlock / (N * Keys);
@@ -65,9 +65,9 @@ static double chunkFraction(int64_t SeqLen, int64_t Chunk) {
   int64_t S = std::max<int64_t>(1, SeqLen), C = std::max<int64_t>(1, Chunk);
   auto Triangle = [](double Blocks) { return Blocks * (Blocks + 1) / 2; };
   double Full = double(S / C), Rest = double(S % C);
-  double Pairs = Full * Triangle(std::ceil(double(C) / FusedAttentionBlock)) +
-                 Triangle(std::ceil(Rest / FusedAttentionBlock));
-  double N = std::ceil(double(S) / FusedAttentionBlock);
+  double Pairs = Full * Triangle(fusedAttentionBlocks(double(C))) +
+                 Triangle(fusedAttentionBlocks(Rest));
+  double N = fusedAttentionBlocks(double(S));
   return Pairs * FusedAttentionBlock / (N * double(chunkedKeys(S, C)));
 }
 

@@ -65,7 +65,7 @@ public:
     return true;
   }
 
-  ~Partitioner() { Ctx.recycle(std::move(Scratch)); }
+  ~Partitioner() { Ctx.Lists.recycle(std::move(Scratch)); }
 
   /// The checks of the layout alone (they read the scenario, not the
   /// operators).
@@ -668,7 +668,7 @@ private:
       // Written in place when reading the cache's operators (the block's
       // storage is reused from point to point), else into Scratch.
       if (!Source && Scratch.capacity() == 0)
-        Scratch = Ctx.takeOps();
+        Scratch = Ctx.Lists.take();
       std::vector<Op> &Out = Source ? B.Ops : Scratch;
       Out.clear();
       Out.reserve(From.size() + (T > 1 ? From.size() / 2 : 0));

@@ -77,6 +77,8 @@ StringRef producerOf(unsigned States) {
 }
 
 std::string contractViolation(const PassInfo &Pass, unsigned State) {
+  if (Pass.admits(State))
+    return "";
   // Lowest bit first: the earliest pass of the pipeline that is missing
   // or that has already run.
   if (unsigned Missing = Pass.Requires & ~State)
@@ -89,7 +91,7 @@ std::string contractViolation(const PassInfo &Pass, unsigned State) {
       return ("pass '" + Pass.Name + "' has already run").str();
     return ("pass '" + Pass.Name + "' must run before '" + By + "'").str();
   }
-  return "";
+  llvm_unreachable("a pass refused without a missing or a done state");
 }
 
 std::optional<OrderProblem> checkOrder(ArrayRef<const PassInfo *> Passes) {
@@ -151,7 +153,7 @@ bool continuePasses(ir::Program &P, ArrayRef<const PassInfo *> Passes,
                     const std::function<void(const PassInfo &,
                                              const ir::Program &)> &AfterPass) {
   for (const PassInfo *Pass : Passes) {
-    if ((Pass->Requires & ~P.State) || (Pass->Forbids & P.State))
+    if (!Pass->admits(P.State))
       report_fatal_error(Twine(contractViolation(*Pass, P.State)) +
                          " (checkOrder the pass list first)");
     if (!Pass->Run(P, Ctx))
@@ -169,7 +171,7 @@ bool runDefaultPipeline(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
   // answer is all there is (a context with diagnostics reports below).
   const bool Rejected = Ctx.Prefix && !layoutAccepted(Scenario);
   if (Rejected && !Ctx.Diags) {
-    Ctx.recycleBlocks(P);
+    Ctx.Lists.recycleBlocks(P);
     P.Stages.clear();
     P.Passes.clear();
     P.State = 0;
@@ -194,10 +196,10 @@ bool runDefaultPipeline(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
   P.Passes.reserve(Passes.size());
   bool Ok;
   if (!Ctx.Prefix) {
-    Ctx.recycleBlocks(P);
+    Ctx.Lists.recycleBlocks(P);
     Ok = continuePasses(P, Passes, Ctx);
   } else if (Rejected) {
-    Ctx.recycleBlocks(P);
+    Ctx.Lists.recycleBlocks(P);
     // (Reported as partition reports it.)
     Ok = partition(P, Ctx);
     assert(!Ok && "partition accepted a layout its checks reject");
@@ -211,7 +213,7 @@ bool runDefaultPipeline(const ir::ScenarioConfig &Scenario, PassContext &Ctx,
       Ok = continuePasses(P, Passes.drop_front(PrefixPasses + 1), Ctx);
     }
   } else {
-    Ctx.recycleBlocks(P);
+    Ctx.Lists.recycleBlocks(P);
     Ok = continuePasses(P, Passes.take_front(PrefixPasses), Ctx);
     if (Ok) {
       Ctx.Prefix->keep(Ctx.PrefixKey, P);

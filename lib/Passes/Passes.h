@@ -21,6 +21,7 @@
 
 #include "Basic/Diagnostics.h"
 #include "IR/Program.h"
+#include "Passes/OpListPool.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -48,35 +49,8 @@ struct PassContext {
   PrefixCache *Prefix = nullptr;
   uint64_t PrefixKey = 0;
 
-  /// Operator lists that programs built with this context no longer use,
-  /// emptied and kept for the passes' next lists (a sweep thread rebuilds
-  /// one program point after point): once warm, the layers' lists and
-  /// partition's are reused rather than allocated again.
-  std::vector<std::vector<ir::Op>> SpareOps;
-  /// An empty list, with room for Reserve operators.
-  std::vector<ir::Op> takeOps(size_t Reserve = 0) {
-    std::vector<ir::Op> Ops;
-    if (!SpareOps.empty()) {
-      Ops.swap(SpareOps.back());
-      SpareOps.pop_back();
-      Ops.clear();
-    }
-    Ops.reserve(Reserve);
-    return Ops;
-  }
-  /// Keeps a list no longer used (its storage) for takeOps.
-  void recycle(std::vector<ir::Op> &&Ops) {
-    if (Ops.capacity() > 0 && SpareOps.size() < 16) {
-      Ops.clear();
-      SpareOps.push_back(std::move(Ops));
-    }
-  }
-  /// Empties a program's blocks, keeping their lists for takeOps.
-  void recycleBlocks(ir::Program &P) {
-    for (ir::Block &B : P.Blocks)
-      recycle(std::move(B.Ops));
-    P.Blocks.clear();
-  }
+  /// The operator lists of programs built with this context, for reuse.
+  OpListPool Lists;
 };
 
 /// Returns false after diagnosing a problem.
@@ -92,6 +66,10 @@ struct PassInfo {
   unsigned Requires = 0;
   unsigned Forbids = 0;
   unsigned Produces = 0;
+  /// Whether the pass may run on a program in State.
+  bool admits(unsigned State) const {
+    return !(Requires & ~State) && !(Forbids & State);
+  }
 };
 
 /// Every pass, in the default pipeline's order.

@@ -82,7 +82,7 @@ bool recompute(Program &P, PassContext &Ctx) {
     if (B.Kind != BlockKind::DenseLayer && B.Kind != BlockKind::MoELayer)
       continue;
     // At most one recomputation per op.
-    std::vector<Op> Again = Ctx.takeOps(B.Ops.size());
+    std::vector<Op> Again = Ctx.Lists.take(B.Ops.size());
     for (Op &O : B.Ops) {
       if (O.Ph != Phase::Forward)
         continue;
@@ -128,7 +128,7 @@ bool recompute(Program &P, PassContext &Ctx) {
     while (FirstBackward != B.Ops.end() && FirstBackward->Ph == Phase::Forward)
       ++FirstBackward;
     B.Ops.insert(FirstBackward, Again.begin(), Again.end());
-    Ctx.recycle(std::move(Again));
+    Ctx.Lists.recycle(std::move(Again));
   }
   return true;
 }

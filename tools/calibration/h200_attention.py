@@ -167,9 +167,9 @@ def main():
     without = attention_times(a.llmsys, at8k, 0.0, 0.0)
     factor = (sum(with_c[0]) - 7 * launch) / (sum(without[0]) - 7 * launch)
     print("stdlib: a causal 8k-token step's attention costs %.4fx with the "
-          "overheads: attention %.3f (%.0f / 989.4 x %.4f); attention_fa2 %.3f "
-          "(the fit)" % (factor, PAPER["cudnn"] / 989.4 * factor, PAPER["cudnn"],
-                         factor, effs["flash2"]))
+          "overheads: attention %.3f (%.0f / %.1f x %.4f); attention_fa2 %.3f "
+          "(the fit)" % (factor, PAPER["cudnn"] / (PEAK / 1e12) * factor,
+                         PAPER["cudnn"], PEAK / 1e12, factor, effs["flash2"]))
 
 if __name__ == "__main__":
     main()

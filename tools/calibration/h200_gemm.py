@@ -69,7 +69,8 @@ def spec(rows):
                      % (i, name, m, recipe))
     for (n, k), name in models.items():
         heads = max(1, k // 128)
-        lines.insert(4, "model %s { layers = 1; hidden = %d; heads = %d; "
+        # (After ONE_H200 and the recipe, before the scenarios.)
+        lines.insert(len(llmsys_run.ONE_H200) + 1, "model %s { layers = 1; hidden = %d; heads = %d; "
                         "ffn = %d; vocab = 256; max_seq = 16384; bias = false }"
                      % (name, k, heads, n))
     return "\n".join(lines) + "\n"
