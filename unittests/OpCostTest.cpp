@@ -9,6 +9,7 @@
 #include "Passes/OpBuilder.h"
 
 #include "gtest/gtest.h"
+#include <vector>
 
 using namespace llmsys;
 using namespace llmsys::ir;
@@ -203,10 +204,9 @@ TEST(OpCostTest, AFusedAttentionKernelPaysAFixedCostPerBlock) {
   EXPECT_EQ(cost::opTime(Plain, A, 0, 0).BlockOverhead, 0);
 }
 
-TEST(OpCostTest, ARecomputationCostsWhatItsForwardCosts) {
-  // The training cost takes a recomputed op's time from its forward op
-  // (TrainingCost.cpp, sameOpCost): the phase must not change the time of
-  // any kind of op, fused attention and its per-block cost included.
+/// A device with tiles, units and fused-attention costs, so that every
+/// term of opTime is in play.
+AcceleratorConfig tiledDevice() {
   AcceleratorConfig A = device();
   A.AttentionEfficiency = 0.5;
   A.AttentionOverhead = 0.9;
@@ -216,17 +216,30 @@ TEST(OpCostTest, ARecomputationCostsWhatItsForwardCosts) {
   A.TileK = 32;
   A.ComputeUnits = 108;
   A.KOverhead = 64;
+  return A;
+}
+
+/// Forward ops of three sorts: a GEMM in Gemm's format (Bytes an
+/// element), a causal fused attention product, an element-wise op.
+std::vector<Op> forwardOps(DType Gemm, float Bytes) {
   passes::PointwiseModel Plain;
   Op Score = passes::gemm(OpKind::AttnScore, Phase::Forward, DType::BF16, 2, 2,
                           1024, 1024, 128, 8);
   Score.FusedAttention = AttentionKernel::Native;
   Score.Executed = 9.0f / 16.0f;
-  const Op Forwards[] = {
-      passes::gemm(OpKind::MlpUp, Phase::Forward, DType::FP8, 1, 1, 4000, 5000,
-                   3000),
-      Score,
-      passes::pointwise(OpKind::AttnResidual, Phase::Forward, DType::BF16, 2,
-                        1e6, Plain)};
+  return {passes::gemm(OpKind::MlpUp, Phase::Forward, Gemm, Bytes, Bytes, 4000,
+                       5000, 3000),
+          Score,
+          passes::pointwise(OpKind::AttnResidual, Phase::Forward, DType::BF16,
+                            2, 1e6, Plain)};
+}
+
+TEST(OpCostTest, ARecomputationCostsWhatItsForwardCosts) {
+  // The training cost takes a recomputed op's time from its forward op
+  // (TrainingCost.cpp, sameOpCost): the phase must not change the time of
+  // any kind of op, fused attention and its per-block cost included.
+  AcceleratorConfig A = tiledDevice();
+  const std::vector<Op> Forwards = forwardOps(DType::FP8, 1);
   MappingConfig Launched;
   Launched.CudaGraphs = false;
   for (const Op &F : Forwards) {
@@ -248,24 +261,8 @@ TEST(OpCostTest, SameOpCostLeavesOutOnlyFieldsOpTimeDoesNotRead) {
   // field it leaves out must not change opTime's answer (the phase only
   // between forward and recompute), and each it compares tells two ops
   // apart.
-  AcceleratorConfig A = device();
-  A.AttentionEfficiency = 0.5;
-  A.AttentionOverhead = 0.9;
-  A.TileM = A.TileN = 128;
-  A.TileK = 32;
-  A.ComputeUnits = 108;
-  A.KOverhead = 64;
-  passes::PointwiseModel Plain;
-  Op Score = passes::gemm(OpKind::AttnScore, Phase::Forward, DType::BF16, 2, 2,
-                          1024, 1024, 128, 8);
-  Score.FusedAttention = AttentionKernel::Native;
-  Score.Executed = 9.0f / 16.0f;
-  const Op Bases[] = {
-      passes::gemm(OpKind::MlpUp, Phase::Forward, DType::BF16, 2, 2, 4000,
-                   5000, 3000),
-      Score,
-      passes::pointwise(OpKind::AttnResidual, Phase::Forward, DType::BF16, 2,
-                        1e6, Plain)};
+  AcceleratorConfig A = tiledDevice();
+  const std::vector<Op> Bases = forwardOps(DType::BF16, 2);
   using Edit = void (*)(Op &);
   const Edit LeftOut[] = {
       [](Op &O) { O.Ph = Phase::Recompute; },
