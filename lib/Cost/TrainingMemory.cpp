@@ -119,8 +119,12 @@ MemoryBreakdown trainingMemory(const Program &P) {
     } else {
       B.Weights = Held(M.Zero >= 3) * dtypeBytes(M.Weights);
     }
-    for (const Block &Blk : P.Blocks)
+    double Narrow = 0; // weight elements kept only quantized
+    for (const Block &Blk : P.Blocks) {
       B.QuantizedWeights += double(St.holds(Blk.Kind)) * Blk.QuantizedWeightBytes;
+      Narrow += double(St.holds(Blk.Kind)) * Blk.NarrowWeights;
+    }
+    B.Weights = std::max(0.0, B.Weights - Narrow * dtypeBytes(M.Weights));
     B.Gradients = HeldTrained(M.Zero >= 2) * dtypeBytes(M.Gradients);
     // Offloaded, the optimizer state lives in host memory.
     B.Optimizer = M.OffloadOptimizer

@@ -340,6 +340,8 @@ void printProgram(const Program &P, raw_ostream &OS, bool ExpandLayers) {
       OS << " params " << num(B.Params);
       if (B.QuantizedWeightBytes > 0)
         OS << " quantized-weights " << num(B.QuantizedWeightBytes) << " B";
+      if (B.NarrowWeights > 0)
+        OS << " narrow-weights " << num(B.NarrowWeights);
       OS << '\n';
       for (const Op &O : B.Ops)
         printOp(O, OS);
@@ -420,7 +422,8 @@ std::string verifyProgram(const Program &P) {
       return fmt::format("block {} repeats {} times", blockKindName(B.Kind).str(),
                          B.Repeat);
     if (!Finite(B.Params) || !Finite(B.ExpertParams) ||
-        !Finite(B.QuantizedWeightBytes) || !(B.Trainable >= -1) ||
+        !Finite(B.QuantizedWeightBytes) || !Finite(B.NarrowWeights) ||
+        !(B.Trainable >= -1) ||
         !std::isfinite(B.Trainable))
       return fmt::format("block {} has a negative or non-finite parameter "
                          "count",

@@ -242,6 +242,9 @@ struct Block {
   /// Bytes one repeat keeps of its weights quantized by a recipe that
   /// caches them (every copy, with scales; the `quantize` pass).
   double QuantizedWeightBytes = 0;
+  /// Of the weights one repeat keeps, the elements kept only quantized (a
+  /// recipe with narrow_params): no copy in the weights' format.
+  double NarrowWeights = 0;
   std::vector<Op> Ops;
 };
 

@@ -68,7 +68,8 @@ namespace ir {
   X("params", Params)                                                          \
   X("expert_params", ExpertParams)                                             \
   X("trainable", Trainable)                                                    \
-  X("quantized_weight_bytes", QuantizedWeightBytes)
+  X("quantized_weight_bytes", QuantizedWeightBytes)                           \
+  X("narrow_weights", NarrowWeights)
 
 #define LLMSYS_STAGE_TEXT_FIELDS(X)                                            \
   X("dense_layers", DenseLayers)                                               \

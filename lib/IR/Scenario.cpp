@@ -193,6 +193,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     Rc.FusedInput = Flag(RF::FusedInput, false);
     Rc.NarrowGather = Flag(RF::NarrowGather, true);
     Rc.RescaleBackward = Flag(RF::RescaleBackward, false);
+    Rc.NarrowParams = Flag(RF::NarrowParams, false);
     C.Recipe = std::move(Rc);
   }
   C.Locs.Dp = locOf(M, Dp);

@@ -161,6 +161,9 @@ struct RecipeConfig {
   bool NarrowGather = true;
   /// The backward GEMMs' outputs are rescaled by a pass of their own.
   bool RescaleBackward = false;
+  /// The linear layers' weights are kept only quantized (no 16-bit copy);
+  /// the parameter all-gather carries them so.
+  bool NarrowParams = false;
   /// Bytes per element of one quantized copy in format T, with its scales.
   double copyBytes(DType T) const {
     return dtypeBytes(T) + (Block > 0 ? 1.0 / double(Block) : 0.0);

@@ -183,6 +183,8 @@ private:
       if (!Any)
         error<DiagID::err_recipe_nothing>(L.Recipe,  R.Name,
               dtypeName(Map.Precision).str());
+      else if (R.NarrowParams && !R.WeightCache)
+        error<DiagID::err_recipe_narrow_params>(L.Recipe, R.Name);
     }
     if (S.Training &&
         (Map.Gradients == DType::INT8 || Map.Gradients == DType::INT4))

@@ -170,6 +170,8 @@ private:
     double Shard = Map.Zero >= 3 ? double(Map.weightReplicas()) : 1.0;
     B.QuantizedWeightBytes = CacheBytes / Shard;
     BlockElements[Index] = CacheElements / Shard;
+    // Kept only quantized (narrow_params): no copy in the weights' format.
+    B.NarrowWeights = R.NarrowParams ? CacheElements / Shard : 0;
     if (Map.Zero >= 3 && CacheElements > 0)
       for (Op &O : B.Ops)
         if (O.Kind == OpKind::DpParamAllgather && O.MessageBytes > 0) {
@@ -298,6 +300,31 @@ private:
                      traffic(WeightBytes * (R.AmaxPass ? 2 : 1), 0));
     C.BytesWritten = Bytes; // the cache, in the recipe's formats
     Opt->Ops.push_back(C);
+    if (R.NarrowParams)
+      narrowParamGather(*Opt, Elements);
+  }
+
+  /// Weights kept only quantized: the distributed optimizer's parameter
+  /// all-gather carries the linear layers' weights in their first
+  /// quantized copy (the other layouts are made after the gather), the
+  /// rest in the weights' format. Elements: the linear weights of the
+  /// stage that caches the most (the fullest, whose parameters the
+  /// gather carries). With several replica groups (experts folded apart
+  /// from the dense weights) each gather takes the same share of them.
+  void narrowParamGather(Block &Opt, double Elements) {
+    double Gathered = 0;
+    for (const Op &O : Opt.Ops)
+      if (O.Kind == OpKind::DpParamAllgather)
+        Gathered += O.MessageBytes / WeightBytes;
+    if (Gathered <= 0)
+      return;
+    double Share = std::min(1.0, Elements / Gathered);
+    for (Op &O : Opt.Ops)
+      if (O.Kind == OpKind::DpParamAllgather) {
+        double Own = O.MessageBytes / WeightBytes;
+        O.MessageBytes = Own * (1 - Share) * WeightBytes +
+                         Own * Share * R.copyBytes(R.Forward);
+      }
   }
 
   Program &P;
@@ -323,7 +350,7 @@ private:
 // shapes one device runs.
 bool quantize(Program &P, PassContext & /*Ctx*/) {
   for (Block &B : P.Blocks)
-    B.QuantizedWeightBytes = 0;
+    B.QuantizedWeightBytes = B.NarrowWeights = 0;
   const MappingConfig &Map = P.Scenario.Mapping;
   if (!P.Scenario.Training || !Map.Recipe)
     return true;
