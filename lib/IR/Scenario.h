@@ -161,8 +161,8 @@ struct RecipeConfig {
   bool NarrowGather = true;
   /// The backward GEMMs' outputs are rescaled by a pass of their own.
   bool RescaleBackward = false;
-  /// The linear layers' weights are kept only quantized (no 16-bit copy);
-  /// the parameter all-gather carries them so.
+  /// The linear layers' weights are kept only quantized (no copy in the
+  /// weights' format; memory only).
   bool NarrowParams = false;
   /// Bytes per element of one quantized copy in format T, with its scales.
   double copyBytes(DType T) const {

@@ -141,6 +141,7 @@ private:
     Out.clear();
     Out.reserve(B.Ops.size() * 2);
     CacheElements = CacheBytes = CacheGatherBytes = 0;
+    CacheExpertElements = CacheExpertBytes = 0;
     for (const Op &O : B.Ops) {
       if (O.Category != OpCategory::Contraction) {
         Out.push_back(O);
@@ -167,11 +168,18 @@ private:
     // as it keeps its shard of the wide ones; the gathers then carry the
     // first quantized copy (FP8 parameter gather; Megatron-LM makes the
     // transposes after the gather).
+    // (ZeRO-3 shards the routed experts over the devices holding the same
+    // experts, the rest over those holding the same weights, as the memory
+    // report does.)
     double Shard = Map.Zero >= 3 ? double(Map.weightReplicas()) : 1.0;
-    B.QuantizedWeightBytes = CacheBytes / Shard;
-    BlockElements[Index] = CacheElements / Shard;
+    double ExpertShard = Map.Zero >= 3 ? double(Map.expertReplicas()) : 1.0;
+    auto Held = [&](double All, double Experts) {
+      return (All - Experts) / Shard + Experts / ExpertShard;
+    };
+    B.QuantizedWeightBytes = Held(CacheBytes, CacheExpertBytes);
+    BlockElements[Index] = Held(CacheElements, CacheExpertElements);
     // Kept only quantized (narrow_params): no copy in the weights' format.
-    B.NarrowWeights = R.NarrowParams ? CacheElements / Shard : 0;
+    B.NarrowWeights = R.NarrowParams ? BlockElements[Index] : 0;
     if (Map.Zero >= 3 && CacheElements > 0)
       for (Op &O : B.Ops)
         if (O.Kind == OpKind::DpParamAllgather && O.MessageBytes > 0) {
@@ -224,13 +232,18 @@ private:
         // them narrow.
         double Elements = weightElements(O);
         CacheElements += Elements;
+        if (O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertDown)
+          CacheExpertElements += Elements;
         std::optional<DType> Copy1 = when(Fwd, F.Fwd), Copy2 = when(Dgrad, F.Dgrad);
         if (!Copy1)
           std::swap(Copy1, Copy2);
         int64_t Copies = Copy2 ? R.Copies : 1;
-        CacheBytes += Elements * (R.copyBytes(*Copy1) +
-                                  double(Copies - 1) *
-                                      R.copyBytes(Copy2 ? *Copy2 : *Copy1));
+        double Bytes = Elements * (R.copyBytes(*Copy1) +
+                                   double(Copies - 1) *
+                                       R.copyBytes(Copy2 ? *Copy2 : *Copy1));
+        CacheBytes += Bytes;
+        if (O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertDown)
+          CacheExpertBytes += Bytes;
         CacheGatherBytes += Elements * R.copyBytes(*Copy1);
       }
     } else if (O.Ph == Phase::BackwardData && (Dgrad || Wgrad)) {
@@ -300,31 +313,6 @@ private:
                      traffic(WeightBytes * (R.AmaxPass ? 2 : 1), 0));
     C.BytesWritten = Bytes; // the cache, in the recipe's formats
     Opt->Ops.push_back(C);
-    if (R.NarrowParams)
-      narrowParamGather(*Opt, Elements);
-  }
-
-  /// Weights kept only quantized: the distributed optimizer's parameter
-  /// all-gather carries the linear layers' weights in their first
-  /// quantized copy (the other layouts are made after the gather), the
-  /// rest in the weights' format. Elements: the linear weights of the
-  /// stage that caches the most (the fullest, whose parameters the
-  /// gather carries). With several replica groups (experts folded apart
-  /// from the dense weights) each gather takes the same share of them.
-  void narrowParamGather(Block &Opt, double Elements) {
-    double Gathered = 0;
-    for (const Op &O : Opt.Ops)
-      if (O.Kind == OpKind::DpParamAllgather)
-        Gathered += O.MessageBytes / WeightBytes;
-    if (Gathered <= 0)
-      return;
-    double Share = std::min(1.0, Elements / Gathered);
-    for (Op &O : Opt.Ops)
-      if (O.Kind == OpKind::DpParamAllgather) {
-        double Own = O.MessageBytes / WeightBytes;
-        O.MessageBytes = Own * (1 - Share) * WeightBytes +
-                         Own * Share * R.copyBytes(R.Forward);
-      }
   }
 
   Program &P;
@@ -339,6 +327,9 @@ private:
   /// Of CacheBytes, the first copy's: what a ZeRO-3 gather carries (the
   /// other layouts are made from it after the gather).
   double CacheGatherBytes = 0;
+  /// Of CacheElements and CacheBytes, the routed experts' (sharded apart
+  /// under ZeRO-3).
+  double CacheExpertElements = 0, CacheExpertBytes = 0;
   /// Per block of the program: the weight elements a device caches per
   /// repeat.
   std::vector<double> BlockElements;
