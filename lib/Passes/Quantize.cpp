@@ -141,7 +141,7 @@ private:
     Out.clear();
     Out.reserve(B.Ops.size() * 2);
     CacheElements = CacheBytes = CacheGatherBytes = 0;
-    CacheExpertElements = CacheExpertBytes = 0;
+    CacheExpertElements = CacheExpertBytes = CacheExpertGatherBytes = 0;
     for (const Op &O : B.Ops) {
       if (O.Category != OpCategory::Contraction) {
         Out.push_back(O);
@@ -180,13 +180,28 @@ private:
     BlockElements[Index] = Held(CacheElements, CacheExpertElements);
     // Kept only quantized (narrow_params): no copy in the weights' format.
     B.NarrowWeights = R.NarrowParams ? BlockElements[Index] : 0;
-    if (Map.Zero >= 3 && CacheElements > 0)
+    if (Map.Zero >= 3 && CacheElements > 0) {
+      // Each gather carries its own group's weights: with the routed
+      // experts gathered apart (the expert-data-parallel group, `edp`),
+      // the experts' cache goes with theirs and the rest with the other.
+      bool Apart = false;
+      for (const Op &O : B.Ops)
+        Apart |= O.Kind == OpKind::DpParamAllgather &&
+                 O.Group == ParallelDim::EDP;
       for (Op &O : B.Ops)
         if (O.Kind == OpKind::DpParamAllgather && O.MessageBytes > 0) {
+          bool Experts = O.Group == ParallelDim::EDP;
+          double Cached = !Apart ? CacheElements
+                          : Experts ? CacheExpertElements
+                                    : CacheElements - CacheExpertElements;
+          double Carried = !Apart ? CacheGatherBytes
+                           : Experts ? CacheExpertGatherBytes
+                                     : CacheGatherBytes - CacheExpertGatherBytes;
           double Gathered = O.MessageBytes / WeightBytes; // elements
-          double Rest = std::max(0.0, Gathered - CacheElements);
-          O.MessageBytes = Rest * WeightBytes + CacheGatherBytes;
+          double Rest = std::max(0.0, Gathered - Cached);
+          O.MessageBytes = Rest * WeightBytes + Carried;
         }
+    }
   }
 
   /// The weights a device holds of a linear layer's GEMM (experts: all its
@@ -245,6 +260,8 @@ private:
         if (O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertDown)
           CacheExpertBytes += Bytes;
         CacheGatherBytes += Elements * R.copyBytes(*Copy1);
+        if (O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertDown)
+          CacheExpertGatherBytes += Elements * R.copyBytes(*Copy1);
       }
     } else if (O.Ph == Phase::BackwardData && (Dgrad || Wgrad)) {
       // The output gradient, for this GEMM and the weight gradient.
@@ -329,7 +346,8 @@ private:
   double CacheGatherBytes = 0;
   /// Of CacheElements and CacheBytes, the routed experts' (sharded apart
   /// under ZeRO-3).
-  double CacheExpertElements = 0, CacheExpertBytes = 0;
+  double CacheExpertElements = 0, CacheExpertBytes = 0,
+         CacheExpertGatherBytes = 0;
   /// Per block of the program: the weight elements a device caches per
   /// repeat.
   std::vector<double> BlockElements;
