@@ -225,8 +225,7 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
   // frameworks run other kernels) stream the experts' weights at their own
   // fraction, and each pays a fixed time of its own.
   bool ServingExperts =
-      (O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertDown) &&
-      (O.Ph == Phase::Prefill || O.Ph == Phase::Decode);
+      O.routedExpert() && (O.Ph == Phase::Prefill || O.Ph == Phase::Decode);
   double Fraction =
       O.BytesPerContext > 0
           ? (NarrowCache ? A.KvCacheNarrowEfficiency : A.KvCacheEfficiency)

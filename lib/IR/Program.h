@@ -192,6 +192,11 @@ struct Op {
   double MessageBytes = 0;  ///< per device
 
   bool isCollective() const { return Collective != CollectiveKind::None; }
+  /// A routed expert's GEMM (up or down projection of an MoE layer's
+  /// experts).
+  bool routedExpert() const {
+    return Kind == OpKind::MoeExpertUp || Kind == OpKind::MoeExpertDown;
+  }
   /// A layer pattern inside one block of layers: the fraction of the
   /// block's layers that run this contraction (GPT-OSS alternates windowed
   /// and full attention, so each of its two sets of attention products

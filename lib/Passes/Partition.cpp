@@ -490,9 +490,7 @@ private:
     bool SP = Map.SequenceParallel && T > 1;
     bool SavedSeq = O.SavedInSequenceRegion || O.SequenceRegion;
     double SavedFactor = (SavedSeq && !SP) ? 1.0 : 1.0 / T;
-    bool Expert =
-        O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertDown;
-    if (Expert && Map.expertsFolded()) {
+    if (O.routedExpert() && Map.expertsFolded()) {
       // Tokens and experts per device from the experts' grid; each
       // expert's MLP split expert_tp ways. Its input, gathered over the
       // expert_tp group, is kept whole on each member of it.

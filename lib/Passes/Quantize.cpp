@@ -140,8 +140,7 @@ private:
     Block &B = P.Blocks[Index];
     Out.clear();
     Out.reserve(B.Ops.size() * 2);
-    CacheElements = CacheBytes = CacheGatherBytes = 0;
-    CacheExpertElements = CacheExpertBytes = CacheExpertGatherBytes = 0;
+    Cache = ExpertCache = CacheTotals();
     for (const Op &O : B.Ops) {
       if (O.Category != OpCategory::Contraction) {
         Out.push_back(O);
@@ -173,14 +172,14 @@ private:
     // report does.)
     double Shard = Map.Zero >= 3 ? double(Map.weightReplicas()) : 1.0;
     double ExpertShard = Map.Zero >= 3 ? double(Map.expertReplicas()) : 1.0;
-    auto Held = [&](double All, double Experts) {
-      return (All - Experts) / Shard + Experts / ExpertShard;
+    auto Held = [&](double CacheTotals::*F) {
+      return (Cache.*F - ExpertCache.*F) / Shard + ExpertCache.*F / ExpertShard;
     };
-    B.QuantizedWeightBytes = Held(CacheBytes, CacheExpertBytes);
-    BlockElements[Index] = Held(CacheElements, CacheExpertElements);
+    B.QuantizedWeightBytes = Held(&CacheTotals::Bytes);
+    BlockElements[Index] = Held(&CacheTotals::Elements);
     // Kept only quantized (narrow_params): no copy in the weights' format.
     B.NarrowWeights = R.NarrowParams ? BlockElements[Index] : 0;
-    if (Map.Zero >= 3 && CacheElements > 0) {
+    if (Map.Zero >= 3 && Cache.Elements > 0) {
       // Each gather carries its own group's weights: with the routed
       // experts gathered apart (the expert-data-parallel group, `edp`),
       // the experts' cache goes with theirs and the rest with the other.
@@ -190,13 +189,15 @@ private:
                  O.Group == ParallelDim::EDP;
       for (Op &O : B.Ops)
         if (O.Kind == OpKind::DpParamAllgather && O.MessageBytes > 0) {
-          bool Experts = O.Group == ParallelDim::EDP;
-          double Cached = !Apart ? CacheElements
-                          : Experts ? CacheExpertElements
-                                    : CacheElements - CacheExpertElements;
-          double Carried = !Apart ? CacheGatherBytes
-                           : Experts ? CacheExpertGatherBytes
-                                     : CacheGatherBytes - CacheExpertGatherBytes;
+          // This gather's share of the cache: all of it, the experts', or
+          // the rest.
+          auto Own = [&](double CacheTotals::*F) {
+            return !Apart ? Cache.*F
+                   : O.Group == ParallelDim::EDP ? ExpertCache.*F
+                                                 : Cache.*F - ExpertCache.*F;
+          };
+          double Cached = Own(&CacheTotals::Elements);
+          double Carried = Own(&CacheTotals::GatherBytes);
           double Gathered = O.MessageBytes / WeightBytes; // elements
           double Rest = std::max(0.0, Gathered - Cached);
           O.MessageBytes = Rest * WeightBytes + Carried;
@@ -208,8 +209,7 @@ private:
   /// experts, not only those this micro-batch reaches).
   double weightElements(const Op &O) const {
     double W = double(O.K) * double(O.N);
-    if ((O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertDown) &&
-        P.Scenario.Model.Moe)
+    if (O.routedExpert() && P.Scenario.Model.Moe)
       return W * double((P.Scenario.Model.Moe->Experts + Map.Ep - 1) / Map.Ep);
     return W * double(O.Batch);
   }
@@ -246,9 +246,6 @@ private:
         // The weights the step's cache keeps: one copy per GEMM that reads
         // them narrow.
         double Elements = weightElements(O);
-        CacheElements += Elements;
-        if (O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertDown)
-          CacheExpertElements += Elements;
         std::optional<DType> Copy1 = when(Fwd, F.Fwd), Copy2 = when(Dgrad, F.Dgrad);
         if (!Copy1)
           std::swap(Copy1, Copy2);
@@ -256,12 +253,10 @@ private:
         double Bytes = Elements * (R.copyBytes(*Copy1) +
                                    double(Copies - 1) *
                                        R.copyBytes(Copy2 ? *Copy2 : *Copy1));
-        CacheBytes += Bytes;
-        if (O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertDown)
-          CacheExpertBytes += Bytes;
-        CacheGatherBytes += Elements * R.copyBytes(*Copy1);
-        if (O.Kind == OpKind::MoeExpertUp || O.Kind == OpKind::MoeExpertDown)
-          CacheExpertGatherBytes += Elements * R.copyBytes(*Copy1);
+        double GatherBytes = Elements * R.copyBytes(*Copy1);
+        Cache.add(Elements, Bytes, GatherBytes);
+        if (O.routedExpert())
+          ExpertCache.add(Elements, Bytes, GatherBytes);
       }
     } else if (O.Ph == Phase::BackwardData && (Dgrad || Wgrad)) {
       // The output gradient, for this GEMM and the weight gradient.
@@ -338,16 +333,21 @@ private:
   double Wide, WeightBytes;
   bool SP;
   std::vector<Op> Out;
-  /// The block at hand: weight elements and bytes its cache keeps per
-  /// repeat (before ZeRO-3's sharding).
-  double CacheElements = 0, CacheBytes = 0;
-  /// Of CacheBytes, the first copy's: what a ZeRO-3 gather carries (the
-  /// other layouts are made from it after the gather).
-  double CacheGatherBytes = 0;
-  /// Of CacheElements and CacheBytes, the routed experts' (sharded apart
+  /// What a block's weight cache keeps per repeat (before ZeRO-3's
+  /// sharding): elements, bytes (every copy), and of those the first
+  /// copy's, which a ZeRO-3 gather carries (the other layouts are made
+  /// from it after the gather).
+  struct CacheTotals {
+    double Elements = 0, Bytes = 0, GatherBytes = 0;
+    void add(double E, double B, double G) {
+      Elements += E;
+      Bytes += B;
+      GatherBytes += G;
+    }
+  };
+  /// The block at hand's, and of it the routed experts' (sharded apart
   /// under ZeRO-3).
-  double CacheExpertElements = 0, CacheExpertBytes = 0,
-         CacheExpertGatherBytes = 0;
+  CacheTotals Cache, ExpertCache;
   /// Per block of the program: the weight elements a device caches per
   /// repeat.
   std::vector<double> BlockElements;
