@@ -63,13 +63,13 @@ check("HBM2e: the decode uses over half the bandwidth",
 check("HBM4: under two fifths", h4["decode"]["achieved_bandwidth_fraction"] < 2 / 5)
 check("HBM2e: no decode crossover", b1["decode_crossover_batch"] == 0)
 check("HBM4: a decode crossover", h4["decode_crossover_batch"] > 1)
-# The balance point the page computes (the achievable peak, 0.8 x 0.792 of
+# The balance point the page computes (the achievable peak, 0.8 x 0.791 of
 # the peak, over the achievable bandwidth, 0.85 of the HBM's) is the
 # tool's: the decode's intensity, linear in the batch between batch 1 and
 # 64, reaches it, scaled to HBM4's bandwidth, at HBM4's crossover.
 d1, d64 = b1["decode"], b64["decode"]
 peak = d1["flops"] / d1["time_s"] / d1["achieved_compute_fraction"]
-balance = peak * 0.8 * 0.792 / (bw[0] * 0.85)
+balance = peak * 0.8 * 0.791 / (bw[0] * 0.85)
 x = h4["decode_crossover_batch"]
 at_x = ((d1["flops"] + (x - 1) * (d64["flops"] - d1["flops"]) / 63)
         / (d1["bytes"] + (x - 1) * (d64["bytes"] - d1["bytes"]) / 63))
