@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Cost/Cost.h"
+#include "Cost/EpOverlap.h"
 #include "Cost/Tables.h"
 
 
@@ -40,11 +41,6 @@ using namespace ir;
 
 namespace {
 
-bool isBackward(Phase P) {
-  return P == Phase::BackwardData || P == Phase::BackwardWeight ||
-         P == Phase::Recompute;
-}
-
 /// One repeat of a block: its time per micro-batch and what it is made of.
 struct BlockTime {
   double Forward = 0, Backward = 0;
@@ -54,17 +50,17 @@ struct BlockTime {
   /// exposed: per side (forward, backward), and for the input-gradient
   /// collectives that overlap the weight-gradient GEMMs.
   double HiddenExposed[2] = {0, 0};
-  /// A layer pass whose expert-parallel collectives have no other
-  /// micro-batch's to hide behind (ep_overlap's unpaired ones, see
-  /// unpairedLayers): the share of the other hideable collectives it
-  /// leaves exposed per side, and the time it adds by kind (the EP ones
-  /// in full; the others a little less, as they have the compute to
-  /// themselves), which sums to what it adds to the step.
-  double UnpairedExposed[2] = {0, 0};
-  double EdgeComm[NumCommKinds] = {};
+  /// What a MoE layer's forward and backward add when the schedule runs
+  /// them with no other micro-batch's beside them (ep_overlap's unpaired
+  /// ones, see unpairedLayers): the hidden part of their expert-parallel
+  /// collectives.
+  double Unpaired = 0;
   double GradExposed = 0;
   /// Of the context-parallel ring exchange, the share left exposed per side.
   double RingExposed[2] = {0, 0};
+  /// Under ep_overlap, of each of a MoE layer's all-to-alls, the share
+  /// its paired forward and backward leave exposed (EpOverlap.h).
+  double EpExposed[EpOverlapLayer::NumSlots] = {};
   /// Contraction FLOPs of one repeat: counted in MFU, and performed.
   double ModelFlops = 0, HardwareFlops = 0;
   /// Bytes one repeat moves and FLOPs it computes (for energy; only when
@@ -111,6 +107,16 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
   double Ring[2] = {0, 0}, Attention[2] = {0, 0};
   const bool RingAttention = S.Mapping.Cp > 1 && S.Training;
   double Grad = 0, WeightCompute = 0;
+  // Under ep_overlap, a MoE layer's parts as the paired schedule places
+  // them: its expert-parallel collectives hide there, not beside the
+  // side's compute at large.
+  const bool EpPaired = S.Training && S.Mapping.EpOverlap &&
+                        B.Kind == BlockKind::MoELayer;
+  EpOverlapLayer Paired;
+  if (EpPaired && S.System.Device.ComputeUnits > 0)
+    Paired.Held = double(S.Mapping.EpSms) /
+                  double(S.System.Device.ComputeUnits);
+  EpOverlapParts Parts;
   // The forward compute ops' times, in order: a recomputation repeats
   // them in their order (the recompute pass), and takes a repeat's time
   // from here (the first match after the last one) instead of costing it
@@ -127,7 +133,7 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
   size_t Repeated = 0; // where the next repeat's search starts
   for (size_t I = 0, E = B.Ops.size(); I < E; ++I) {
     const Op &O = B.Ops[I];
-    int Side = isBackward(O.Ph) ? 1 : 0;
+    int Side = backwardSide(O.Ph) ? 1 : 0;
     if (O.Ph == Phase::Optimizer)
       continue;
     if (Energy)
@@ -140,6 +146,13 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
       if (O.Kind == OpKind::CpRingKv || O.Kind == OpKind::CpRingKvGrad) {
         Ring[Side] += C.Time;
         continue;
+      }
+      if (EpPaired) {
+        EpOverlapLayer::Slot Slot = Parts.slotOf(O);
+        if (Slot != EpOverlapLayer::NumSlots) {
+          Paired.AllToAll[Slot] += C.Time;
+          continue;
+        }
       }
       if (overlapsWeightGradients(O, S.Mapping)) {
         Grad += C.Time;
@@ -179,6 +192,8 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
     (OT.MemoryBound ? T.MemoryBound : T.ComputeBound) += OT.Time;
     (Side ? T.Backward : T.Forward) += OT.Time;
     Compute[Side] += OT.Time;
+    if (EpPaired)
+      Paired.Compute[Side][Parts.partOf(O)] += OT.Time;
     if (O.Ph == Phase::BackwardWeight && O.Category == OpCategory::Contraction)
       WeightCompute += OT.Time;
     if (RingAttention && isAttentionProduct(O))
@@ -216,28 +231,49 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
   T.Backward += GradLeft;
   T.Comm[static_cast<int>(CommKind::TP)] += GradLeft;
   Compute[1] -= std::min(Grad, WeightCompute);
+  // Compute that other communication runs beside is busy hiding it (as
+  // the ring's attention is): not there to hide the paired all-to-alls.
+  double Busy[2] = {std::min(Ring[0], Attention[0]),
+                    std::min(Ring[1], Attention[1]) +
+                        std::min(Grad, WeightCompute)};
   // Other overlappable communication shows only where it outlasts the
   // compute it runs beside.
   for (int Side = 0; Side < 2; ++Side) {
     double Left = std::max(0.0, Hideable[Side] - Compute[Side]);
+    Busy[Side] += Hideable[Side] - Left;
     T.HiddenExposed[Side] = Hideable[Side] > 0 ? Left / Hideable[Side] : 0;
     (Side ? T.Backward : T.Forward) += Left;
     // Each kind keeps its share of what is left exposed.
     for (int K = 0; K < NumCommKinds; ++K)
       T.Comm[K] += HideableKind[Side][K] * T.HiddenExposed[Side];
-    // The same side with the expert-parallel collectives exposed (the
-    // same as hidden where there are none).
-    const int Ep = static_cast<int>(CommKind::EP);
-    T.UnpairedExposed[Side] = T.HiddenExposed[Side];
-    if (HideableKind[Side][Ep] == 0)
-      continue;
-    double Others = Hideable[Side] - HideableKind[Side][Ep];
-    T.UnpairedExposed[Side] =
-        Others > 0 ? std::max(0.0, Others - Compute[Side]) / Others : 0;
-    for (int K = 0; K < NumCommKinds; ++K)
-      T.EdgeComm[K] += HideableKind[Side][K] *
-                       ((K == Ep ? 1 : T.UnpairedExposed[Side]) -
-                        T.HiddenExposed[Side]);
+  }
+  // The paired forward and backward of a MoE layer: each all-to-all shows
+  // what its part leaves exposed (the compute that hid other
+  // communication taken out, in proportion, first); a layer pass the
+  // schedule runs alone (unpairedLayers) shows them in full.
+  const double EpTotal = EpPaired ? Paired.communicationTime() : 0;
+  if (EpTotal > 0) {
+    using L = EpOverlapLayer;
+    for (int Side = 0; Side < 2; ++Side) {
+      double *Stream = Paired.Compute[Side];
+      double Own = Stream[L::PreDispatch] + Stream[L::Experts] +
+                   Stream[L::ExpertsWeight];
+      double Keep = Own > 0 ? std::max(0.0, 1 - Busy[Side] / Own) : 0;
+      for (int P : {L::PreDispatch, L::Experts, L::ExpertsWeight})
+        Stream[P] *= Keep;
+    }
+    double Exposed[L::NumSlots];
+    Paired.exposure(Exposed);
+    double Shown = 0;
+    for (int Slot = 0; Slot < L::NumSlots; ++Slot) {
+      const double Time = Paired.AllToAll[Slot];
+      T.EpExposed[Slot] = Time > 0 ? Exposed[Slot] / Time : 0;
+      Shown += Exposed[Slot];
+    }
+    T.Forward += Exposed[L::DispatchForward] + Exposed[L::CombineForward];
+    T.Backward += Exposed[L::DispatchBackward] + Exposed[L::CombineBackward];
+    T.Comm[static_cast<int>(CommKind::EP)] += Shown;
+    T.Unpaired = EpTotal - Shown;
   }
   return T;
 }
@@ -376,9 +412,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   // micro-batches, add to its time (so a step where nothing pairs costs
   // what it costs without ep_overlap, bubble included).
   const BlockTime &MoeTime = TimeOf(BlockKind::MoELayer);
-  double EdgeTime = 0;
-  for (int K = 0; K < NumCommKinds; ++K)
-    EdgeTime += MoeTime.EdgeComm[K];
+  const double EdgeTime = MoeTime.Unpaired;
   double Sum = 0, Max = 0, EdgeLayers = 0;
   double T = 0;
   for (size_t I = 0; I < P.Stages.size(); ++I) {
@@ -476,8 +510,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
     R.ExposedComm[static_cast<int>(CommKind::PP)] += Mb * PipeComm;
   R.ExposedComm[static_cast<int>(CommKind::DP)] += DpExposed;
   R.ExposedComm[static_cast<int>(CommKind::Host)] += HostTransfer;
-  for (int K = 0; K < NumCommKinds; ++K)
-    R.ExposedComm[K] += EdgeLayers * MoeTime.EdgeComm[K];
+  R.ExposedComm[static_cast<int>(CommKind::EP)] += EdgeLayers * EdgeTime;
 
   // Throughput and utilisation.
   // Contraction FLOPs of a micro-batch on one device (ir::totals, from
@@ -566,6 +599,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
     if (N == 0)
       continue;
     const bool Costed = B.Kind != BlockKind::Optimizer;
+    EpOverlapParts Walk;
     for (size_t OI = 0; OI < B.Ops.size(); ++OI) {
       const Op &O = B.Ops[OI];
       // The time blockTime found (the optimizer's are costed here).
@@ -595,20 +629,18 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
         // left exposed.
         const BlockTime &BT = TimeOf(B.Kind);
         if (O.Kind == OpKind::CpRingKv || O.Kind == OpKind::CpRingKvGrad)
-          Row.Exposed += N * C.Time * BT.RingExposed[isBackward(O.Ph)];
+          Row.Exposed += N * C.Time * BT.RingExposed[backwardSide(O.Ph)];
         else if (overlapsWeightGradients(O, M))
           Row.Exposed += N * C.Time * BT.GradExposed;
-        else if (hideable(O, M)) {
-          int Side = isBackward(O.Ph);
-          double Shown = BT.HiddenExposed[Side];
-          // The unpaired chunks' layers (EdgeLayers, above) show their EP
-          // collectives in full, the others in their share of it.
-          double Unpaired =
-              (commKind(O) == CommKind::EP ? 1 : BT.UnpairedExposed[Side]) -
-              Shown;
-          double Edge = B.Kind == BlockKind::MoELayer ? EdgeLayers : 0;
-          Row.Exposed += C.Time * (N * Shown + Edge * Unpaired);
-        } else
+        else if (EpOverlapLayer::Slot Slot = Walk.slotOf(O);
+                 Slot != EpOverlapLayer::NumSlots) {
+          // Paired (EpOverlap.h): the unpaired chunks' layers (EdgeLayers,
+          // above) show their all-to-alls in full.
+          double Share = BT.EpExposed[Slot];
+          Row.Exposed += C.Time * (N * Share + EdgeLayers * (1 - Share));
+        } else if (hideable(O, M))
+          Row.Exposed += N * C.Time * BT.HiddenExposed[backwardSide(O.Ph)];
+        else
           Row.Exposed += N * C.Time;
         continue;
       }

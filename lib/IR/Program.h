@@ -47,6 +47,13 @@ enum class Phase : uint8_t {
   Last = Decode,
 };
 
+/// Work of a training step's backward side: the gradients, and the
+/// forward work a recomputation repeats for them.
+inline bool backwardSide(Phase P) {
+  return P == Phase::BackwardData || P == Phase::BackwardWeight ||
+         P == Phase::Recompute;
+}
+
 /// ETP: the tensor-parallel split of the experts (MoE parallel folding),
 /// which need not be attention's TP.
 /// EDP: the devices holding the same experts (MoE parallel folding).

@@ -84,6 +84,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
                     *TpOverlap = M.ifSet(MF::TpOverlap),
                     *TpOverlapBackward = M.ifSet(MF::TpOverlapBackward),
                     *EpOverlap = M.ifSet(MF::EpOverlap),
+                    *EpSms = M.ifSet(MF::EpSms),
                     *StageLayers = M.ifSet(MF::StageLayers),
                     *ExpertTp = M.ifSet(MF::ExpertTp),
                     *Sparse = M.ifSet(MF::SparseWeights),
@@ -153,6 +154,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.CudaGraphs = spec::boolOf(M.ifSet(MF::CudaGraphs), C.CudaGraphs);
   if (EpOverlap)
     C.EpOverlap = EpOverlap->V.Bool;
+  C.EpSms = integerOf(EpSms, 0);
   if (TpOverlapBackward) {
     C.TpOverlapBackward = TpOverlapBackward->V.Bool;
     C.TpOverlapBackwardWritten =
@@ -214,6 +216,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Locs.TpOverlap = locOf(M, TpOverlap);
   C.Locs.TpOverlapBackward = locOf(M, TpOverlapBackward);
   C.Locs.EpOverlap = locOf(M, EpOverlap);
+  C.Locs.EpSms = locOf(M, EpSms);
   C.Locs.StageLayers = locOf(M, StageLayers);
   C.Locs.ExpertTp = locOf(M, ExpertTp);
   C.Locs.SparseWeights = locOf(M, Sparse);

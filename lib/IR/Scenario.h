@@ -130,7 +130,7 @@ struct FusionSet {
 struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
       VirtualStages, Offload, Gradients, Activations, Recipe, TpOverlap,
-      TpOverlapBackward, EpOverlap, EpDispatch, ExpertTp, SparseWeights,
+      TpOverlapBackward, EpOverlap, EpSms, EpDispatch, ExpertTp, SparseWeights,
       StageLayers, FirstStageLayers, LastStageLayers, Fusion, Decl;
 };
 
@@ -212,6 +212,8 @@ struct MappingConfig {
   /// Expert-parallel all-to-alls run beside another micro-batch's compute
   /// (Megatron-LM's overlap_moe_expert_parallel_comm).
   bool EpOverlap = false;
+  /// SMs the overlapped expert-parallel all-to-alls hold (ep_sms).
+  int64_t EpSms = 0;
   /// Expert dispatch: each node once (DeepEP, HybridEP) rather than each
   /// of a token's top-k copies (NCCL all-to-all).
   bool EpHierarchical = false;

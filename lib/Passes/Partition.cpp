@@ -161,6 +161,24 @@ private:
       error<DiagID::err_ep_overlap>(L.EpOverlap, 
             S.Training ? "it needs expert parallelism (ep > 1)"
                        : "it is costed for training only");
+    if (Map.EpSms > 0) {
+      const AcceleratorConfig &Dev = S.System.Device;
+      if (!S.Training)
+        error<DiagID::err_ep_sms>(L.EpSms, "it is costed for training only");
+      else if (!Map.EpOverlap)
+        error<DiagID::err_ep_sms>(
+            L.EpSms,
+            "nothing runs beside the all-to-alls without ep_overlap = true");
+      else if (Dev.ComputeUnits == 0)
+        error<DiagID::err_ep_sms>(
+            L.EpSms, "accelerator '" + Dev.Name +
+                                "' gives no compute_units to take them from");
+      else if (Map.EpSms >= Dev.ComputeUnits)
+        error<DiagID::err_ep_sms>(
+            L.EpSms, "accelerator '" + Dev.Name + "' has " +
+                                std::to_string(Dev.ComputeUnits) +
+                                " compute_units, and ep_sms must leave some");
+    }
     if (Map.TpOverlap && Map.Tp < 2)
       error<DiagID::err_tp_overlap>(L.TpOverlap);
     if (Map.TpOverlapBackwardWritten && !Map.TpOverlap)
@@ -893,7 +911,9 @@ private:
       const double Share = Routed * hierarchicalShare();
       const double InBytes = Share * dtypeBytes(Map.Activations),
                    OutBytes = Share * dtypeBytes(Map.Precision);
-      bool Overlap = Map.EpOverlap && S.Training;
+      // (Megatron-LM runs a recomputation's all-to-alls exposed.)
+      bool Overlap =
+          Map.EpOverlap && S.Training && O.Ph != Phase::Recompute;
       auto AllToAll = [&](OpKind Name, double Bytes) {
         Out.push_back(collective(Name, O.Ph, CollectiveKind::AllToAll,
                                  ParallelDim::EP, E, Etp, Bytes));
