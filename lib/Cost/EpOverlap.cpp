@@ -32,14 +32,14 @@ L::Part EpOverlapParts::partOf(const Op &O) {
   if (O.Ph == Phase::Recompute)
     return expertOp(O) ? L::Experts : L::PreDispatch;
   if (!backwardSide(O.Ph)) {
-    if (AfterCombine)
+    if (Passed[L::CombineForward])
       return combineNodeOp(O) ? L::CombineNode : L::PreDispatch;
-    return AfterDispatch ? L::Experts : L::PreDispatch;
+    return Passed[L::DispatchForward] ? L::Experts : L::PreDispatch;
   }
   const bool Weight = O.Ph == Phase::BackwardWeight;
-  if (!AfterCombineGrad)
+  if (!Passed[L::CombineBackward])
     return combineNodeOp(O) ? L::CombineNode : L::PreDispatch;
-  if (!AfterDispatchGrad)
+  if (!Passed[L::DispatchBackward])
     return Weight ? L::ExpertsWeight : L::Experts;
   // After the dispatch's gradient: the experts' delayed weight gradients
   // (backward_dw) and their accumulation, then the pre-dispatch part's
@@ -48,30 +48,30 @@ L::Part EpOverlapParts::partOf(const Op &O) {
                                                      : L::PreDispatch;
 }
 
+/// The slot of an all-to-all kind, or NumSlots for another op.
+static L::Slot allToAllSlot(OpKind K) {
+  switch (K) {
+  case OpKind::EpDispatch: return L::DispatchForward;
+  case OpKind::EpCombine: return L::CombineForward;
+  case OpKind::EpCombineGrad: return L::CombineBackward;
+  case OpKind::EpDispatchGrad: return L::DispatchBackward;
+  default: return L::NumSlots;
+  }
+}
+
 L::Slot EpOverlapParts::slotOf(const Op &O) {
   AfterExpertWeight = false;
   // (A recomputation's all-to-alls are not overlapped: partition.)
   if (!O.Overlappable || commKind(O) != CommKind::EP ||
       O.Ph == Phase::Recompute)
     return L::NumSlots;
-  switch (O.Kind) {
-  case OpKind::EpDispatch:
-    AfterDispatch = true;
-    return L::DispatchForward;
-  case OpKind::EpCombine:
-    AfterCombine = true;
-    return L::CombineForward;
-  case OpKind::EpCombineGrad:
-    AfterCombineGrad = true;
-    return L::CombineBackward;
-  case OpKind::EpDispatchGrad:
-    AfterDispatchGrad = true;
-    return L::DispatchBackward;
-  default:
-    break;
+  if (L::Slot S = allToAllSlot(O.Kind); S != L::NumSlots) {
+    Passed[S] = true;
+    return S;
   }
   // The expert_tp group's gather goes with the dispatch and its
-  // reduce-scatter with the combine (and the other way in backward).
+  // reduce-scatter with the combine (and the other way in backward); they
+  // do not move the walk.
   const bool Gather = O.Collective == CollectiveKind::AllGather;
   if (!backwardSide(O.Ph))
     return Gather ? L::DispatchForward : L::CombineForward;

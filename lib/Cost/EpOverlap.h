@@ -88,8 +88,8 @@ public:
   EpOverlapLayer::Slot slotOf(const ir::Op &O);
 
 private:
-  bool AfterDispatch = false, AfterCombine = false;
-  bool AfterCombineGrad = false, AfterDispatchGrad = false;
+  /// The all-to-alls the walk has passed.
+  bool Passed[EpOverlapLayer::NumSlots] = {};
   /// The last op was a routed expert's weight-gradient GEMM (a
   /// grad.accumulate after it belongs with it).
   bool AfterExpertWeight = false;
