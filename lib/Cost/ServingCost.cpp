@@ -319,9 +319,15 @@ ServingReport costServing(const Program &P, bool WithTables) {
   const double LayerBytes = M.SparseWeights
                                 ? sparseWeightBytes(dtypeBytes(M.Weights))
                                 : dtypeBytes(M.Weights);
+  // (A layer's parts that `quantized` leaves out keep the precision,
+  // 2:4-sparse as the rest when the weights are.)
+  const double WideBytes = M.SparseWeights
+                               ? sparseWeightBytes(dtypeBytes(M.Precision))
+                               : dtypeBytes(M.Precision);
   auto StageWeightBytes = [&](const Stage &St) {
     double Layers = StageParams(St, /*LayersOnly=*/true);
-    return Layers * LayerBytes +
+    double Wide = StageParams.wide(St);
+    return (Layers - Wide) * LayerBytes + Wide * WideBytes +
            (StageParams(St) - Layers) * dtypeBytes(M.Precision);
   };
   double HostTime = 0;

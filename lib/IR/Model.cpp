@@ -213,6 +213,10 @@ ParamCount countParams(const ModelConfig &M) {
   // BERT: two token types (segment A/B) and a pooler dense layer.
   P.EncoderExtras = M.Encoder ? 2 * H + H * H + H : 0;
   P.AttentionPerLayer = attentionParams(M);
+  P.AttentionOutPerLayer =
+      static_cast<double>(M.Heads) *
+          (M.Mla ? M.Mla->VHeadDim : M.HeadDim) * H +
+      (!M.Mla && M.Bias ? H : 0);
   P.DenseMlpPerLayer = mlpParams(M, static_cast<double>(M.Ffn));
   P.NormsPerLayer = (M.SharedNorm ? 1 : 2) * normParams(M);
   P.FinalNorm = normParams(M);
@@ -222,6 +226,8 @@ ParamCount countParams(const ModelConfig &M) {
     double Expert = mlpParams(M, static_cast<double>(E.ExpertFfn));
     double Router = H * E.Experts;
     P.MoePerLayer = Router + (E.Experts + E.SharedExperts) * Expert;
+    P.RouterPerLayer = Router;
+    P.SharedExpertsPerLayer = E.SharedExperts * Expert;
     P.MoeActivePerLayer = Router + (E.TopK + E.SharedExperts) * Expert;
   }
   double Common =

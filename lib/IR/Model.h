@@ -119,9 +119,12 @@ struct ParamCount {
   /// 2019; HF BertModel).
   double EncoderExtras = 0;
   double AttentionPerLayer = 0;
+  double AttentionOutPerLayer = 0; ///< of those, the output projection's
   double DenseMlpPerLayer = 0;
   double MoePerLayer = 0;       ///< router + every expert + shared experts
   double MoeActivePerLayer = 0; ///< router + top_k + shared experts
+  double RouterPerLayer = 0;        ///< of MoePerLayer, the router's
+  double SharedExpertsPerLayer = 0; ///< of MoePerLayer, the shared experts'
   double NormsPerLayer = 0;
   double FinalNorm = 0;
   double LMHead = 0;        ///< 0 when tied to the embedding

@@ -55,6 +55,17 @@ std::optional<LoraTarget> loraTarget(OpKind K) {
   return static_cast<LoraTarget>(T - 1);
 }
 
+std::optional<QuantizedPart> quantizedPart(OpKind K) {
+  switch (K) {
+#define QUANTIZED_PART(Id, Part)                                               \
+  case OpKind::Id:                                                             \
+    return QuantizedPart::Part;
+#include "IR/OpKinds.def"
+  default:
+    return std::nullopt;
+  }
+}
+
 StringRef categoryName(OpCategory C) {
   switch (C) {
   case OpCategory::Contraction: return "contraction";
@@ -165,11 +176,13 @@ StageParamCounter::StageParamCounter(const Program &P) {
       break;
     case BlockKind::DenseLayer:
       Dense = B.Params;
+      DenseWide = B.WideParams;
       DenseTrainable = B.trainable();
       break;
     case BlockKind::MoELayer:
       Moe = B.Params;
       MoeExperts = B.ExpertParams;
+      MoeWide = B.WideParams;
       MoeTrainable = B.trainable();
       break;
     case BlockKind::Head:
@@ -421,13 +434,17 @@ std::string verifyProgram(const Program &P) {
     if (B.Repeat < 0)
       return fmt::format("block {} repeats {} times", blockKindName(B.Kind).str(),
                          B.Repeat);
-    if (!Finite(B.Params) || !Finite(B.ExpertParams) ||
+    if (!Finite(B.Params) || !Finite(B.ExpertParams) || !Finite(B.WideParams) ||
         !Finite(B.QuantizedWeightBytes) || !Finite(B.NarrowWeights) ||
         !(B.Trainable >= -1) ||
         !std::isfinite(B.Trainable))
       return fmt::format("block {} has a negative or non-finite parameter "
                          "count",
                          blockKindName(B.Kind).str());
+    if (B.WideParams > B.Params * (1 + 1e-9))
+      return fmt::format("block {} keeps {} parameters in the precision of "
+                         "its {}",
+                         blockKindName(B.Kind).str(), B.WideParams, B.Params);
     for (const Op &O : B.Ops) {
       if (O.Category != opCategory(O.Kind))
         return fmt::format("op {} is {}, not {} as its kind is", O.name(),

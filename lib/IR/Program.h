@@ -95,6 +95,9 @@ OpCategory opCategory(OpKind K);
 bool hasKindTrait(OpKind K, KindTrait T);
 /// The LoRA target a linear layer of kind K answers to, if any.
 std::optional<LoraTarget> loraTarget(OpKind K);
+/// The part of a layer a linear layer of kind K belongs to for a serving
+/// mapping's `quantized`, if any.
+std::optional<QuantizedPart> quantizedPart(OpKind K);
 
 llvm::StringRef opName(OpKind K);
 llvm::StringRef categoryName(OpCategory C);
@@ -241,6 +244,9 @@ struct Block {
   /// Of those, the routed experts' (a MoE layer): replicated over the
   /// expert-data-parallel group rather than the data-parallel one.
   double ExpertParams = 0;
+  /// Of those, the ones a serving mapping's `quantized` leaves in the
+  /// precision (the linear layers of the parts it does not name).
+  double WideParams = 0;
   /// Of those, the ones training updates (fine-tuning's adapters: the
   /// `adapt` pass); negative: all of them.
   double Trainable = -1;
@@ -311,6 +317,11 @@ public:
   }
   /// Of a stage's parameters, the routed experts'.
   double experts(const Stage &St) const { return St.MoELayers * MoeExperts; }
+  /// Of a stage's layers' parameters, those a serving mapping's
+  /// `quantized` leaves in the precision.
+  double wide(const Stage &St) const {
+    return St.DenseLayers * DenseWide + St.MoELayers * MoeWide;
+  }
   /// Of a stage's parameters, those training updates.
   double trainable(const Stage &St) const {
     return St.DenseLayers * DenseTrainable + St.MoELayers * MoeTrainable +
@@ -321,6 +332,7 @@ public:
   bool Frozen = false;
   double Dense = 0, Moe = 0, Embedding = 0, Head = 0; ///< per repeat
   double MoeExperts = 0; ///< of Moe, the routed experts' parameters
+  double DenseWide = 0, MoeWide = 0; ///< of Dense and Moe, in the precision
   double DenseTrainable = 0, MoeTrainable = 0, EmbeddingTrainable = 0,
          HeadTrainable = 0; ///< per repeat, those training updates
 

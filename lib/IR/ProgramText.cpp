@@ -69,7 +69,8 @@ namespace ir {
   X("expert_params", ExpertParams)                                             \
   X("trainable", Trainable)                                                    \
   X("quantized_weight_bytes", QuantizedWeightBytes)                           \
-  X("narrow_weights", NarrowWeights)
+  X("narrow_weights", NarrowWeights)                                           \
+  X("wide_params", WideParams)
 
 #define LLMSYS_STAGE_TEXT_FIELDS(X)                                            \
   X("dense_layers", DenseLayers)                                               \

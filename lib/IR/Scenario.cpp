@@ -88,6 +88,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
                     *StageLayers = M.ifSet(MF::StageLayers),
                     *ExpertTp = M.ifSet(MF::ExpertTp),
                     *Sparse = M.ifSet(MF::SparseWeights),
+                    *Quantized = M.ifSet(MF::Quantized),
                     *FirstStage = M.ifSet(MF::FirstStageLayers),
                     *LastStage = M.ifSet(MF::LastStageLayers);
   C.Dp = integerOf(Dp, 1);
@@ -221,6 +222,14 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Locs.ExpertTp = locOf(M, ExpertTp);
   C.Locs.SparseWeights = locOf(M, Sparse);
   C.SparseWeights = Sparse && Sparse->V.Bool;
+  C.Locs.Quantized = locOf(M, Quantized);
+  C.QuantizedWritten = Quantized != nullptr;
+  if (Quantized) {
+    C.Quantized = 0;
+    for (const spec::Value &W : Quantized->V.elems())
+      C.Quantized |= uint8_t(1u << static_cast<unsigned>(
+                                 checkedEnum<QuantizedPart>(W.str())));
+  }
   C.Locs.FirstStageLayers = locOf(M, FirstStage);
   C.Locs.LastStageLayers = locOf(M, LastStage);
   C.Locs.Decl = M.DeclRange;

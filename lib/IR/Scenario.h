@@ -40,6 +40,11 @@ double dtypeBytes(DType T);
 LLMSYS_ENUM_TYPES(LLMSYS_ENUM_TYPE)
 #undef LLMSYS_ENUM_TYPE
 #undef LLMSYS_ENUM_ID
+#define LLMSYS_ENUM_COUNT(Id, Word) +1
+/// The parts of a layer `quantized` names (one bit each in a mask).
+constexpr unsigned NumQuantizedParts =
+    0 LLMSYS_QUANTIZED_PART_WORDS(LLMSYS_ENUM_COUNT);
+#undef LLMSYS_ENUM_COUNT
 constexpr size_t NumLoraTargets = 4;
 
 /// The words of an enumeration of IR/Enums.def, in enumerator order.
@@ -131,7 +136,7 @@ struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
       VirtualStages, Offload, Gradients, Activations, Recipe, TpOverlap,
       TpOverlapBackward, EpOverlap, EpSms, EpDispatch, ExpertTp, SparseWeights,
-      StageLayers, FirstStageLayers, LastStageLayers, Fusion, Decl;
+      Quantized, StageLayers, FirstStageLayers, LastStageLayers, Fusion, Decl;
 };
 
 /// A low-precision training recipe (a `recipe` entity; docs/cost-model.md,
@@ -174,6 +179,15 @@ struct MappingConfig {
   int64_t Dp = 1, Tp = 1, Pp = 1, Cp = 1, Ep = 1;
   /// Serving: 2:4 structured-sparse linear weights in the layers.
   bool SparseWeights = false;
+  /// Serving: the parts of a layer (QuantizedPart bits) whose linear
+  /// layers take `Weights` and `Activations`; the others keep `Precision`.
+  /// All of them unless `quantized` is written.
+  static constexpr uint8_t AllQuantized = (1u << NumQuantizedParts) - 1;
+  uint8_t Quantized = AllQuantized;
+  bool QuantizedWritten = false;
+  bool quantizes(QuantizedPart P) const {
+    return (Quantized >> static_cast<unsigned>(P)) & 1u;
+  }
   /// The experts' tensor-parallel split (default tp) and whether it was
   /// written.
   int64_t ExpertTp = 1;

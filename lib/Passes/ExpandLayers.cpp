@@ -73,12 +73,27 @@ public:
     Ops.push_back(O);
   }
 
+  /// The formats of a linear layer of kind Name and of the tensors inside
+  /// its part: the mapping's weights and activations, or its precision
+  /// for a part a serving mapping's `quantized` leaves out.
+  struct Formats {
+    DType Act;
+    double AB, WB;
+  };
+  Formats formats(OpKind Name) const {
+    std::optional<QuantizedPart> Part = quantizedPart(Name);
+    if (Part && !S.Mapping.quantizes(*Part))
+      return {S.Mapping.Precision, PB, PB};
+    return {Act, AB, WB};
+  }
+
   /// A weight GEMM on the token stream: Out features from In features.
   /// Tensor parallelism splits its output features (column-parallel), its
   /// input features (row-parallel), or neither (replicated).
   Op linear(OpKind Name, int64_t Rows, int64_t In, int64_t Out,
             bool InputInSequenceRegion, Axis Tp = Axis::N) {
-    Op O = gemm(Name, Fwd, Act, AB, WB, Rows, Out, In);
+    Formats F = formats(Name);
+    Op O = gemm(Name, Fwd, F.Act, F.AB, F.WB, Rows, Out, In);
     O.SavedInSequenceRegion = InputInSequenceRegion;
     O.TpAxis = Tp;
     O.TokenAxis = Axis::M;
@@ -202,7 +217,8 @@ public:
       UpProj.SavedBytes = 0; // ln1's output, which attention saves
     Ops.push_back(UpProj);
     double Elements = double(T) * Ffn;
-    Op Act_ = pointwise(OpKind::MlpAct, Fwd, Act, AB, Elements, PM);
+    Formats F = formats(OpKind::MlpUp);
+    Op Act_ = pointwise(OpKind::MlpAct, Fwd, F.Act, F.AB, Elements, PM);
     if (Training)
       Act_.SavedBytes = double(T) * Up * AB; // its input
     Ops.push_back(Act_);
@@ -225,12 +241,13 @@ public:
     ExpertLoad Load = expertLoad(double(T), E);
     int64_t Experts = Load.Experts, PerExpert = Load.TokensPerExpert;
     int64_t Up = M.GatedMlp ? 2 * E.ExpertFfn : E.ExpertFfn;
-    Op ExpertUp = gemm(OpKind::MoeExpertUp, Fwd, Act, AB, WB, PerExpert, Up, H,
-                       Experts);
-    Op ExpertAct = pointwise(OpKind::MoeExpertAct, Fwd, Act, AB,
+    Formats X = formats(OpKind::MoeExpertUp);
+    Op ExpertUp = gemm(OpKind::MoeExpertUp, Fwd, X.Act, X.AB, X.WB, PerExpert,
+                       Up, H, Experts);
+    Op ExpertAct = pointwise(OpKind::MoeExpertAct, Fwd, X.Act, X.AB,
                              double(PerExpert) * Experts * E.ExpertFfn, PM);
-    Op ExpertDown = gemm(OpKind::MoeExpertDown, Fwd, Act, AB, WB, PerExpert, H,
-                         E.ExpertFfn, Experts);
+    Op ExpertDown = gemm(OpKind::MoeExpertDown, Fwd, X.Act, X.AB, X.WB,
+                         PerExpert, H, E.ExpertFfn, Experts);
     ExpertUp.TpAxis = Axis::N;
     ExpertDown.TpAxis = Axis::K;
     ExpertUp.TokenAxis = ExpertDown.TokenAxis = Axis::M;
@@ -243,10 +260,11 @@ public:
     Ops.push_back(ExpertAct);
     Ops.push_back(ExpertDown);
     if (E.SharedExperts) {
-      Op SharedUp = gemm(OpKind::MoeSharedUp, Fwd, Act, AB, WB, T, Up, H,
-                         E.SharedExperts);
-      Op SharedDown = gemm(OpKind::MoeSharedDown, Fwd, Act, AB, WB, T, H,
-                           E.ExpertFfn, E.SharedExperts);
+      Formats Sh = formats(OpKind::MoeSharedUp);
+      Op SharedUp = gemm(OpKind::MoeSharedUp, Fwd, Sh.Act, Sh.AB, Sh.WB, T, Up,
+                         H, E.SharedExperts);
+      Op SharedDown = gemm(OpKind::MoeSharedDown, Fwd, Sh.Act, Sh.AB, Sh.WB, T,
+                           H, E.ExpertFfn, E.SharedExperts);
       SharedUp.TpAxis = Axis::N;
       SharedDown.TpAxis = Axis::K;
       SharedUp.TokenAxis = SharedDown.TokenAxis = Axis::M;
@@ -446,6 +464,23 @@ bool expandLayers(Program &P, PassContext &Ctx) {
     L.Repeat = Count;
     L.Params = Params.AttentionPerLayer + Params.NormsPerLayer +
                (Moe ? Params.MoePerLayer : Params.DenseMlpPerLayer);
+    // The parts a serving mapping's `quantized` leaves in the precision.
+    const MappingConfig &Map = S.Mapping;
+    auto Wide = [&](QuantizedPart Part, double N) {
+      if (!Map.quantizes(Part))
+        L.WideParams += N;
+    };
+    Wide(QuantizedPart::AttentionIn,
+         Params.AttentionPerLayer - Params.AttentionOutPerLayer);
+    Wide(QuantizedPart::AttentionOut, Params.AttentionOutPerLayer);
+    if (Moe) {
+      Wide(QuantizedPart::Router, Params.RouterPerLayer);
+      Wide(QuantizedPart::SharedExperts, Params.SharedExpertsPerLayer);
+      Wide(QuantizedPart::Experts, Params.MoePerLayer - Params.RouterPerLayer -
+                                       Params.SharedExpertsPerLayer);
+    } else {
+      Wide(QuantizedPart::Mlp, Params.DenseMlpPerLayer);
+    }
     return L;
   };
   double AB = dtypeBytes(S.Mapping.Activations);

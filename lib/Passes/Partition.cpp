@@ -185,6 +185,43 @@ private:
       error<DiagID::err_tp_overlap_backward>(L.TpOverlapBackward);
     if (Map.SparseWeights && S.Training)
       error<DiagID::err_sparse_training>(L.SparseWeights);
+    if (Map.QuantizedWritten) {
+      const ModelConfig &Mod = S.Model;
+      // A part the model lacks (the first named, in the words' order).
+      auto Lacks = [&](QuantizedPart Part) {
+        switch (Part) {
+        case QuantizedPart::AttentionIn:
+        case QuantizedPart::AttentionOut: return false;
+        case QuantizedPart::Mlp: return Mod.denseLayers() == 0;
+        case QuantizedPart::Router:
+        case QuantizedPart::Experts: return !Mod.Moe;
+        case QuantizedPart::SharedExperts:
+          return !Mod.Moe || Mod.Moe->SharedExperts == 0;
+        }
+        return false;
+      };
+      std::string Missing;
+      for (unsigned I = 0; I < NumQuantizedParts && Missing.empty(); ++I)
+        if (Map.quantizes(QuantizedPart(I)) && Lacks(QuantizedPart(I)))
+          Missing = enumWord(QuantizedPart(I)).str();
+      if (S.Training)
+        error<DiagID::err_quantized>(
+            L.Quantized, "it is modelled for serving (a training run's GEMMs "
+                         "take its recipe's formats, or activations)");
+      else if (Map.Quantized == 0)
+        error<DiagID::err_quantized>(
+            L.Quantized, "it lists none (leave weights and activations at "
+                         "the precision instead)");
+      else if (!Missing.empty())
+        error<DiagID::err_quantized>(L.Quantized, "model '" + Mod.Name +
+                                                      "' has no " + Missing);
+      else if (Map.Weights == Map.Precision &&
+               Map.Activations == Map.Precision)
+        error<DiagID::err_quantized>(
+            L.Quantized, "with weights and activations at the precision (" +
+                             dtypeName(Map.Precision).str() +
+                             ") it changes nothing");
+    }
     if (Map.Fusion.TwoAttentionKernels)
       error<DiagID::err_fusion_attention_kernels>(L.Fusion);
     if (Map.Recipe && !S.Training)
@@ -579,6 +616,7 @@ private:
     for (Block &B : P.Blocks)
       if (inModel(B)) {
         B.Params /= T;
+        B.WideParams /= T;
         // (Fine-tuning's adapters: split as their layers are, a factor of
         // each whole; counted as if all split.)
         if (B.Trainable > 0)
@@ -590,8 +628,11 @@ private:
       double PerHead = 2.0 * M.HeadDim * (M.Hidden + (M.QkvBias ? 1 : 0));
       double Extra = PerHead * (1.0 - double(M.KvHeads) / double(T));
       for (Block &B : P.Blocks)
-        if (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer)
+        if (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer) {
           B.Params += Extra;
+          if (!Map.quantizes(QuantizedPart::AttentionIn))
+            B.WideParams += Extra;
+        }
     }
     // Expert parameters live on 1/ep of the devices.
     if (Block *Moe = P.block(BlockKind::MoELayer)) {
@@ -602,6 +643,10 @@ private:
           (M.Moe->Experts + M.Moe->SharedExperts);
       Moe->Params += ExpertParams * (1.0 / (double(Map.ExpertTp) * double(E)) -
                                      1.0 / double(T));
+      if (!Map.quantizes(QuantizedPart::Experts))
+        Moe->WideParams +=
+            ExpertParams *
+            (1.0 / (double(Map.ExpertTp) * double(E)) - 1.0 / double(T));
       Moe->ExpertParams =
           ExpertParams / (double(Map.ExpertTp) * double(E));
     }
@@ -909,7 +954,10 @@ private:
       // DeepEP dispatches FP8 and combines BF16, TensorRT-LLM dispatches
       // NVFP4 and combines BF16 (its one-sided all-to-all, tech blog 18).
       const double Share = Routed * hierarchicalShare();
-      const double InBytes = Share * dtypeBytes(Map.Activations),
+      const double InBytes =
+                       Share * dtypeBytes(Map.quantizes(QuantizedPart::Experts)
+                                              ? Map.Activations
+                                              : Map.Precision),
                    OutBytes = Share * dtypeBytes(Map.Precision);
       // (Megatron-LM runs a recomputation's all-to-alls exposed.)
       bool Overlap =
