@@ -156,6 +156,34 @@ PhaseRoofline phaseOn(const Program &P, const SystemConfig &Sys,
   return R;
 }
 
+/// Bytes per weight of a layer's quantized parts and of the parts
+/// `quantized` leaves in the precision (2:4-compressed when sparse).
+std::pair<double, double> layerWeightFormats(const MappingConfig &M) {
+  auto Stored = [&](DType T) {
+    return M.SparseWeights ? sparseWeightBytes(dtypeBytes(T)) : dtypeBytes(T);
+  };
+  return {Stored(M.Weights), Stored(M.Precision)};
+}
+
+/// A stage's weights on a device: the layers' parts in their formats, the
+/// embedding and the head in the base precision (ExpandLayers.cpp).
+double stageWeightBytes(const StageParamCounter &C, const MappingConfig &M,
+                        const Stage &St) {
+  auto [Narrow, Wide] = layerWeightFormats(M);
+  double Layers = C(St, /*LayersOnly=*/true), Kept = C.wide(St);
+  return (Layers - Kept) * Narrow + Kept * Wide +
+         (C(St) - Layers) * dtypeBytes(M.Precision);
+}
+
+/// The most a stage of program P holds of weights on a device.
+double fullestWeightBytes(const Program &P) {
+  const StageParamCounter C(P);
+  double Most = 0;
+  for (const Stage &St : P.Stages)
+    Most = std::max(Most, stageWeightBytes(C, P.Scenario.Mapping, St));
+  return Most;
+}
+
 /// Whether a step of the phase keeps its bytes on chip: a serving step
 /// repeats every step, so when everything it reads and writes (the
 /// device's weights, the KV cache at the context, the activations) fits in
@@ -312,23 +340,9 @@ ServingReport costServing(const Program &P, bool WithTables) {
   // own layers over its own link: the stages' transfers add up.
   const FullestStage Fullest = fullestStage(P);
   double MostLayers = double(Fullest.Layers);
-  // A stage's weights on a device: the layers' in `weights` (2:4-compressed
-  // when sparse), the embedding and the head in the base precision
-  // (ExpandLayers.cpp).
   const StageParamCounter StageParams(P);
-  const double LayerBytes = M.SparseWeights
-                                ? sparseWeightBytes(dtypeBytes(M.Weights))
-                                : dtypeBytes(M.Weights);
-  // (A layer's parts that `quantized` leaves out keep the precision,
-  // 2:4-sparse as the rest when the weights are.)
-  const double WideBytes = M.SparseWeights
-                               ? sparseWeightBytes(dtypeBytes(M.Precision))
-                               : dtypeBytes(M.Precision);
   auto StageWeightBytes = [&](const Stage &St) {
-    double Layers = StageParams(St, /*LayersOnly=*/true);
-    double Wide = StageParams.wide(St);
-    return (Layers - Wide) * LayerBytes + Wide * WideBytes +
-           (StageParams(St) - Layers) * dtypeBytes(M.Precision);
+    return stageWeightBytes(StageParams, M, St);
   };
   double HostTime = 0;
   if (M.OffloadWeights && A.HostLinkBandwidth > 0)
@@ -453,15 +467,15 @@ ServingReport costServing(const Program &P, bool WithTables) {
   // Offloaded weights keep two layers on the device: the one in use and
   // the next arriving.
   // The stage that holds the most.
-  double Weights = 0;
-  for (const Stage &St : P.Stages)
-    Weights = std::max(Weights, StageWeightBytes(St));
+  double Weights = fullestWeightBytes(P);
   if (M.OffloadWeights) {
+    auto [Narrow, Wide] = layerWeightFormats(M);
     double Layer = 0;
     for (const Block &B : P.Blocks)
       if (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer)
-        Layer = std::max(Layer, B.Params);
-    Weights = std::min(Weights, 2 * Layer * dtypeBytes(M.Weights));
+        Layer = std::max(Layer, (B.Params - B.WideParams) * Narrow +
+                                    B.WideParams * Wide);
+    Weights = std::min(Weights, 2 * Layer);
   }
   // A request's cache: its prompt once, shared by beam search's beams,
   // and each beam's generated tokens.
@@ -472,9 +486,8 @@ ServingReport costServing(const Program &P, bool WithTables) {
           : (Prompt + Beams * Output) * kvBytesPerToken(P, MostLayers);
   if (Speculating) {
     const FullestStage Draft = fullestStage(*P.Draft);
-    const double DraftParams = Draft.Params;
     double DraftLayers = double(Draft.Layers);
-    Weights += DraftParams * dtypeBytes(M.Weights);
+    Weights += fullestWeightBytes(*P.Draft);
     KvPerSequence +=
         (Prompt + Output + K) * kvBytesPerToken(*P.Draft, DraftLayers);
   }

@@ -60,6 +60,13 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, passes::PassContext &Ctx,
   Draft.Speculative = {};
   if (!Spec.Draft.Moe)
     Draft.Mapping.Ep = 1;
+  // Of the parts `quantized` names, the draft quantizes those it has (a
+  // dense draft of a MoE target whose experts alone are quantized runs in
+  // the precision); what the spec wrote was checked against the target.
+  for (unsigned I = 0; I < ir::NumQuantizedParts; ++I)
+    if (!ir::modelHasPart(Spec.Draft, ir::QuantizedPart(I)))
+      Draft.Mapping.Quantized &= uint8_t(~(1u << I));
+  Draft.Mapping.QuantizedWritten = false;
   ir::ScenarioConfig Verify = Scenario;
   Verify.Speculative = {};
   Verify.Batch = Scenario.Batch * (Spec.K + 1);

@@ -65,6 +65,19 @@ static SMRange locOf(const spec::Object &O, const spec::Field *F) {
   return !F || F->From == spec::Origin::Default ? O.DeclRange : F->Loc;
 }
 
+bool modelHasPart(const ModelConfig &M, QuantizedPart P) {
+  switch (P) {
+  case QuantizedPart::AttentionIn:
+  case QuantizedPart::AttentionOut: return true;
+  case QuantizedPart::Mlp: return M.denseLayers() > 0;
+  case QuantizedPart::Router:
+  case QuantizedPart::Experts: return M.Moe.has_value();
+  case QuantizedPart::SharedExperts:
+    return M.Moe.has_value() && M.Moe->SharedExperts > 0;
+  }
+  return false;
+}
+
 MappingConfig mappingFromSpec(const spec::Object &M) {
   MappingConfig C;
   using MF = MappingField;

@@ -272,6 +272,11 @@ struct MappingConfig {
   bool expertsFolded() const { return Ep > 1 || ExpertTp != Tp; }
 };
 
+/// Whether model M has part P of a layer (`quantized`): every model has
+/// the attention's; a dense layer's MLP needs a dense layer, the router
+/// and routed experts a MoE layer, the shared experts some.
+bool modelHasPart(const ModelConfig &M, QuantizedPart P);
+
 /// One device, as the cost model reads it.
 struct AcceleratorConfig {
   std::string Name;

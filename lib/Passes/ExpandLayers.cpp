@@ -144,7 +144,8 @@ public:
     }
     if (!M.LearnedPositions && !M.Encoder) {
       double Elements = double(T) * (A + G) * (M.Mla ? M.Mla->QkRopeHeadDim : D);
-      Ops.push_back(pointwise(OpKind::AttnRope, Fwd, Act, AB, Elements, PM));
+      Formats F = formats(OpKind::AttnQkv); // rotates the projections' output
+      Ops.push_back(pointwise(OpKind::AttnRope, Fwd, F.Act, F.AB, Elements, PM));
     }
 
     // The products over the keys: for the layers that attend within the
@@ -232,7 +233,10 @@ public:
     Ops.push_back(
         pointwise(OpKind::MoeTopk, Fwd, Act, AB, double(T) * E.Experts, PM));
     double Routed = double(T) * E.TopK;
-    Op Dispatch = pointwise(OpKind::MoeDispatch, Fwd, Act, AB, Routed * H, PM);
+    // The routed tokens travel in the experts' input format.
+    Formats X = formats(OpKind::MoeExpertUp);
+    Op Dispatch =
+        pointwise(OpKind::MoeDispatch, Fwd, X.Act, X.AB, Routed * H, PM);
     Ops.back().SequenceRegion = true;
     Dispatch.SequenceRegion = true;
     Ops.push_back(Dispatch);
@@ -241,7 +245,6 @@ public:
     ExpertLoad Load = expertLoad(double(T), E);
     int64_t Experts = Load.Experts, PerExpert = Load.TokensPerExpert;
     int64_t Up = M.GatedMlp ? 2 * E.ExpertFfn : E.ExpertFfn;
-    Formats X = formats(OpKind::MoeExpertUp);
     Op ExpertUp = gemm(OpKind::MoeExpertUp, Fwd, X.Act, X.AB, X.WB, PerExpert,
                        Up, H, Experts);
     Op ExpertAct = pointwise(OpKind::MoeExpertAct, Fwd, X.Act, X.AB,
@@ -276,8 +279,9 @@ public:
       Ops.push_back(SharedUp);
       Ops.push_back(SharedDown);
     }
-    Ops.push_back(pointwise(OpKind::MoeCombine, Fwd, Act, AB, Routed * H, PM));
-    Ops.back().BytesWritten = double(T) * H * AB;
+    Ops.push_back(
+        pointwise(OpKind::MoeCombine, Fwd, X.Act, X.AB, Routed * H, PM));
+    Ops.back().BytesWritten = double(T) * H * X.AB;
     Ops.back().SequenceRegion = true;
   }
 

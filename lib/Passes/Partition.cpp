@@ -187,22 +187,10 @@ private:
       error<DiagID::err_sparse_training>(L.SparseWeights);
     if (Map.QuantizedWritten) {
       const ModelConfig &Mod = S.Model;
-      // A part the model lacks (the first named, in the words' order).
-      auto Lacks = [&](QuantizedPart Part) {
-        switch (Part) {
-        case QuantizedPart::AttentionIn:
-        case QuantizedPart::AttentionOut: return false;
-        case QuantizedPart::Mlp: return Mod.denseLayers() == 0;
-        case QuantizedPart::Router:
-        case QuantizedPart::Experts: return !Mod.Moe;
-        case QuantizedPart::SharedExperts:
-          return !Mod.Moe || Mod.Moe->SharedExperts == 0;
-        }
-        return false;
-      };
       std::string Missing;
       for (unsigned I = 0; I < NumQuantizedParts && Missing.empty(); ++I)
-        if (Map.quantizes(QuantizedPart(I)) && Lacks(QuantizedPart(I)))
+        if (Map.quantizes(QuantizedPart(I)) &&
+            !modelHasPart(Mod, QuantizedPart(I)))
           Missing = enumWord(QuantizedPart(I)).str();
       if (S.Training)
         error<DiagID::err_quantized>(

@@ -32,6 +32,7 @@ const std::vector<ir::Block> *PrefixCache::restore(uint64_t Key,
         P.Blocks[I].Kind = E.Blocks[I].Kind;
         P.Blocks[I].Repeat = E.Blocks[I].Repeat;
         P.Blocks[I].Params = E.Blocks[I].Params;
+        P.Blocks[I].WideParams = E.Blocks[I].WideParams;
         P.Blocks[I].Trainable = E.Blocks[I].Trainable;
       }
       return &E.Blocks;
