@@ -12,7 +12,7 @@ using namespace llmsys;
 using spec::Value;
 
 TEST(ValueTest, SmallAndTextAside) {
-  EXPECT_LE(sizeof(Value), 40u);
+  EXPECT_LE(sizeof(Value), 32u);
   Value W = Value::enumWord("switch");
   Value S = Value::string("a.csv");
   EXPECT_EQ(W.str(), "switch");

@@ -21,6 +21,14 @@
 // call NCCL. A serving engine's expert all-to-all there, where the fabric
 // gives its one-sided kernel's fixed time (alltoall_latency), takes that
 // in place of the (n-1) latency steps.
+// A serving engine runs its own kernels up to their workspace (8 MB a
+// message, 16 MB on two devices: TensorRT-LLM's
+// getMaxRequiredWorkspaceSize) and calls NCCL beyond it. NCCL's
+// all-reduce inside a node on a switch that reduces (NVLink SHARP; the
+// fabric's `reduction`) may send each device's data up once and take the
+// sum back by multicast: L + (n+1)/n S/B', B' the bandwidth at the
+// block's efficiency and L its latency (2 a unset): NCCL's NVLS
+// algorithm, the faster for large messages.
 // A group inside a node uses the node's fabric. A group that spans nodes
 // with g members per node runs NCCL's multi-ring (or tree) algorithm: each
 // ring enters and leaves a node through a different member's network port
@@ -174,13 +182,28 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
         T.Algorithm = "tree";
         T.Time = Tree;
       }
-    } else if (servingPhase(O.Ph) && Net.Topo == Topology::Switch) {
-      // A serving engine's own one-shot kernel: every member reads the
-      // n - 1 others' buffers through its port and sums them, in one step.
-      double OneShot = 2 * A + (N - 1) * Bytes / B;
-      if (OneShot < Ring) {
-        T.Algorithm = "one-shot";
-        T.Time = OneShot;
+    } else if (Net.Topo == Topology::Switch) {
+      // A serving engine's own kernels up to their workspace, NCCL's
+      // beyond it (and in training).
+      const double Workspace = N <= 2 ? 16e6 : 8e6;
+      if (servingPhase(O.Ph) && Bytes <= Workspace) {
+        // The one-shot kernel: every member reads the n - 1 others'
+        // buffers through its port and sums them, in one step.
+        double OneShot = 2 * A + (N - 1) * Bytes / B;
+        if (OneShot < Ring) {
+          T.Algorithm = "one-shot";
+          T.Time = OneShot;
+        }
+      } else if (Net.ReductionEfficiency > 0) {
+        double Reducing = Net.Bandwidth * Net.ReductionEfficiency;
+        double Fixed = Net.ReductionLatency >= 0 ? Net.ReductionLatency
+                                                  : 2 * A;
+        double Nvls = Fixed + (N + 1) / N * Bytes / Reducing;
+        if (Nvls < T.Time) {
+          T.Algorithm = "nvls";
+          T.Time = Nvls;
+          T.Bandwidth = Reducing;
+        }
       }
     }
     break;

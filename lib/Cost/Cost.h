@@ -89,7 +89,10 @@ double gemmEfficiency(const ir::Op &O, const ir::AcceleratorConfig &A,
 
 struct CollectiveTime {
   double Time = 0;
-  double Bandwidth = 0; ///< achieved bus bandwidth per device
+  /// The bandwidth a device's bytes move at: the achieved bus bandwidth of
+  /// the ring and tree forms, a port's of the one-shot and one-sided ones,
+  /// the switch's reducing bandwidth of nvls.
+  double Bandwidth = 0;
   const char *Algorithm = "";
 };
 CollectiveTime collectiveTime(const ir::Op &O, const ir::SystemConfig &S);

@@ -368,6 +368,10 @@ static NetworkConfig networkFromSpec(const spec::Object *N) {
   C.Oversubscription = numberOf(N->ifSet(NetworkField::Oversubscription), 1);
   C.LeafNodes = integerOf(N->ifSet(NetworkField::LeafNodes), 0);
   C.AlltoallLatency = numberOf(N->ifSet(NetworkField::AlltoallLatency), 0);
+  C.ReductionEfficiency = numberOf(
+      N->ifSet(NetworkField::Reduction, ReductionField::Efficiency), 0);
+  C.ReductionLatency = numberOf(
+      N->ifSet(NetworkField::Reduction, ReductionField::Latency), -1);
   return C;
 }
 

@@ -375,6 +375,12 @@ struct NetworkConfig {
   /// A serving engine's all-to-all inside a node on a switch: the
   /// one-sided kernel's fixed time (0: not given, (n - 1) latency steps).
   double AlltoallLatency = 0;
+  /// A switch that reduces (`reduction`, NVLink SHARP): the achieved
+  /// fraction of Bandwidth of NCCL's all-reduce through it (0: it does
+  /// not reduce).
+  double ReductionEfficiency = 0;
+  /// Its fixed time (negative: not given, two steps of Latency).
+  double ReductionLatency = -1;
   bool present() const { return Bandwidth > 0; }
 };
 

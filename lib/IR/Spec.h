@@ -40,11 +40,14 @@ struct Object;
 enum class ValueKind : uint8_t { None, Number, Bool, String, Enum, List, Object };
 
 struct Value {
+  // (32 bytes: every field of every object holds one, set or not; the kind
+  // and the boolean share a byte beside the dimension's seven.)
+  Value() : Kind(ValueKind::None), Bool(false) {}
   double Num = 0;        ///< Number, in base units
   Object *Obj = nullptr; ///< Object: an entity or a nested block
   Dimension Dim;         ///< Number
-  ValueKind Kind = ValueKind::None;
-  bool Bool = false;
+  ValueKind Kind : 7;
+  bool Bool : 1;
 
   /// String: the text; Enum: the word; empty for other kinds.
   const std::string &str() const;
@@ -97,7 +100,7 @@ struct Value {
 private:
   /// Text and elements are held aside, shared between copies: most values
   /// are numbers, and every field of every object holds a value, set or
-  /// not (40 bytes a value; issue 21's memory target). The count is kept
+  /// not (32 bytes a value; issue 21's memory target). The count is kept
   /// here rather than by LLVM's ThreadSafeRefCountedBase, which does not
   /// tell it: copy-on-write needs it (elemsToChange).
   struct Payload {

@@ -335,7 +335,8 @@ void Resolver::checkNetworkFields(const Object &N) {
        {std::pair{NetworkField::Dimensions, Topology::Torus},
         std::pair{NetworkField::Oversubscription, Topology::FatTree},
         std::pair{NetworkField::LeafNodes, Topology::FatTree},
-        std::pair{NetworkField::AlltoallLatency, Topology::Switch}})
+        std::pair{NetworkField::AlltoallLatency, Topology::Switch},
+        std::pair{NetworkField::Reduction, Topology::Switch}})
     if (const spec::Field *F = Written(Field);
         F && Topo != ir::enumWord(Wants)) {
       Diags.report<DiagID::err_network_field_topology>(
