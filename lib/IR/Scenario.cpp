@@ -239,9 +239,12 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.QuantizedWritten = Quantized != nullptr;
   if (Quantized) {
     C.Quantized = 0;
-    for (const spec::Value &W : Quantized->V.elems())
-      C.Quantized |= uint8_t(1u << static_cast<unsigned>(
-                                 checkedEnum<QuantizedPart>(W.str())));
+    for (const spec::Value &W : Quantized->V.elems()) {
+      auto Part = static_cast<unsigned>(checkedEnum<QuantizedPart>(W.str()));
+      if ((C.Quantized >> Part & 1u) && C.QuantizedTwice < 0)
+        C.QuantizedTwice = int8_t(Part);
+      C.Quantized |= uint8_t(1u << Part);
+    }
   }
   C.Locs.FirstStageLayers = locOf(M, FirstStage);
   C.Locs.LastStageLayers = locOf(M, LastStage);

@@ -185,6 +185,8 @@ struct MappingConfig {
   static constexpr uint8_t AllQuantized = (1u << NumQuantizedParts) - 1;
   uint8_t Quantized = AllQuantized;
   bool QuantizedWritten = false;
+  /// A part `quantized` lists twice (the first such; -1: none).
+  int8_t QuantizedTwice = -1;
   bool quantizes(QuantizedPart P) const {
     return (Quantized >> static_cast<unsigned>(P)) & 1u;
   }

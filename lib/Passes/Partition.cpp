@@ -196,6 +196,11 @@ private:
         error<DiagID::err_quantized>(
             L.Quantized, "it is modelled for serving (a training run's GEMMs "
                          "take its recipe's formats, or activations)");
+      else if (Map.QuantizedTwice >= 0)
+        error<DiagID::err_quantized>(
+            L.Quantized, "it lists '" +
+                             enumWord(QuantizedPart(Map.QuantizedTwice)).str() +
+                             "' twice");
       else if (Map.Quantized == 0)
         error<DiagID::err_quantized>(
             L.Quantized, "it lists none (leave weights and activations at "
