@@ -1,7 +1,8 @@
 //===- CollectiveCostTest.cpp - one collective's time --------------------===//
 //
 // The alpha-beta formulas of lib/Cost/CollectiveCost.cpp, by hand: the
-// rings, the tree between nodes and a serving engine's one-shot all-reduce.
+// rings, the tree between nodes, a serving engine's one-shot all-reduce,
+// NCCL's NVLS in a switch that reduces, and the bytes each form sends.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,3 +105,34 @@ TEST(CollectiveCostTest, NodePortsWorkInParallel) {
 }
 
 } // namespace
+
+TEST(CollectiveCostTest, WireBytesFollowTheForm) {
+  // The bytes a device sends, which the data movement's energy counts:
+  // the ring's 2 (n - 1)/n S, the one-shot's (n - 1) S, nvls's
+  // (n + 1)/n S, (n - 1)/n S for an all-gather or an all-to-all, a
+  // send's S.
+  double S = 16384;
+  Op O = collective(CollectiveKind::AllReduce, 8, 0, 8, S);
+  SystemConfig Sys = system(8, 1);
+  EXPECT_DOUBLE_EQ(cost::collectiveTime(O, Sys).WireBytes, 2 * 7.0 / 8 * S);
+  O.Ph = Phase::Decode;
+  EXPECT_DOUBLE_EQ(cost::collectiveTime(O, Sys).WireBytes, 7 * S);
+  // Past the engine's 8 MB, NCCL's; on a switch that reduces, nvls.
+  Sys.ScaleUp.ReductionEfficiency = 0.7;
+  Sys.ScaleUp.ReductionLatency = 20e-6;
+  O.MessageBytes = 1e9;
+  cost::CollectiveTime T = cost::collectiveTime(O, Sys);
+  EXPECT_STREQ(T.Algorithm, "nvls");
+  EXPECT_DOUBLE_EQ(T.Time, 20e-6 + 9.0 / 8 * 1e9 / (400e9 * 0.7));
+  EXPECT_DOUBLE_EQ(T.WireBytes, 9.0 / 8 * 1e9);
+  EXPECT_DOUBLE_EQ(
+      cost::collectiveTime(collective(CollectiveKind::AllGather, 8, 0, 8, S),
+                           Sys)
+          .WireBytes,
+      7.0 / 8 * S);
+  EXPECT_DOUBLE_EQ(
+      cost::collectiveTime(collective(CollectiveKind::SendRecv, 2, 0, 2, S),
+                           Sys)
+          .WireBytes,
+      S);
+}

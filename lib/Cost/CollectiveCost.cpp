@@ -174,6 +174,7 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
     double Ring = 2 * (N - 1) / N * Bytes / B + 2 * (N - 1) * A;
     T.Algorithm = "ring";
     T.Time = Ring;
+    T.WireBytes = 2 * (N - 1) / N * Bytes; // the tree's counted alike
     if (Spans) {
       // NCCL's double binary tree runs between nodes.
       double Levels = llvm::Log2_64_Ceil(uint64_t(O.GroupSize));
@@ -193,6 +194,7 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
         if (OneShot < Ring) {
           T.Algorithm = "one-shot";
           T.Time = OneShot;
+          T.WireBytes = (N - 1) * Bytes;
         }
       } else if (Net.ReductionEfficiency > 0) {
         double Reducing = Net.Bandwidth * Net.ReductionEfficiency;
@@ -202,6 +204,7 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
         if (Nvls < T.Time) {
           T.Algorithm = "nvls";
           T.Time = Nvls;
+          T.WireBytes = (N + 1) / N * Bytes;
           T.Bandwidth = Reducing;
         }
       }
@@ -212,9 +215,11 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
   case CollectiveKind::ReduceScatter:
     T.Algorithm = "ring";
     T.Time = (N - 1) / N * Bytes / B + (N - 1) * A;
+    T.WireBytes = (N - 1) / N * Bytes;
     break;
   case CollectiveKind::AllToAll: {
     T.Algorithm = "pairwise";
+    T.WireBytes = (N - 1) / N * Bytes;
     double Wire = (N - 1) / N * Bytes / B;
     if (Spans) {
       // Each device's own port carries what leaves the node.
@@ -242,6 +247,7 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
     // peer.
     T.Bandwidth = BOut * linkShare(Net, Spans ? 1.0 : double(S.DevicesPerNode - 1));
     T.Algorithm = "p2p";
+    T.WireBytes = Bytes;
     T.Time = Bytes / T.Bandwidth + A;
     break;
   case CollectiveKind::None:

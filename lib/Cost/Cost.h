@@ -94,6 +94,11 @@ struct CollectiveTime {
   /// the switch's reducing bandwidth of nvls.
   double Bandwidth = 0;
   const char *Algorithm = "";
+  /// The bytes a device sends over its links in that form (the data
+  /// movement's energy): a ring all-reduce's 2 (n-1)/n of the message
+  /// (the tree's counted alike), the one-shot's (n-1) messages, nvls's
+  /// (n+1)/n; (n-1)/n for the other collectives, a send's message.
+  double WireBytes = 0;
 };
 CollectiveTime collectiveTime(const ir::Op &O, const ir::SystemConfig &S);
 
@@ -245,8 +250,10 @@ struct DataTraffic {
   /// Those of GEMMs over 2:4-sparse weights, counted dense: the sparse
   /// tensor cores perform 1/sparsity of their multiplies.
   double SparseFlops[ir::NumDTypes] = {};
-  /// An operator executed Times times at a context (decode).
-  void add(const ir::Op &O, double Times, double Context);
+  /// An operator executed Times times at a context (decode); a
+  /// collective's wire bytes those of the form it runs on Sys.
+  void add(const ir::Op &O, double Times, double Context,
+           const ir::SystemConfig &Sys);
   /// Another's activity, Times times.
   void add(const DataTraffic &D, double Times);
   bool any() const { return Memory > 0 || ScaleUp > 0 || ScaleOut > 0; }

@@ -23,26 +23,11 @@ namespace cost {
 
 using namespace ir;
 
-namespace {
-
-double wireBytes(const Op &O) {
-  double N = std::max(1.0, double(O.GroupSize));
-  switch (O.Collective) {
-  case CollectiveKind::AllReduce: return O.MessageBytes * 2 * (N - 1) / N;
-  case CollectiveKind::AllGather:
-  case CollectiveKind::ReduceScatter:
-  case CollectiveKind::AllToAll: return O.MessageBytes * (N - 1) / N;
-  case CollectiveKind::SendRecv: return O.MessageBytes;
-  case CollectiveKind::None: return 0;
-  }
-  return 0;
-}
-
-} // namespace
-
-void DataTraffic::add(const Op &O, double Times, double Context) {
+void DataTraffic::add(const Op &O, double Times, double Context,
+                      const SystemConfig &Sys) {
   if (O.isCollective()) {
-    (O.FabricLevel > 0 ? ScaleOut : ScaleUp) += Times * wireBytes(O);
+    (O.FabricLevel > 0 ? ScaleOut : ScaleUp) +=
+        Times * collectiveTime(O, Sys).WireBytes;
     return;
   }
   // An offloaded optimizer's passes are over host memory and the host

@@ -447,9 +447,9 @@ ServingReport costServing(const Program &P, bool WithTables) {
       double N = executions(B, Runs, nullptr) * (Micro ? Parts : 1.0);
       for (const Op &O : B.Ops)
         if (O.Ph == Phase::Prefill)
-          T.add(O, N, 0);
+          T.add(O, N, 0, Sys);
         else if (O.Ph == Phase::Decode && Output > 1)
-          T.add(O, N * (Output - 1), MidCtx);
+          T.add(O, N * (Output - 1), MidCtx, Sys);
     }
     double PerToken = double(S.Mapping.Tp) * double(S.Mapping.Cp) /
                       (double(Batch) * Output);
@@ -580,7 +580,7 @@ StepEnergy decodeStepEnergy(const Program &P, double Context,
     double N = executions(B, P, nullptr);
     for (const Op &O : B.Ops)
       if (O.Ph == Phase::Decode)
-        T.add(O, N, Context);
+        T.add(O, N, Context, On);
   }
   double Columns =
       double(P.Scenario.Mapping.Tp) * double(P.Scenario.Mapping.Cp);
@@ -600,7 +600,7 @@ static double columnActivity(const Program &P, const SystemConfig &On,
     double N = executions(B, P, nullptr);
     for (const Op &O : B.Ops)
       if (O.Ph == Ph && Keep(O))
-        T.add(O, N, 0);
+        T.add(O, N, 0, On);
   }
   double A = T.activityEnergy(On);
   return A < 0 ? -1

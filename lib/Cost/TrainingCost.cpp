@@ -137,7 +137,7 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
     if (O.Ph == Phase::Optimizer)
       continue;
     if (Energy)
-      T.Data.add(O, 1, 0);
+      T.Data.add(O, 1, 0, S.System);
     if (O.isCollective()) {
       CollectiveTime C = collectiveTime(O, S.System);
       if (Record)
@@ -541,7 +541,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
     for (const Block &B : P.Blocks) {
       if (B.Kind == BlockKind::Optimizer) {
         for (const Op &O : B.Ops)
-          Update.add(O, 1, 0);
+          Update.add(O, 1, 0, S.System);
         continue;
       }
       if (B.Kind == BlockKind::PipelineComm && P.Stages.size() < 2)
