@@ -254,6 +254,11 @@ struct DataTraffic {
   /// collective's wire bytes those of the form it runs on Sys.
   void add(const ir::Op &O, double Times, double Context,
            const ir::SystemConfig &Sys);
+  /// A collective executed Times times whose form sends WireBytes (its
+  /// CollectiveTime's, where the caller has it).
+  void addWire(const ir::Op &O, double Times, double WireBytes) {
+    (O.FabricLevel > 0 ? ScaleOut : ScaleUp) += Times * WireBytes;
+  }
   /// Another's activity, Times times.
   void add(const DataTraffic &D, double Times);
   bool any() const { return Memory > 0 || ScaleUp > 0 || ScaleOut > 0; }

@@ -26,8 +26,7 @@ using namespace ir;
 void DataTraffic::add(const Op &O, double Times, double Context,
                       const SystemConfig &Sys) {
   if (O.isCollective()) {
-    (O.FabricLevel > 0 ? ScaleOut : ScaleUp) +=
-        Times * collectiveTime(O, Sys).WireBytes;
+    addWire(O, Times, collectiveTime(O, Sys).WireBytes);
     return;
   }
   // An offloaded optimizer's passes are over host memory and the host

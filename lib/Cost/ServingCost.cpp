@@ -175,9 +175,9 @@ double stageWeightBytes(const StageParamCounter &C, const MappingConfig &M,
          (C(St) - Layers) * dtypeBytes(M.Precision);
 }
 
-/// The most a stage of program P holds of weights on a device.
-double fullestWeightBytes(const Program &P) {
-  const StageParamCounter C(P);
+/// The most a stage of program P (its parameters counted by C) holds of
+/// weights on a device.
+double fullestWeightBytes(const Program &P, const StageParamCounter &C) {
   double Most = 0;
   for (const Stage &St : P.Stages)
     Most = std::max(Most, stageWeightBytes(C, P.Scenario.Mapping, St));
@@ -467,7 +467,7 @@ ServingReport costServing(const Program &P, bool WithTables) {
   // Offloaded weights keep two layers on the device: the one in use and
   // the next arriving.
   // The stage that holds the most.
-  double Weights = fullestWeightBytes(P);
+  double Weights = fullestWeightBytes(P, StageParams);
   if (M.OffloadWeights) {
     auto [Narrow, Wide] = layerWeightFormats(M);
     double Layer = 0;
@@ -487,7 +487,7 @@ ServingReport costServing(const Program &P, bool WithTables) {
   if (Speculating) {
     const FullestStage Draft = fullestStage(*P.Draft);
     double DraftLayers = double(Draft.Layers);
-    Weights += fullestWeightBytes(*P.Draft);
+    Weights += fullestWeightBytes(*P.Draft, StageParamCounter(*P.Draft));
     KvPerSequence +=
         (Prompt + Output + K) * kvBytesPerToken(*P.Draft, DraftLayers);
   }

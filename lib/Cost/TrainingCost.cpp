@@ -136,10 +136,10 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
     int Side = backwardSide(O.Ph) ? 1 : 0;
     if (O.Ph == Phase::Optimizer)
       continue;
-    if (Energy)
-      T.Data.add(O, 1, 0, S.System);
     if (O.isCollective()) {
       CollectiveTime C = collectiveTime(O, S.System);
+      if (Energy)
+        T.Data.addWire(O, 1, C.WireBytes);
       if (Record)
         Record[I] = {C.Time, false, C.Algorithm};
       CommKind K = commKind(O);
@@ -167,6 +167,8 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
       (Side ? T.Backward : T.Forward) += C.Time;
       continue;
     }
+    if (Energy)
+      T.Data.add(O, 1, 0, S.System);
     if (O.Category == OpCategory::Contraction) {
       T.HardwareFlops += O.Flops;
       if (O.ModelWork)

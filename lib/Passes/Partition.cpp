@@ -634,12 +634,13 @@ private:
           M.Moe->Experts *
           (Pc.MoePerLayer - M.Hidden * M.Moe->Experts) /
           (M.Moe->Experts + M.Moe->SharedExperts);
-      Moe->Params += ExpertParams * (1.0 / (double(Map.ExpertTp) * double(E)) -
+      // (1/tp of them was counted above; a wide part of the layer's
+      // parameters is split as they are.)
+      double Moved = ExpertParams * (1.0 / (double(Map.ExpertTp) * double(E)) -
                                      1.0 / double(T));
+      Moe->Params += Moved;
       if (!Map.quantizes(QuantizedPart::Experts))
-        Moe->WideParams +=
-            ExpertParams *
-            (1.0 / (double(Map.ExpertTp) * double(E)) - 1.0 / double(T));
+        Moe->WideParams += Moved;
       Moe->ExpertParams =
           ExpertParams / (double(Map.ExpertTp) * double(E));
     }
