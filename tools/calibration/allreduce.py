@@ -94,6 +94,40 @@ def spec(sizes):
     return "\n".join(text) + "\n"
 
 
+def first_collectives(stdout, phase):
+    """{size: (form, bytes, time, bandwidth)}: each scenario's first
+    tensor-parallel all-reduce of PHASE in `llmsys-opt --emit=costs`."""
+    got = {}
+    current = None
+    for line in stdout.splitlines():
+        m = re.match(r"costs s(\d+) ", line)
+        if m:
+            current = int(m.group(1))
+            continue
+        m = re.match(r"\s+" + phase + r"\s+tp\.allreduce\s+all-reduce (\S+) "
+                     r"bytes (\S+) time (\S+) s bandwidth (\S+) B/s", line)
+        if m and current is not None and current not in got:
+            got[current] = (m.group(1), float(m.group(2)), float(m.group(3)),
+                            float(m.group(4)))
+    return got
+
+
+def summary(errs):
+    """Prints the mean and the largest |error| over the sizes; returns the
+    mean in percent."""
+    mean = 100 * sum(errs) / len(errs)
+    print("llmsys: %d sizes, mean |error| %.1f%%, max %.1f%%" % (
+        len(errs), mean, 100 * max(errs)))
+    return mean
+
+
+def fail_past(mean, check):
+    """Exits 1 when the mean |error| MEAN passes CHECK percent."""
+    if check is not None and mean > check:
+        print("FAILED: mean |error| %.1f%% over %.1f%%" % (mean, check))
+        sys.exit(1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     llmsys_run.opt_arguments(ap, ROOT)
@@ -105,24 +139,14 @@ def main():
     if a.engine:
         return engine(a)
     data = rows()
-    stdout = llmsys_run.costs(a.llmsys, spec([s for s, _ in data]))
-    got = {}
-    current = None
-    for line in stdout.splitlines():
-        m = re.match(r"costs s(\d+) ", line)
-        if m:
-            current = int(m.group(1))
-            continue
-        m = re.match(r"\s+fwd\s+tp\.allreduce\s+all-reduce (\S+) bytes \S+ "
-                     r"time (\S+) s bandwidth (\S+) B/s", line)
-        if m and current is not None and current not in got:
-            got[current] = (m.group(1), float(m.group(2)), float(m.group(3)))
+    got = first_collectives(
+        llmsys_run.costs(a.llmsys, spec([s for s, _ in data])), "fwd")
     n = 4
     errs, tree_errs = [], []
     print("%12s %12s %12s %8s %9s %12s %8s" % (
         "bytes", "measured", "llmsys", "error", "form", "tree form", "error"))
     for s, t in data:
-        form, mine, bw = got[s]
+        form, _, mine, bw = got[s]
         # a from the ring: t = 2 (n-1) a + 2 (n-1)/n S / B.
         a_step = (mine - 2 * (n - 1) / n * s / bw) / (2 * (n - 1))
         tree = 2 * math.log2(n) * a_step + 2 * s / bw
@@ -131,46 +155,28 @@ def main():
         tree_errs.append(abs(te))
         print("%12d %10.2f us %10.2f us %+7.1f%% %9s %10.2f us %+7.1f%%" % (
             s, t * 1e6, mine * 1e6, 100 * e, form, tree * 1e6, 100 * te))
-    mean = 100 * sum(errs) / len(errs)
-    print("llmsys: %d sizes, mean |error| %.1f%%, max %.1f%%" % (
-        len(errs), mean, 100 * max(errs)))
+    mean = summary(errs)
     print("tree form: mean |error| %.1f%%, max %.1f%%" % (
         100 * sum(tree_errs) / len(tree_errs), 100 * max(tree_errs)))
-    if a.check is not None and mean > a.check:
-        print("FAILED: mean |error| %.1f%% over %.1f%%" % (mean, a.check))
-        sys.exit(1)
+    fail_past(mean, a.check)
 
 
 def engine(a):
     data = engine_rows()
-    stdout = llmsys_run.costs(a.llmsys, engine_spec([s for s, _ in data]))
-    got = {}
-    current = None
-    for line in stdout.splitlines():
-        m = re.match(r"costs s(\d+) ", line)
-        if m:
-            current = int(m.group(1))
-            continue
-        m = re.match(r"\s+decode\s+tp\.allreduce\s+all-reduce (\S+) bytes "
-                     r"(\S+) time (\S+) s", line)
-        if m and current is not None and current not in got:
-            assert abs(float(m.group(2)) / current - 1) < 1e-3, line
-            got[current] = (m.group(1), float(m.group(3)))
+    got = first_collectives(
+        llmsys_run.costs(a.llmsys, engine_spec([s for s, _ in data])),
+        "decode")
     errs = []
     print("%12s %12s %12s %8s %9s" % (
         "bytes", "measured", "llmsys", "error", "form"))
     for s, t in data:
-        form, mine = got[s]
+        form, size, mine, _ = got[s]
+        assert abs(size / s - 1) < 1e-3, (size, s)
         e = mine / t - 1
         errs.append(abs(e))
         print("%12d %10.2f us %10.2f us %+7.1f%% %9s" % (
             s, t * 1e6, mine * 1e6, 100 * e, form))
-    mean = 100 * sum(errs) / len(errs)
-    print("llmsys: %d sizes, mean |error| %.1f%%, max %.1f%%" % (
-        len(errs), mean, 100 * max(errs)))
-    if a.check is not None and mean > a.check:
-        print("FAILED: mean |error| %.1f%% over %.1f%%" % (mean, a.check))
-        sys.exit(1)
+    fail_past(summary(errs), a.check)
 
 
 if __name__ == "__main__":
