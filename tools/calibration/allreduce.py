@@ -45,21 +45,13 @@ MAX_SEQ = 65536
 ENGINE_HIDDEN = 8192
 
 
-def rows():
-    path = os.path.join(ROOT, "reference", "validation", "measured_dev.csv")
+def measured(table, pattern):
+    """(bytes, seconds) of the rows of reference/validation/TABLE whose id
+    matches PATTERN (its group: the size in bytes), smallest first."""
+    path = os.path.join(ROOT, "reference", "validation", table)
     out = []
     for r in csv.DictReader(open(path)):
-        m = re.match(r"LLMC-ALLREDUCE-4xA100-(\d+)B$", r["id"])
-        if m:
-            out.append((int(m.group(1)), float(r["measured_value"]) * 1e-6))
-    return sorted(out)
-
-
-def engine_rows():
-    path = os.path.join(ROOT, "reference", "validation", "measured_added.csv")
-    out = []
-    for r in csv.DictReader(open(path)):
-        m = re.match(r"VLLM-CA1-4xH100-(\d+)B$", r["id"])
+        m = re.match(pattern, r["id"])
         if m:
             out.append((int(m.group(1)), float(r["measured_value"]) * 1e-6))
     return sorted(out)
@@ -138,7 +130,7 @@ def main():
     a = ap.parse_args()
     if a.engine:
         return engine(a)
-    data = rows()
+    data = measured("measured_dev.csv", r"LLMC-ALLREDUCE-4xA100-(\d+)B$")
     got = first_collectives(
         llmsys_run.costs(a.llmsys, spec([s for s, _ in data])), "fwd")
     n = 4
@@ -162,7 +154,7 @@ def main():
 
 
 def engine(a):
-    data = engine_rows()
+    data = measured("measured_added.csv", r"VLLM-CA1-4xH100-(\d+)B$")
     got = first_collectives(
         llmsys_run.costs(a.llmsys, engine_spec([s for s, _ in data])),
         "decode")
