@@ -27,9 +27,10 @@ NVLink 3's and its latency ASTRA-sim's). Each size is a decode step's
 tensor-parallel all-reduce on the stdlib's DGX H100 at TP 4 or 6: a
 one-layer model of hidden size 8192, a batch of size / (2 x 8192)
 requests. On four devices the error is against the one-shot kernel (what
---check bounds), on six against the faster of the two kernels. The measured time is one
-operation as the benchmark times it; llmsys's includes the kernel's
-fixed time (kernel_overhead: the benchmark replays CUDA graphs).
+--check bounds), on six against the faster of the two kernels. The
+measured time is one operation as the benchmark times it; llmsys's
+includes the kernel's fixed time (kernel_overhead: the benchmark replays
+CUDA graphs).
 """
 import argparse
 import csv
@@ -70,8 +71,9 @@ def engine_spec(sizes, n):
         batch = s // (2 * ENGINE_HIDDEN)  # bf16 activations, one token each
         assert batch * 2 * ENGINE_HIDDEN == s, s
         text.append(f"serve s{s} {{ model = arm; system = dgx_h100; "
-                    f"mapping {{ tp = {n}; precision = bf16 }}; devices = {n}; "
-                    f"batch = {batch}; prompt = 16 tokens; output = 2 tokens }}")
+                    f"mapping {{ tp = {n}; precision = bf16 }}; "
+                    f"devices = {n}; batch = {batch}; prompt = 16 tokens; "
+                    f"output = 2 tokens }}")
     return "\n".join(text) + "\n"
 
 
