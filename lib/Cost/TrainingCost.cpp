@@ -77,10 +77,11 @@ bool hideable(const Op &O, const MappingConfig &M) {
 }
 
 /// The input-gradient collective of a column-parallel layer that overlaps
-/// the layer's weight-gradient GEMMs (tp_grad_overlap).
+/// the layer's weight-gradient GEMMs (tp_grad_overlap), unless tp_overlap
+/// hides the backward's TP communication already.
 bool overlapsWeightGradients(const Op &O, const MappingConfig &M) {
-  return O.Overlappable && !M.TpOverlap && O.Ph == Phase::BackwardData &&
-         commKind(O) == CommKind::TP;
+  return O.Overlappable && !(M.TpOverlap && M.TpOverlapBackward) &&
+         O.Ph == Phase::BackwardData && commKind(O) == CommKind::TP;
 }
 
 /// One op's time as blockTime found it, kept for the report's tables.
