@@ -70,16 +70,24 @@ TEST(OpCostTest, ALayerPatternsAttentionSetsShareOneLaunchALayer) {
 }
 
 TEST(OpCostTest, ElementwiseIsMemoryBoundAtItsBandwidthFraction) {
-  // 1e9 elements of a gated activation, read 2 and write 1 bf16 value
-  // each (IR/OpKinds.def): 6 GB at 2 TB/s x 0.5.
+  // 1e9 elements of a gated activation, unfused and without biases: the
+  // activation of the gate half (read 1, write 1) and the product with
+  // the up half (read 2, write 1), bf16 (IR/OpKinds.def): 10 GB at 2 TB/s
+  // x 0.5.
   passes::PointwiseModel Gated;
   Gated.GatedMlp = true;
   Op O = passes::pointwise(OpKind::MlpAct, Phase::Forward, DType::BF16, 2, 1e9,
                            Gated);
   cost::OpTime T = cost::opTime(O, device(), 0, 2e-6);
   EXPECT_TRUE(T.MemoryBound);
-  EXPECT_DOUBLE_EQ(T.Memory, 6e9 / (2e12 * 0.5));
+  EXPECT_DOUBLE_EQ(T.Memory, 10e9 / (2e12 * 0.5));
   EXPECT_DOUBLE_EQ(T.Time, T.Memory + 2e-6);
+  // With biases, their add over both halves first (read 2, write 2): 18 GB.
+  Gated.Bias = true;
+  Op B = passes::pointwise(OpKind::MlpAct, Phase::Forward, DType::BF16, 2, 1e9,
+                           Gated);
+  EXPECT_DOUBLE_EQ(cost::opTime(B, device(), 0, 2e-6).Memory,
+                   18e9 / (2e12 * 0.5));
 }
 
 TEST(OpCostTest, LargeAlignedGemmRunsAtTheComputeEfficiency) {

@@ -29,17 +29,6 @@ using namespace ir;
 
 namespace {
 
-/// The model's traits the pointwise counts of IR/OpKinds.def read.
-PointwiseModel pointwiseModel(const ModelConfig &M, bool Dropout) {
-  PointwiseModel C;
-  C.RmsNorm = M.RmsNorm;
-  C.GatedMlp = M.GatedMlp;
-  C.Dropout = Dropout;
-  C.LearnedPositions = M.LearnedPositions;
-  C.Routed = M.Moe && M.Moe->TopK > 0;
-  return C;
-}
-
 class LayerBuilder {
 public:
   LayerBuilder(const ScenarioConfig &S, Phase Fwd, int64_t Sequences,

@@ -178,9 +178,20 @@ bool fuse(Program &P, PassContext &) {
         OnePass(4, 3, 1, 1, 0);
         continue;
       }
-      if (Fwd && ((F.BiasGelu && !M.GatedMlp) || (F.SwiGLU && M.GatedMlp)) &&
+      if (((F.BiasGelu && !M.GatedMlp) || (F.SwiGLU && M.GatedMlp)) &&
           (O.Kind == OpKind::MlpAct || O.Kind == OpKind::MoeExpertAct)) {
-        foldInto(O, O.Kind == OpKind::MlpAct ? OpKind::MlpUp : OpKind::MoeExpertUp);
+        // Serving engines run the activation in the up GEMM's epilogue.
+        // Training frameworks run it as one element-wise kernel of its own
+        // (Megatron-LM's bias_swiglu_impl and bias_gelu_impl, torch.compile's
+        // fused point-wise kernel), forward and backward: it reads the up
+        // GEMM's output (a gated unit's two halves) and writes its own.
+        if (O.Ph == Phase::Prefill || O.Ph == Phase::Decode) {
+          foldInto(O, O.Kind == OpKind::MlpAct ? OpKind::MlpUp
+                                               : OpKind::MoeExpertUp);
+          continue;
+        }
+        PointwiseCounts N = pointwiseCounts(O.Kind, pointwiseModel(M, false));
+        OnePass(N.Read, N.Written, M.GatedMlp ? 2 : 1, 1, 0);
         continue;
       }
       if (F.Rope && Fwd && O.Kind == OpKind::AttnRope) {

@@ -116,8 +116,21 @@ struct PointwiseModel {
   bool RmsNorm = false, GatedMlp = false, Dropout = false;
   bool LearnedPositions = false, Sgd = false;
   bool Routed = false; ///< tokens reach experts (top-k above 0)
+  bool Bias = false;   ///< the linear layers add biases (model `bias`)
   double Read = 0, Written = 0;
 };
+
+/// The model's traits the pointwise counts of IR/OpKinds.def read.
+inline PointwiseModel pointwiseModel(const ir::ModelConfig &M, bool Dropout) {
+  PointwiseModel C;
+  C.RmsNorm = M.RmsNorm;
+  C.GatedMlp = M.GatedMlp;
+  C.Dropout = Dropout;
+  C.LearnedPositions = M.LearnedPositions;
+  C.Routed = M.Moe && M.Moe->TopK > 0;
+  C.Bias = M.Bias;
+  return C;
+}
 
 /// FLOPs and values read and written per element of a pointwise kind.
 struct PointwiseCounts {

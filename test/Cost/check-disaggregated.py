@@ -72,7 +72,7 @@ if len(sys.argv) > 2:
     rows = list(csv.DictReader(open(sys.argv[2])))
     below = [r for r in rows if float(r["traffic.arrival.rate"]) < 0.99 * g]
     above = [r for r in rows if float(r["traffic.arrival.rate"]) > 1.01 * g]
-    meets = lambda r: float(r["tpot_p99_s"]) <= 18e-6
+    meets = lambda r: float(r["tpot_p99_s"]) <= 17.5e-6
     say("goodput", g is not None and g > 0 and below and above
         and all(meets(r) for r in below) and not meets(min(
             above, key=lambda r: float(r["traffic.arrival.rate"]))),

@@ -26,8 +26,9 @@ bound = [f(s, "tdp_energy_j") for s in train]
 cost = [f(s, "cost_usd") for s in train]
 check("energy falls", all(a > b for a, b in zip(energy, energy[1:])))
 check("owned cost falls", all(a > b for a, b in zip(cost, cost[1:])))
-quoted("171 MWh (A100), 108 MWh (H100), 87 MWh (B200) and 48 MWh (B200 in fp8)"
-       if [round(e / MWH) for e in energy] == [171, 108, 87, 48] else "energy")
+mwh = [round(e / MWH) for e in energy]
+quoted(f"{mwh[0]} MWh (A100), {mwh[1]} MWh (H100), {mwh[2]} MWh (B200) and "
+       f"{mwh[3]} MWh (B200 in fp8)")
 quoted(", ".join(f"{e / b:.2f}" for e, b in zip(energy[:3], bound[:3]))
        + f" and {energy[3] / bound[3]:.2f} of their TDP bounds")
 quoted(f"({round(bound[0] / MWH)}, {round(bound[1] / MWH)}, "

@@ -91,8 +91,10 @@ quoted(f"the shrink gains {best12 / best10:.1f}x (")
 check("planned, the shrink gains less than with the fixed plan",
       best12 / best10 < fixed12 / fixed10)
 dp = rows("plan_a10_dp")[0]
-check("the best pure data-parallel plan at A10: micro-batch 8, full recomputation",
-      (dp["mapping.micro_batch"], dp["mapping.recompute"]) == ("8", "full"))
+check("the best pure data-parallel plan at A10 is the 12 nm plan: micro-batch 2, no recomputation",
+      (dp["mapping.micro_batch"], dp["mapping.recompute"], dp["mapping.zero"])
+      == (p12["mapping.micro_batch"], p12["mapping.recompute"], p12["mapping.zero"])
+      == ("2", "none", "2"))
 tp = rows("plan_a10_tp")[0]
 check("the best with TP at A10: TP 2, DP 4, micro-batch 4, ZeRO 2",
       (tp["mapping.tp"], tp["mapping.pp"], tp["mapping.dp"], tp["mapping.micro_batch"],
