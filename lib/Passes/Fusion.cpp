@@ -12,7 +12,8 @@
 //                    at efficiency.attention, and a decoder's causal mask
 //                    lets the kernel skip about half of them.
 //   bias_gelu,       the activation folds into the up-projection's epilogue
-//   swiglu
+//   swiglu           in prefill and decode; in training it is one pass
+//                    (a kernel of its own, forward and backward)
 //   bias_dropout_add bias, dropout and residual add become one pass
 //   layernorm,       a norm becomes one pass (read once, write once)
 //   rmsnorm
@@ -140,6 +141,12 @@ static void flashAttention(Block &B, AttentionKernel Kernel,
 bool fuse(Program &P, PassContext &) {
   const FusionSet &F = P.Scenario.Mapping.Fusion;
   const ModelConfig &M = P.Scenario.Model;
+  // The MLP activations' unfused counts (IR/OpKinds.def), which a training
+  // kernel of its own replaces.
+  const PointwiseModel Traits = pointwiseModel(M, /*Dropout=*/false);
+  const PointwiseCounts ActCounts = pointwiseCounts(OpKind::MlpAct, Traits);
+  const PointwiseCounts ExpertActCounts =
+      pointwiseCounts(OpKind::MoeExpertAct, Traits);
   for (Block &B : P.Blocks) {
     if (F.flashAttention() &&
         (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer))
@@ -151,7 +158,8 @@ bool fuse(Program &P, PassContext &) {
                  O.Ph == Phase::Decode || O.Ph == Phase::Recompute;
       // Element-wise ops that become one pass, forward and backward: from
       // the unfused passes of expand-layers (residual: read 4, write 3
-      // values; norm: 3 and 2; softmax: 4 and 3) to one read of each input
+      // values; norm: 3 and 2; softmax: 4 and 3; the MLP activation,
+      // IR/OpKinds.def) to one read of each input
       // and one write. A backward op reads what its forward read and wrote,
       // and writes what it read. Norm weights are read once either way.
       bool Backward = O.Ph == Phase::BackwardData;
@@ -190,7 +198,8 @@ bool fuse(Program &P, PassContext &) {
                                                : OpKind::MoeExpertUp);
           continue;
         }
-        PointwiseCounts N = pointwiseCounts(O.Kind, pointwiseModel(M, false));
+        const PointwiseCounts &N =
+            O.Kind == OpKind::MlpAct ? ActCounts : ExpertActCounts;
         OnePass(N.Read, N.Written, M.GatedMlp ? 2 : 1, 1, 0);
         continue;
       }
