@@ -141,12 +141,8 @@ static void flashAttention(Block &B, AttentionKernel Kernel,
 bool fuse(Program &P, PassContext &) {
   const FusionSet &F = P.Scenario.Mapping.Fusion;
   const ModelConfig &M = P.Scenario.Model;
-  // The MLP activations' unfused counts (IR/OpKinds.def), which a training
-  // kernel of its own replaces.
+  // The MLP activation's unfused and one-pass counts (Passes/OpBuilder.h).
   const PointwiseModel Traits = pointwiseModel(M, /*Dropout=*/false);
-  const PointwiseCounts ActCounts = pointwiseCounts(OpKind::MlpAct, Traits);
-  const PointwiseCounts ExpertActCounts =
-      pointwiseCounts(OpKind::MoeExpertAct, Traits);
   for (Block &B : P.Blocks) {
     if (F.flashAttention() &&
         (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer))
@@ -198,9 +194,8 @@ bool fuse(Program &P, PassContext &) {
                                                : OpKind::MoeExpertUp);
           continue;
         }
-        const PointwiseCounts &N =
-            O.Kind == OpKind::MlpAct ? ActCounts : ExpertActCounts;
-        OnePass(N.Read, N.Written, M.GatedMlp ? 2 : 1, 1, 0);
+        OnePass(Traits.activationRead(), Traits.activationWritten(),
+                Traits.fusedActivationRead(), 1, 0);
         continue;
       }
       if (F.Rope && Fwd && O.Kind == OpKind::AttnRope) {

@@ -118,6 +118,21 @@ struct PointwiseModel {
   bool Routed = false; ///< tokens reach experts (top-k above 0)
   bool Bias = false;   ///< the linear layers add biases (model `bias`)
   double Read = 0, Written = 0;
+
+  /// The MLP activation unfused, values per output element: a gated
+  /// unit's activation of the gate half (read 1, write 1) and product with
+  /// the up half (read 2, write 1), a plain unit's activation (1 and 1);
+  /// with biases, first their add over what the up GEMM wrote (a gated
+  /// unit's two halves).
+  double activationRead() const {
+    return GatedMlp ? (Bias ? 5 : 3) : (Bias ? 2 : 1);
+  }
+  double activationWritten() const {
+    return GatedMlp ? (Bias ? 4 : 2) : (Bias ? 2 : 1);
+  }
+  /// The same fused into one pass: the up GEMM's output read, one value
+  /// written.
+  double fusedActivationRead() const { return GatedMlp ? 2 : 1; }
 };
 
 /// The model's traits the pointwise counts of IR/OpKinds.def read.
