@@ -202,6 +202,13 @@ struct Op {
   double MessageBytes = 0;  ///< per device
 
   bool isCollective() const { return Collective != CollectiveKind::None; }
+  /// An 8-bit contraction whose operands carry block scales (the quantize
+  /// pass writes a recipe's `block` into its operand bytes: 1 + 1/block
+  /// bytes an element).
+  bool blockScaled() const {
+    return Category == OpCategory::Contraction &&
+           (Type == DType::FP8 || Type == DType::INT8) && ABytes > 1.0f;
+  }
   /// A routed expert's GEMM (up or down projection of an MoE layer's
   /// experts).
   bool routedExpert() const {

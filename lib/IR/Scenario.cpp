@@ -348,6 +348,7 @@ AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.KOverhead = Eff(EF::KOverhead, 0);
   C.SmallTile = Eff(EF::SmallTile, 0);
   C.NarrowEfficiency = Eff(EF::Narrow, 1);
+  C.NarrowBlockEfficiency = Eff(EF::NarrowBlock, 1);
   C.Fp4Efficiency = Eff(EF::Fp4, C.NarrowEfficiency);
   C.Sustained = Eff(EF::Sustained, 1);
   C.KernelOverhead = Eff(EF::KernelOverhead, 0);

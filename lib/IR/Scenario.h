@@ -334,6 +334,9 @@ struct AcceleratorConfig {
   /// Achieved fraction of the 8- and 4-bit peaks relative to the 16-bit
   /// one's (compute x narrow).
   double NarrowEfficiency = 1;
+  /// Of NarrowEfficiency, the fraction an 8-bit contraction with block
+  /// scales keeps (Op::blockScaled).
+  double NarrowBlockEfficiency = 1;
   /// The same for the 4-bit peaks.
   double Fp4Efficiency = 1;
   /// Fraction of the short-run compute rate sustained through a long run.

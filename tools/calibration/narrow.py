@@ -17,9 +17,13 @@ time is inversely proportional to the knob.
 
     python3 tools/calibration/narrow.py H100_SXM fp8 1.904
     python3 tools/calibration/narrow.py B300 fp4 3.484 --field fp4
+    python3 tools/calibration/narrow.py B300 fp8 1.830 --field narrow_block --block 32
     python3 tools/calibration/narrow.py B300 bf16 13.10 --field compute
     python3 tools/calibration/narrow.py B200 bf16 1419.75 --field compute --square 8192
 
+With --block N the format's GEMMs carry one scale per N elements (the
+recipe's `block`: MXFP8 is 32), and --field narrow_block fits the
+fraction of `narrow` such GEMMs keep (the profile's MXFP8 column).
 With --field compute the third argument is the BF16 time of the 12 GEMMs
 in milliseconds; the copy has compute and sustained set to 1 (a kernel
 profile is a short run), and the fit is the time llmsys gives over it.
@@ -48,7 +52,7 @@ SPEC = """import std.hardware.nvidia
 network cal_link {{ bandwidth = 450 GB/s; latency = 1 us }}
 system cal_one {{ node {{ accelerator = {accel}; devices = 1; fabric = cal_link }} }}
 model cal_5b {{ layers = 1; hidden = 4096; heads = 32; ffn = 16384; vocab = 32000; max_seq = 15872; bias = false }}
-recipe cal_narrow {{ forward = {fmt} }}
+recipe cal_narrow {{ forward = {fmt}{block} }}
 train wide {{ model = cal_5b; system = cal_one; mapping {{ fusion = [flash_attention] }} }}
 train narrow {{ model = cal_5b; system = cal_one; mapping {{ fusion = [flash_attention]; recipe = cal_narrow }} }}
 """
@@ -114,7 +118,9 @@ def main():
                    help="published BF16 time over the format's time (with "
                    "--field compute: the BF16 time in ms)")
     p.add_argument("--field", default="narrow",
-                   choices=["narrow", "fp4", "compute"])
+                   choices=["narrow", "narrow_block", "fp4", "compute"])
+    p.add_argument("--block", type=int, default=0,
+                   help="the recipe's block: one scale per N elements")
     p.add_argument("--square", type=int, default=0,
                    help="with --field compute: fit to one N^3 GEMM's "
                    "published TFLOP/s instead")
@@ -144,7 +150,9 @@ def main():
                   (t / measured, a.speedup))
             return
         fmt = "fp8" if a.format == "bf16" else a.format
-        open(spec, "w").write(SPEC.format(accel=a.accelerator, fmt=fmt))
+        block = "; block = %d" % a.block if a.block else ""
+        open(spec, "w").write(SPEC.format(accel=a.accelerator, fmt=fmt,
+                                          block=block))
         t = gemm_times(a.llmsys, stdlib, spec)
     if a.field == "compute":
         fit = t["wide"] / (a.speedup * 1e-3)

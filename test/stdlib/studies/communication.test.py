@@ -38,9 +38,9 @@ BAND = (0.40, 0.75)
 inband = lambda x: BAND[0] <= x <= BAND[1]
 
 s1 = {r["scenario"]: float(r["comm_share"]) for r in rows("study1")}
-check("study 1: 7.0%, 10.6%, 12.7% in bf16, 31.6% in fp4",
+check("study 1: 7.0%, 10.6%, 13.1% in bf16, 32.3% in fp4",
       near1(s1["gpt3_a100"], 7.0) and near1(s1["gpt3_h100"], 10.6)
-      and near1(s1["gpt3_b200"], 12.7) and near1(s1["gpt3_b200_fp4"], 31.6), s1)
+      and near1(s1["gpt3_b200"], 13.1) and near1(s1["gpt3_b200_fp4"], 32.3), s1)
 
 # (a) scale: a share per node count, in node order.
 S = {}
@@ -53,21 +53,21 @@ c = [x for _, x in S["scale_13b"]]
 check("scale: 13B from under 1% to 55% at DP 512, in the band",
       c[0] < 0.01 and near(c[-1], 55) and inband(c[-1]) and S["scale_13b"][-1][0] == 64, c)
 c = [x for _, x in S["scale_13b_overlap"]]
-check("scale: 13B overlapped: 21% at DP 512, below the band, still growing",
-      near(c[-1], 21) and c[-1] < BAND[0], c)
+check("scale: 13B overlapped: 23% at DP 512, below the band, still growing",
+      near(c[-1], 23) and c[-1] < BAND[0], c)
 c = [x for _, x in S["scale_175b"]]
-check("scale: 175B bf16 from 8% to 19% at 4096 GPUs, below the band",
-      near(c[0], 8) and near(c[-1], 19) and c[-1] < BAND[0] and S["scale_175b"][-1][0] == 512, c)
+check("scale: 175B bf16 from 8% to 20% at 4096 GPUs, below the band",
+      near(c[0], 8) and near(c[-1], 20) and c[-1] < BAND[0] and S["scale_175b"][-1][0] == 512, c)
 c = [x for _, x in S["scale_175b_fp4"]]
-check("scale: 175B fp4 from 22% to 41% at 4096 GPUs, in the band",
-      near(c[0], 22) and near(c[-1], 41) and inband(c[-1]), c)
+check("scale: 175B fp4 from 22% to 42% at 4096 GPUs, in the band",
+      near(c[0], 22) and near(c[-1], 42) and inband(c[-1]), c)
 
 # (b) model size: each sweep's rank 1.
 sizes = ("gpt3_xl", "gpt3_2_7b", "gpt3_6_7b", "gpt3_13b", "gpt3_175b")
 B = {m: rows("best_" + m)[0] for m in sizes}
 b = [float(B[m]["comm_share"]) for m in sizes]
-check("size: 25% (1.3B) down to 13% (175B), 21-22% between, all below the band",
-      near(b[0], 25) and near(b[-1], 13) and all(21 <= round(100 * x) <= 22 for x in b[1:4])
+check("size: 26% (1.3B) down to 13% (175B), 22% between, all below the band",
+      near(b[0], 26) and near(b[-1], 13) and all(round(100 * x) == 22 for x in b[1:4])
       and all(b[0] > x > b[-1] for x in b[1:4]) and max(b) < BAND[0], b)
 scen = {r["scenario"]: r for r in rows("scenarios")}
 # The three sizes between share a mapping; the page quotes the range of
@@ -77,8 +77,10 @@ tpd = {(r["mapping.tp"], r["mapping.pp"], r["mapping.dp"]) for r in mid}
 pcts = [round(100 * float(r["comm_share"])) for r in mid]
 if len(tpd) == 1:
     tp_, pp_, dp_ = tpd.pop()
+    span = (f"{min(pcts)}%" if min(pcts) == max(pcts)
+            else f"{min(pcts)}-{max(pcts)}%")
     prose.quoted(f"the three sizes between, on the same TP {tp_} x PP {pp_} x DP {dp_}, "
-                 f"sit at {min(pcts)}-{max(pcts)}%")
+                 f"sit at {span}")
 else:
     prose.check(f"the three sizes between share a mapping: {sorted(tpd)}", False)
 check("size: each size scenario's mapping is its sweep's rank 1",
@@ -89,12 +91,12 @@ check("size: each size scenario's mapping is its sweep's rank 1",
 # (c) TP across nodes.
 T = {(int(r["mapping.tp"]), r["mapping.tp_overlap"]): float(r["comm_share"]) for r in rows("tp_span")}
 off = [T[(t, "false")] for t in (2, 4, 8, 16, 32)]
-check("tp: 24% at TP 8, 53% at TP 16 (two nodes), 74% at TP 32, growing",
-      near(T[(8, "false")], 24) and near(T[(16, "false")], 53) and near(T[(32, "false")], 74)
+check("tp: 25% at TP 8, 54% at TP 16 (two nodes), 75% at TP 32, growing",
+      near(T[(8, "false")], 25) and near(T[(16, "false")], 54) and near(T[(32, "false")], 75)
       and T[(8, "false")] < BAND[0] and inband(T[(16, "false")]) and inband(T[(32, "false")])
       and all(off[i] < off[i + 1] for i in range(4)), T)
-check("tp: overlapped, 12% at TP 8, 32% at TP 16, 72% at TP 32",
-      near(T[(8, "true")], 12) and near(T[(16, "true")], 32) and near(T[(32, "true")], 72)
+check("tp: overlapped, 12% at TP 8, 34% at TP 16, 73% at TP 32",
+      near(T[(8, "true")], 12) and near(T[(16, "true")], 34) and near(T[(32, "true")], 73)
       and all(T[(t, "true")] < T[(t, "false")] for t in (2, 4, 8, 16, 32)), T)
 
 # (d) sequence length and CP.
@@ -102,9 +104,9 @@ Q = {(int(r["seq_len"]), int(r["mapping.cp"])): r for r in rows("seq_cp")}
 q = {k: float(v["comm_share"]) for k, v in Q.items()}
 check("seq: the share falls with the sequence at each CP",
       all(q[(8192, cp)] > q[(32768, cp)] > q[(131072, cp)] for cp in (1, 4, 16)), q)
-check("seq: CP 16 45% at 8K (in the band), 10% at 128K; no CP 21% at 8K, 15% at 32K",
-      near(q[(8192, 16)], 45) and inband(q[(8192, 16)]) and near(q[(131072, 16)], 10)
-      and near(q[(8192, 1)], 21) and near(q[(32768, 1)], 15)
+check("seq: CP 16 46% at 8K (in the band), 11% at 128K; no CP 21% at 8K, 16% at 32K",
+      near(q[(8192, 16)], 46) and inband(q[(8192, 16)]) and near(q[(131072, 16)], 11)
+      and near(q[(8192, 1)], 21) and near(q[(32768, 1)], 16)
       and max(v for k, v in q.items() if k != (8192, 16)) < BAND[0], q)
 check("seq: 128K without CP does not fit",
       Q[(131072, 1)]["fits"] == "false"
