@@ -181,7 +181,7 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
   bool Contraction = O.Category == OpCategory::Contraction;
   AcceleratorConfig::Rate R{0, 1};
   if (Flops > 0 || Contraction)
-    R = A.rate(O.Type);
+    R = A.rate(O.Type, O.blockScaled());
   // How much faster than the 16-bit rate the format runs its K loop.
   double KScale = 1;
   if (Contraction && R.Peak > 0) {
@@ -195,12 +195,8 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
                       : Contraction && O.FlopsPerContext == 0
                           ? gemmEfficiency(O, A, KScale)
                           : A.ComputeEfficiency;
-  if (Contraction) {
+  if (Contraction)
     Efficiency *= R.FormatEfficiency; // 8- and 4-bit tensor cores
-    // Block scales (MXFP8, blockwise FP8) on the 8-bit tensor cores.
-    if (O.blockScaled() && R.Peak > A.Peak[static_cast<int>(DType::BF16)])
-      Efficiency *= A.NarrowBlockEfficiency;
-  }
   T.Efficiency = Efficiency;
   double Peak = Flops > 0 ? R.Peak : 0;
   if (O.SparseWeight)

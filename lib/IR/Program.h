@@ -202,12 +202,14 @@ struct Op {
   double MessageBytes = 0;  ///< per device
 
   bool isCollective() const { return Collective != CollectiveKind::None; }
-  /// An 8-bit contraction whose operands carry block scales (the quantize
-  /// pass writes a recipe's `block` into its operand bytes: 1 + 1/block
-  /// bytes an element).
+  /// A linear layer's GEMM whose operands carry block scales: the quantize
+  /// pass writes a recipe's `block` into its operand bytes (its format's
+  /// bytes plus 1/block an element). Attention's products keep their own
+  /// operand bytes when a recipe narrows them and are never block-scaled.
   bool blockScaled() const {
     return Category == OpCategory::Contraction &&
-           (Type == DType::FP8 || Type == DType::INT8) && ABytes > 1.0f;
+           !hasKindTrait(Kind, KindAttentionProduct) &&
+           double(ABytes) > dtypeBytes(Type);
   }
   /// A routed expert's GEMM (up or down projection of an MoE layer's
   /// experts).

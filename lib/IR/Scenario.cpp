@@ -282,11 +282,14 @@ double AcceleratorConfig::peak(DType T) const {
   return Peak[static_cast<int>(runsAs(T))];
 }
 
-AcceleratorConfig::Rate AcceleratorConfig::rate(DType T) const {
+AcceleratorConfig::Rate AcceleratorConfig::rate(DType T,
+                                                bool BlockScaled) const {
   DType R = runsAs(T);
-  double Efficiency = R == DType::FP8 || R == DType::INT8   ? NarrowEfficiency
-                      : R == DType::FP4 || R == DType::INT4 ? Fp4Efficiency
-                                                            : 1.0;
+  double Efficiency =
+      R == DType::FP8 || R == DType::INT8
+          ? NarrowEfficiency * (BlockScaled ? NarrowBlockEfficiency : 1.0)
+      : R == DType::FP4 || R == DType::INT4 ? Fp4Efficiency
+                                            : 1.0;
   return {Peak[static_cast<int>(R)], Efficiency};
 }
 

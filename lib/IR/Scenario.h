@@ -355,11 +355,12 @@ struct AcceleratorConfig {
   DType runsAs(DType T) const;
   /// peak(T), and NarrowEfficiency (8-bit) or Fp4Efficiency (4-bit) for
   /// narrow formats the device
-  /// supports (1 otherwise), from one format look-up.
+  /// supports (1 otherwise), from one format look-up; an 8-bit one with
+  /// BlockScaled operands (Op::blockScaled) also NarrowBlockEfficiency.
   struct Rate {
     double Peak, FormatEfficiency;
   };
-  Rate rate(DType T) const;
+  Rate rate(DType T, bool BlockScaled = false) const;
 };
 
 /// A fabric as the cost model reads it: per device, per direction.

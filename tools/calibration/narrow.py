@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Fits an accelerator's `efficiency.narrow` (8-bit) or `efficiency.fp4`
-(4-bit) to a published kernel-only speed-up of a low-precision GEMM set
+"""Fits an accelerator's `efficiency.narrow` (8-bit), `narrow_block` (8-bit
+with block scales) or `efficiency.fp4` (4-bit) to a published kernel-only speed-up of a low-precision GEMM set
 over BF16, or its `efficiency.compute` to the set's published BF16 time.
 
 The reference is Transformer Engine's GEMM-profiling example
@@ -127,6 +127,8 @@ def main():
     p.add_argument("--llmsys", default=os.path.join(ROOT, "build", "bin",
                                                     "llmsys"))
     a = p.parse_args()
+    if a.field == "narrow_block" and not a.block:
+        p.error("--field narrow_block fits block-scaled GEMMs: give --block")
     with tempfile.TemporaryDirectory() as tmp:
         stdlib = os.path.join(tmp, "stdlib")
         shutil.copytree(os.path.join(ROOT, "stdlib"), stdlib)
