@@ -444,6 +444,9 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   // reduction (all-reduce, or reduce-scatter with a distributed optimizer)
   // and the updated parameters' all-gather.
   double GradTime = 0, GatherTime = 0, OptTime = 0, HostTransfer = 0;
+  // Of GatherTime, the gathers that wait for the step (Muon's layer-wise
+  // optimizer gathers after its update): exposed with dp_overlap too.
+  double GatherAfterStep = 0;
   // An optimizer offloaded to the host (offload = optimizer): its
   // transfers cross the host link, its update streams the host's memory,
   // shared by the node's devices; neither overlaps the step.
@@ -472,8 +475,12 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
     for (const Op &O : Opt->Ops) {
       if (!O.isCollective())
         (IsTransfer(O) ? HostTransfer : OptTime) += OptimizerOpTime(O).Time;
-      else if (O.Collective == CollectiveKind::AllGather)
-        GatherTime += collectiveTime(O, S.System).Time;
+      else if (O.Collective == CollectiveKind::AllGather) {
+        double T = collectiveTime(O, S.System).Time;
+        GatherTime += T;
+        if (!O.Overlappable)
+          GatherAfterStep += T;
+      }
       else
         GradTime += collectiveTime(O, S.System).Time;
     }
@@ -490,7 +497,9 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
              St.MoELayers * (TimeOf(BlockKind::MoELayer).*F);
     };
     GradExposed = std::max(0.0, GradTime - Layers(&BlockTime::Backward));
-    GatherExposed = std::max(0.0, GatherTime - Layers(&BlockTime::Forward));
+    GatherExposed =
+        GatherAfterStep + std::max(0.0, GatherTime - GatherAfterStep -
+                                            Layers(&BlockTime::Forward));
     DpExposed = GradExposed + GatherExposed;
   }
   R.Optimizer = OptTime;

@@ -127,10 +127,20 @@ MemoryBreakdown trainingMemory(const Program &P) {
     B.Weights = std::max(0.0, B.Weights - Narrow * dtypeBytes(M.Weights));
     B.Gradients = HeldTrained(M.Zero >= 2) * dtypeBytes(M.Gradients);
     // Offloaded, the optimizer state lives in host memory.
+    const bool ShardedState = M.Zero >= 1 || M.DistributedOptimizer;
     B.Optimizer = M.OffloadOptimizer
                       ? 0
-                      : HeldTrained(M.Zero >= 1 || M.DistributedOptimizer) *
+                      : HeldTrained(ShardedState) *
                             P.Scenario.optimizerStateBytes();
+    if (P.Scenario.muon() && !M.OffloadOptimizer) {
+      // Muon's matrices (the layers) keep its 8 bytes, not Adam's 12.
+      double Layers =
+          !ShardedState ? LayerParams
+          : Ed == D     ? LayerParams / D
+                        : (LayerParams - Experts) / D + Experts / Ed;
+      B.Optimizer -= Layers * (P.Scenario.optimizerStateBytes() -
+                               ScenarioConfig::MuonStateBytes);
+    }
     // Micro-batches in flight on stage I (the schedule pass).
     double InFlight = St.InFlight;
     double PerMicroBatch = St.DenseLayers * SavedDense +

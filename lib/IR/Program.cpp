@@ -207,6 +207,8 @@ FullestStage fullestStage(const Program &P) {
     if (Params > Most.Params) {
       Most.Params = Params;
       Most.Layers = St.DenseLayers + St.MoELayers;
+      Most.DenseLayers = St.DenseLayers;
+      Most.MoELayers = St.MoELayers;
       Most.ExpertParams = Count.experts(St);
       Most.Trainable = Count.trainable(St);
       Most.Frozen = Count.Frozen;

@@ -352,6 +352,7 @@ public:
 struct FullestStage {
   double Params = 0;
   int64_t Layers = 0;
+  int64_t DenseLayers = 0, MoELayers = 0; ///< of Layers
   /// Of Params, the routed experts' (MoE layers).
   double ExpertParams = 0;
   /// Of Params, those training updates (all but with fine-tuning).

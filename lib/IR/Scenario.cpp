@@ -441,8 +441,9 @@ static void readTraining(const spec::Object &S, ScenarioConfig &C) {
   using TF = TrainField;
   C.SeqLen = integerOf(S.ifSet(TF::SeqLen), C.Model.MaxSeq);
   C.Tokens = numberOf(S.ifSet(TF::Tokens), 0);
-  C.Sgd = checkedEnum<OptimizerKind>(wordOf(S.ifSet(TF::Optimizer))) ==
-          OptimizerKind::Sgd;
+  const spec::Field *Optimizer = S.ifSet(TF::Optimizer);
+  C.Optimizer = checkedEnum<OptimizerKind>(wordOf(Optimizer));
+  C.OptimizerLoc = locOf(S, Optimizer);
   if (const spec::Field *F = S.ifSet(TF::Finetune)) {
     auto Get = [&](FinetuneField G) { return S.ifSet(TF::Finetune, G); };
     FinetuneConfig &Ft = C.Finetune;

@@ -524,12 +524,24 @@ struct ScenarioConfig {
   llvm::SMRange BeamsLoc;
   double Tokens = 0;       ///< training: tokens to train on
   /// Training optimizer, mixed precision with fp32 master weights: Adam
-  /// (first and second moments) or SGD with momentum.
-  bool Sgd = false;
+  /// (first and second moments), SGD with momentum, or Muon (the layers'
+  /// weight matrices; Adam for the embedding and the head), and where the
+  /// scenario sets it.
+  OptimizerKind Optimizer = OptimizerKind::Adam;
+  llvm::SMRange OptimizerLoc;
+  bool sgd() const { return Optimizer == OptimizerKind::Sgd; }
+  bool muon() const { return Optimizer == OptimizerKind::Muon; }
   /// Optimizer state per parameter: fp32 master weights plus the moments
   /// (Adam 4 + 4 + 4 bytes, Rajbhandari et al. 2020 K = 12; SGD with
-  /// momentum 4 + 4).
-  double optimizerStateBytes() const { return Sgd ? 8 : 12; }
+  /// momentum 4 + 4); with Muon, of the parameters it leaves to Adam.
+  double optimizerStateBytes() const { return sgd() ? 8 : 12; }
+  /// Muon's state per parameter of the matrices it updates: the fp32
+  /// master and the fp32 momentum (emerging_optimizers'
+  /// OrthogonalizedOptimizer keeps one momentum buffer).
+  static constexpr double MuonStateBytes = 8;
+  /// Muon's Newton-Schulz iterations (Megatron-LM's muon_num_ns_steps,
+  /// default 5; Megatron-Bridge's distributed_muon_with_cosine_annealing).
+  static constexpr int MuonSteps = 5;
   /// Serving objectives (0: none): upper limits on time to first token,
   /// time per output token and end-to-end latency; a lower limit on output
   /// tokens per second for the system.

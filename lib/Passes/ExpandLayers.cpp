@@ -418,10 +418,16 @@ struct OptimizerTraffic {
   double Zeroed = 0;
 };
 
-OptimizerTraffic optimizerTraffic(const ScenarioConfig &S) {
+/// With Muon, of its matrices (State 8, the momentum SGD's passes), plus
+/// Nesterov's look-ahead (read the gradient and the momentum, write the
+/// update: 8 and 4), the update cast to the bf16 operand of the
+/// Newton-Schulz GEMMs (read 4, write 2) and the orthogonalized update
+/// read back into the step (2); the GEMMs themselves are ops of their own
+/// (the partition pass's muon.newton_schulz).
+OptimizerTraffic optimizerTraffic(const ScenarioConfig &S, bool Muon = false) {
   const MappingConfig &M = S.Mapping;
   double G = dtypeBytes(M.Gradients), W = dtypeBytes(M.Weights);
-  double State = S.optimizerStateBytes();
+  double State = Muon ? ScenarioConfig::MuonStateBytes : S.optimizerStateBytes();
   OptimizerTraffic T;
   if (G < 4) {
     T.Read += G;
@@ -436,6 +442,10 @@ OptimizerTraffic optimizerTraffic(const ScenarioConfig &S) {
   T.Written += State;
   T.Read += 4;                 // working weights
   T.Written += W;
+  if (Muon) {
+    T.Read += 8 + 4 + 2;       // look-ahead, bf16 operand, the step's input
+    T.Written += 4 + 2;
+  }
   T.Zeroed = G;
   return T;
 }
@@ -598,14 +608,26 @@ bool expandLayers(Program &P, PassContext &Ctx) {
     Opt.Ops = Ctx.Lists.take();
     Opt.Kind = BlockKind::Optimizer;
     Opt.Params = 0;
+    // Muon updates the layers' weight matrices and leaves the embedding,
+    // the positions and the head to Adam (Megatron-LM's
+    // get_megatron_muon_optimizer: the parameters that are neither 1-D nor
+    // the embedding or output layer); the layers' norms and biases, under
+    // 0.1% of a layer, are counted with the matrices. Its Newton-Schulz
+    // GEMMs are per device: the partition pass adds them.
+    const double MuonParams =
+        S.muon() ? Params.Total - (Params.Embedding + Params.Positions +
+                                   Params.EncoderExtras + Params.FinalNorm +
+                                   Params.LMHead)
+                 : 0.0;
     OptimizerTraffic Traffic = optimizerTraffic(S);
     // FLOPs per parameter: Adam about 12 (moments, bias correction,
     // square root, division), SGD with momentum about 4.
     PointwiseModel State = traffic(Traffic.Read, Traffic.Written);
-    State.Sgd = S.Sgd;
+    State.Sgd = S.sgd();
     Op Update = pointwise(S.Mapping.OffloadOptimizer ? OpKind::OffloadHostUpdate
                                                      : OpKind::OptimizerUpdate,
-                          Phase::Optimizer, DType::FP32, 1, Params.Total, State);
+                          Phase::Optimizer, DType::FP32, 1,
+                          Params.Total - MuonParams, State);
     if (S.Mapping.OffloadOptimizer) {
       // ZeRO-Offload / Megatron-LM --optimizer-cpu-offload: the reduced
       // gradients go to host memory, the host runs the update over the
@@ -620,6 +642,15 @@ bool expandLayers(Program &P, PassContext &Ctx) {
                                   Params.Total, Model));
     } else {
       Opt.Ops.push_back(Update);
+    }
+    if (MuonParams > 0) {
+      // Muon's element-wise work is momentum SGD's (about 4 FLOPs a
+      // parameter) and its passes above.
+      OptimizerTraffic Muon = optimizerTraffic(S, /*Muon=*/true);
+      PointwiseModel MuonState = traffic(Muon.Read, Muon.Written);
+      MuonState.Sgd = true;
+      Opt.Ops.push_back(pointwise(OpKind::OptimizerUpdate, Phase::Optimizer,
+                                  DType::FP32, 1, MuonParams, MuonState));
     }
     Opt.Ops.push_back(pointwise(OpKind::GradZero, Phase::Optimizer,
                                 S.Mapping.Gradients, 1, Params.Total,

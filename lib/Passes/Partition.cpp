@@ -185,6 +185,16 @@ private:
       error<DiagID::err_tp_overlap_backward>(L.TpOverlapBackward);
     if (Map.SparseWeights && S.Training)
       error<DiagID::err_sparse_training>(L.SparseWeights);
+    if (S.Training && S.muon()) {
+      if (S.Finetune.adapters())
+        error<DiagID::err_muon>(S.OptimizerLoc,
+                                "is costed for pre-training: fine-tuning's "
+                                "adapters beside frozen weights are not");
+      else if (Map.OffloadOptimizer)
+        error<DiagID::err_muon>(S.OptimizerLoc,
+                                "orthogonalizes on the device: offload = "
+                                "optimizer would run the update on the host");
+    }
     if (Map.QuantizedWritten) {
       const ModelConfig &Mod = S.Model;
       std::string Missing;
@@ -1107,6 +1117,92 @@ private:
     return Out;
   }
 
+  /// Muon (optimizer = muon): the Newton-Schulz orthogonalization of every
+  /// weight matrix the fullest stage's layers hold on this device, as
+  /// Megatron-LM runs it (emerging_optimizers' newton_schulz: the matrix
+  /// turned so that m <= n, then per iteration A = X X^T, B = b A + c A A,
+  /// X = a X + B X: 4 m^2 n + 2 m^3 FLOPs; muon_num_ns_steps 5, in BF16 at
+  /// muon_fp32_matmul_prec "medium"; tensor-parallel shards each on their
+  /// own, muon_tp_mode "blockwise"). With a sharded optimizer each rank
+  /// orthogonalizes whole matrices, its share of them (the layer-wise
+  /// optimizer splits them over the data-parallel ranks, the routed
+  /// experts' over the expert-data-parallel ones): the rank with the most
+  /// sets the step, ceil(matrices / ranks) of each shape. Per shape, the
+  /// three products as ops of their shapes (m x m x n, m x m x m,
+  /// m x n x m), each iteration's in the batch; their BF16 operands read
+  /// and their results written once (b A and a X added in the GEMMs'
+  /// epilogues, as addmm does: one more read of A and of X).
+  void insertNewtonSchulz(Block &Opt, const FullestStage &Fullest,
+                          bool Sharded) {
+    if (!S.muon())
+      return;
+    struct Shape {
+      int64_t M, N;
+      int64_t Matrices; ///< on the fullest stage
+      bool Expert;
+    };
+    llvm::SmallVector<Shape, 16> Shapes;
+    auto Add = [&](const Block *B, int64_t Layers) {
+      if (!B || Layers == 0)
+        return;
+      for (const Op &O : B->Ops) {
+        if (O.Ph != Phase::Forward || !hasWeightMatrix(O.Kind))
+          continue;
+        int64_t Rows = std::min(O.K, O.N), Cols = std::max(O.K, O.N);
+        bool Expert = O.routedExpert() && M.Moe;
+        int64_t Matrices =
+            Layers * (Expert ? (M.Moe->Experts + Map.Ep - 1) / Map.Ep
+                             : O.Batch);
+        auto Same = std::find_if(Shapes.begin(), Shapes.end(),
+                                 [&](const Shape &X) {
+                                   return X.M == Rows && X.N == Cols &&
+                                          X.Expert == Expert;
+                                 });
+        if (Same != Shapes.end())
+          Same->Matrices += Matrices;
+        else
+          Shapes.push_back({Rows, Cols, Matrices, Expert});
+      }
+    };
+    Add(P.block(BlockKind::DenseLayer), Fullest.DenseLayers);
+    Add(P.block(BlockKind::MoELayer), Fullest.MoELayers);
+    for (const Shape &Sh : Shapes) {
+      int64_t Ranks = !Sharded ? 1
+                      : Sh.Expert ? Map.expertReplicas()
+                                  : Map.weightReplicas();
+      int64_t Batch = int64_t(ScenarioConfig::MuonSteps) *
+                      ((Sh.Matrices + Ranks - 1) / Ranks);
+      const double Rows = double(Sh.M), Cols = double(Sh.N);
+      // (M, N, K; what each product reads and writes, in elements.)
+      const struct {
+        int64_t M, N, K;
+        double Read, Written;
+      } Products[] = {
+          {Sh.M, Sh.M, Sh.N, 2 * Rows * Cols, Rows * Rows}, // A = X X^T
+          {Sh.M, Sh.M, Sh.M, 3 * Rows * Rows, Rows * Rows}, // B = b A + c A A
+          {Sh.M, Sh.N, Sh.M, Rows * Rows + 2 * Rows * Cols,
+           Rows * Cols}}; // X = a X + B X
+      for (const auto &Pr : Products) {
+        Op NS;
+        NS.Kind = OpKind::MuonNewtonSchulz;
+        NS.Category = OpCategory::Contraction;
+        NS.Ph = Phase::Optimizer;
+        NS.Type = DType::BF16;
+        NS.M = Pr.M;
+        NS.N = Pr.N;
+        NS.K = Pr.K;
+        NS.Batch = Batch;
+        NS.ABytes = NS.BBytes = 2;
+        NS.ModelWork = false;
+        NS.Flops = 2.0 * double(Pr.M) * double(Pr.N) * double(Pr.K) *
+                   double(Batch);
+        NS.BytesRead = 2 * Pr.Read * double(Batch);
+        NS.BytesWritten = 2 * Pr.Written * double(Batch);
+        Opt.Ops.push_back(NS);
+      }
+    }
+  }
+
   void insertDataParallel() {
     Block *Opt = P.block(BlockKind::Optimizer);
     if (!Opt)
@@ -1142,6 +1238,7 @@ private:
         scale(O, Share(Sharded) / Total);
       else if (O.Kind == OpKind::GradZero)
         scale(O, Share(Map.Zero >= 2) / Total);
+    insertNewtonSchulz(*Opt, Fullest, Sharded);
     llvm::SmallVector<Op, 4> Comm;
     if (Map.Zero == 3) {
       // ZeRO-3: every layer's parameters gathered before its forward and
@@ -1189,7 +1286,21 @@ private:
     for (const ReplicaGroup &G : replicaGroups(Trained, TrainedExperts)) {
       if (G.Size < 2 || G.Params <= 0)
         continue;
-      if (Sharded) {
+      if (Sharded && S.muon()) {
+        // Megatron-LM's layer-wise optimizer for Muon (dist_muon): each
+        // rank keeps the whole gradient (all-reduced, overlapped with the
+        // backward like any), updates the matrices it owns, and gathers
+        // the others' after the step (overlap_param_gather off: exposed).
+        Op Reduce = collective(OpKind::DpGradAllreduce, Phase::Optimizer,
+                               CollectiveKind::AllReduce, G.Dim, G.Size,
+                               G.Stride, G.Params * GradBytes);
+        Op Gather = collective(OpKind::DpParamAllgather, Phase::Optimizer,
+                               CollectiveKind::AllGather, G.Dim, G.Size,
+                               G.Stride, G.Params * WeightBytes);
+        Reduce.Overlappable = true;
+        Comm.push_back(Reduce);
+        Comm.push_back(Gather);
+      } else if (Sharded) {
         Op Reduce = collective(OpKind::DpGradReducescatter, Phase::Optimizer,
                                CollectiveKind::ReduceScatter, G.Dim, G.Size,
                                G.Stride, G.Params * GradBytes);

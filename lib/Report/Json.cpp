@@ -51,7 +51,7 @@ static Object inputs(const Program &P) {
       {"tp_grad_overlap", M.TpGradOverlap},
       {"dp_overlap", M.DpOverlap},
       {"grad_accumulation_fusion", M.GradAccumulationFusion},
-      {"optimizer", S.Training ? (S.Sgd ? "sgd" : "adam") : "none"},
+      {"optimizer", S.Training ? enumWord(S.Optimizer) : "none"},
   };
 }
 

@@ -29,11 +29,20 @@ Value integer() { return type("integer"); }
 Value text() { return type("string"); }
 Value boolean() { return type("boolean"); }
 Value orNull(const char *T) { return Object{{"type", Array{T, "null"}}}; }
-Value words(std::initializer_list<llvm::StringRef> Words) {
+Value words(llvm::ArrayRef<llvm::StringRef> Words) {
   Array A;
   for (llvm::StringRef W : Words)
     A.push_back(W.str());
   return Object{{"enum", std::move(A)}};
+}
+Value words(std::initializer_list<llvm::StringRef> Words) {
+  return words(llvm::ArrayRef<llvm::StringRef>(Words));
+}
+/// An enum's words, from its registry (IR/Enums.def).
+template <typename E> Value enumWordsOf() {
+  std::vector<llvm::StringRef> Words(ir::enumWords<E>().begin(),
+                                     ir::enumWords<E>().end());
+  return words(llvm::ArrayRef<llvm::StringRef>(Words));
 }
 Value arrayOf(Value Items) {
   return Object{{"type", "array"}, {"items", std::move(Items)}};
@@ -83,7 +92,8 @@ Value inputs(bool Training) {
                         "dp_overlap", "grad_accumulation_fusion"})
     I.key(K, boolean());
   I.key("offload", words({"none", "weights", "optimizer"}));
-  I.key("optimizer", Training ? words({"adam", "sgd"}) : words({"none"}));
+  I.key("optimizer",
+        Training ? enumWordsOf<ir::OptimizerKind>() : words({"none"}));
   return I.build();
 }
 
