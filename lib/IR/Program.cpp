@@ -268,6 +268,8 @@ static void printOp(const Op &O, raw_ostream &OS) {
       OS << " executed " << num(O.Executed);
     if (O.SparseWeight)
       OS << " sparse-weight";
+    if (O.blockScaled())
+      OS << " block-scaled";
     OS << ' ';
   }
   if (O.Window)

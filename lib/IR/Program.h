@@ -204,12 +204,13 @@ struct Op {
   bool isCollective() const { return Collective != CollectiveKind::None; }
   /// A linear layer's GEMM whose operands carry block scales: the quantize
   /// pass writes a recipe's `block` into its operand bytes (its format's
-  /// bytes plus 1/block an element). Attention's products keep their own
-  /// operand bytes when a recipe narrows them and are never block-scaled.
+  /// bytes plus 1/block an element; the operator's two cache lines have no
+  /// byte left for a flag). Attention's products keep their own operand
+  /// bytes when a recipe narrows them and are never block-scaled.
   bool blockScaled() const {
     return Category == OpCategory::Contraction &&
-           !hasKindTrait(Kind, KindAttentionProduct) &&
-           double(ABytes) > dtypeBytes(Type);
+           double(ABytes) > dtypeBytes(Type) &&
+           !hasKindTrait(Kind, KindAttentionProduct);
   }
   /// A routed expert's GEMM (up or down projection of an MoE layer's
   /// experts).

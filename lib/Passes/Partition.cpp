@@ -194,6 +194,16 @@ private:
         error<DiagID::err_muon>(S.OptimizerLoc,
                                 "orthogonalizes on the device: offload = "
                                 "optimizer would run the update on the host");
+      else if (Map.Zero >= 2)
+        error<DiagID::err_muon>(S.OptimizerLoc,
+                                "keeps every rank's gradients whole "
+                                "(Megatron-LM's layer-wise optimizer): zero = " +
+                                    std::to_string(Map.Zero) +
+                                    " shards them");
+      else if (Map.Precision == DType::FP16)
+        error<DiagID::err_muon>(S.OptimizerLoc,
+                                "is costed with bf16, as Megatron-LM runs it "
+                                "(it refuses fp16)");
     }
     if (Map.QuantizedWritten) {
       const ModelConfig &Mod = S.Model;
@@ -1286,36 +1296,26 @@ private:
     for (const ReplicaGroup &G : replicaGroups(Trained, TrainedExperts)) {
       if (G.Size < 2 || G.Params <= 0)
         continue;
-      if (Sharded && S.muon()) {
-        // Megatron-LM's layer-wise optimizer for Muon (dist_muon): each
-        // rank keeps the whole gradient (all-reduced, overlapped with the
-        // backward like any), updates the matrices it owns, and gathers
-        // the others' after the step (overlap_param_gather off: exposed).
-        Op Reduce = collective(OpKind::DpGradAllreduce, Phase::Optimizer,
-                               CollectiveKind::AllReduce, G.Dim, G.Size,
-                               G.Stride, G.Params * GradBytes);
+      // A sharded optimizer reduce-scatters the gradients and gathers the
+      // updated parameters, overlapped with the step's compute under
+      // dp_overlap. Megatron-LM's layer-wise optimizer for Muon
+      // (dist_muon) keeps the whole gradient (all-reduced) and gathers the
+      // matrices the other ranks updated after the step
+      // (overlap_param_gather off: exposed).
+      const bool Scatter = Sharded && !S.muon();
+      Op Reduce = collective(
+          Scatter ? OpKind::DpGradReducescatter : OpKind::DpGradAllreduce,
+          Phase::Optimizer,
+          Scatter ? CollectiveKind::ReduceScatter : CollectiveKind::AllReduce,
+          G.Dim, G.Size, G.Stride, G.Params * GradBytes);
+      Reduce.Overlappable = true;
+      Comm.push_back(Reduce);
+      if (Sharded) {
         Op Gather = collective(OpKind::DpParamAllgather, Phase::Optimizer,
                                CollectiveKind::AllGather, G.Dim, G.Size,
                                G.Stride, G.Params * WeightBytes);
-        Reduce.Overlappable = true;
-        Comm.push_back(Reduce);
+        Gather.Overlappable = !S.muon();
         Comm.push_back(Gather);
-      } else if (Sharded) {
-        Op Reduce = collective(OpKind::DpGradReducescatter, Phase::Optimizer,
-                               CollectiveKind::ReduceScatter, G.Dim, G.Size,
-                               G.Stride, G.Params * GradBytes);
-        Op Gather = collective(OpKind::DpParamAllgather, Phase::Optimizer,
-                               CollectiveKind::AllGather, G.Dim, G.Size,
-                               G.Stride, G.Params * WeightBytes);
-        Reduce.Overlappable = Gather.Overlappable = true;
-        Comm.push_back(Reduce);
-        Comm.push_back(Gather);
-      } else {
-        Op Reduce = collective(OpKind::DpGradAllreduce, Phase::Optimizer,
-                               CollectiveKind::AllReduce, G.Dim, G.Size,
-                               G.Stride, G.Params * GradBytes);
-        Reduce.Overlappable = true;
-        Comm.push_back(Reduce);
       }
     }
     Opt->Ops.insert(Opt->Ops.begin(), Comm.begin(), Comm.end());
