@@ -27,21 +27,6 @@ DType dtypeFromWord(StringRef W) { return checkedEnum<DType>(W); }
 
 StringRef dtypeName(DType T) { return enumWord(T); }
 
-double dtypeBytes(DType T) {
-  switch (T) {
-  case DType::FP64: return 8;
-  case DType::FP32:
-  case DType::TF32: return 4;
-  case DType::BF16:
-  case DType::FP16: return 2;
-  case DType::FP8:
-  case DType::INT8: return 1;
-  case DType::INT4:
-  case DType::FP4: return 0.5;
-  }
-  llvm_unreachable("unknown dtype");
-}
-
 DType servingAttentionFormat(const MappingConfig &M) {
   // Integer formats are dequantized before the products.
   auto Float = [&](DType T) {

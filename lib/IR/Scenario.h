@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/SMLoc.h"
 #include <algorithm>
 #include <cassert>
@@ -32,7 +33,22 @@ enum class DType : uint8_t { LLMSYS_DTYPE_WORDS(LLMSYS_ENUM_ID) Last = FP4 };
 constexpr int NumDTypes = static_cast<int>(DType::Last) + 1;
 DType dtypeFromWord(llvm::StringRef Word);
 llvm::StringRef dtypeName(DType T);
-double dtypeBytes(DType T);
+/// Bytes of one element (inline: the cost model asks it for every
+/// operator).
+inline double dtypeBytes(DType T) {
+  switch (T) {
+  case DType::FP64: return 8;
+  case DType::FP32:
+  case DType::TF32: return 4;
+  case DType::BF16:
+  case DType::FP16: return 2;
+  case DType::FP8:
+  case DType::INT8: return 1;
+  case DType::INT4:
+  case DType::FP4: return 0.5;
+  }
+  llvm_unreachable("unknown dtype");
+}
 
 /// The other enumerations of IR/Enums.def.
 #define LLMSYS_ENUM_TYPE(Type, List)                                           \
