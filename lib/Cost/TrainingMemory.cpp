@@ -88,12 +88,14 @@ MemoryBreakdown trainingMemory(const Program &P) {
     double LayerParams = StageParams(St, /*LayersOnly=*/true);
     double Params = StageParams(St);
     double Experts = StageParams.experts(St);
-    // The stage's parameters a device keeps when its groups shard them.
-    auto Held = [&](bool Sharded) {
+    // Of `Of` parameters (Experts of them the routed experts'), those a
+    // device keeps when its groups shard them (Held: of the stage's).
+    auto HeldOf = [&](bool Sharded, double Of) {
       if (!Sharded)
-        return Params;
-      return Ed == D ? Params / D : (Params - Experts) / D + Experts / Ed;
+        return Of;
+      return Ed == D ? Of / D : (Of - Experts) / D + Experts / Ed;
     };
+    auto Held = [&](bool Sharded) { return HeldOf(Sharded, Params); };
     // Fine-tuning: only the adapters have gradients and optimizer state
     // (sharded over the data-parallel group); the frozen weights take the
     // mapping's format, or QLoRA's 4-bit one.
@@ -134,12 +136,9 @@ MemoryBreakdown trainingMemory(const Program &P) {
                             P.Scenario.optimizerStateBytes();
     if (P.Scenario.muon() && !M.OffloadOptimizer) {
       // Muon's matrices (the layers) keep its 8 bytes, not Adam's 12.
-      double Layers =
-          !ShardedState ? LayerParams
-          : Ed == D     ? LayerParams / D
-                        : (LayerParams - Experts) / D + Experts / Ed;
-      B.Optimizer -= Layers * (P.Scenario.optimizerStateBytes() -
-                               ScenarioConfig::MuonStateBytes);
+      B.Optimizer -= HeldOf(ShardedState, LayerParams) *
+                     (P.Scenario.optimizerStateBytes() -
+                      ScenarioConfig::MuonStateBytes);
     }
     // Micro-batches in flight on stage I (the schedule pass).
     double InFlight = St.InFlight;

@@ -269,6 +269,11 @@ struct MappingConfig {
   MappingLocs Locs;
 
   int64_t devices() const { return Dp * Tp * Pp * Cp; }
+  /// A device's routed experts of a model's Experts (the last EP rank may
+  /// hold fewer; the most a device holds).
+  int64_t expertsPerDevice(int64_t Experts) const {
+    return (Experts + Ep - 1) / Ep;
+  }
   /// Model chunks a stage runs: the virtual stages of the interleaved
   /// schedule, one otherwise.
   int64_t modelChunks() const {

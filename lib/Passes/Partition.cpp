@@ -1161,7 +1161,7 @@ private:
         int64_t Rows = std::min(O.K, O.N), Cols = std::max(O.K, O.N);
         bool Expert = O.routedExpert() && M.Moe;
         int64_t Matrices =
-            Layers * (Expert ? (M.Moe->Experts + Map.Ep - 1) / Map.Ep
+            Layers * (Expert ? Map.expertsPerDevice(M.Moe->Experts)
                              : O.Batch);
         auto Same = std::find_if(Shapes.begin(), Shapes.end(),
                                  [&](const Shape &X) {

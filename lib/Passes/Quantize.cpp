@@ -210,7 +210,7 @@ private:
   double weightElements(const Op &O) const {
     double W = double(O.K) * double(O.N);
     if (O.routedExpert() && P.Scenario.Model.Moe)
-      return W * double((P.Scenario.Model.Moe->Experts + Map.Ep - 1) / Map.Ep);
+      return W * double(Map.expertsPerDevice(P.Scenario.Model.Moe->Experts));
     return W * double(O.Batch);
   }
 
