@@ -87,6 +87,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
                     *ExpertTp = M.ifSet(MF::ExpertTp),
                     *Sparse = M.ifSet(MF::SparseWeights),
                     *Quantized = M.ifSet(MF::Quantized),
+                    *RecomputeModules = M.ifSet(MF::RecomputeModules),
                     *FirstStage = M.ifSet(MF::FirstStageLayers),
                     *LastStage = M.ifSet(MF::LastStageLayers);
   C.Dp = integerOf(Dp, 1);
@@ -229,6 +230,18 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
       if ((C.Quantized >> Part & 1u) && C.QuantizedTwice < 0)
         C.QuantizedTwice = int8_t(Part);
       C.Quantized |= uint8_t(1u << Part);
+    }
+  }
+  C.Locs.RecomputeModules = locOf(M, RecomputeModules);
+  C.RecomputeModulesWritten = RecomputeModules != nullptr;
+  if (RecomputeModules) {
+    C.RecomputeModules = 0;
+    for (const spec::Value &W : RecomputeModules->V.elems()) {
+      auto Module =
+          static_cast<unsigned>(checkedEnum<RecomputeModule>(W.str()));
+      if ((C.RecomputeModules >> Module & 1u) && C.RecomputeModuleTwice < 0)
+        C.RecomputeModuleTwice = int8_t(Module);
+      C.RecomputeModules |= uint8_t(1u << Module);
     }
   }
   C.Locs.FirstStageLayers = locOf(M, FirstStage);

@@ -13,6 +13,7 @@
 #include "IR/Model.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/SMLoc.h"
@@ -60,7 +61,11 @@ LLMSYS_ENUM_TYPES(LLMSYS_ENUM_TYPE)
 /// The parts of a layer `quantized` names (one bit each in a mask).
 constexpr unsigned NumQuantizedParts =
     0 LLMSYS_QUANTIZED_PART_WORDS(LLMSYS_ENUM_COUNT);
+/// The parts of a layer `recompute_modules` names (one bit each).
+constexpr unsigned NumRecomputeModules =
+    0 LLMSYS_RECOMPUTE_MODULE_WORDS(LLMSYS_ENUM_COUNT);
 #undef LLMSYS_ENUM_COUNT
+static_assert(NumRecomputeModules <= 8, "a mapping keeps them in 8 bits");
 constexpr size_t NumLoraTargets = 4;
 
 /// The words of an enumeration of IR/Enums.def, in enumerator order.
@@ -152,7 +157,8 @@ struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
       VirtualStages, Offload, Gradients, Activations, Recipe, TpOverlap,
       TpOverlapBackward, EpOverlap, EpSms, EpDispatch, ExpertTp, SparseWeights,
-      Quantized, StageLayers, FirstStageLayers, LastStageLayers, Fusion, Decl;
+      Quantized, RecomputeModules, StageLayers, FirstStageLayers,
+      LastStageLayers, Fusion, Decl;
 };
 
 /// A low-precision training recipe (a `recipe` entity; docs/cost-model.md,
@@ -218,6 +224,27 @@ struct MappingConfig {
   ScheduleKind Schedule = ScheduleKind::OneFOneB;
   int64_t VirtualStages = 1;
   Recompute Recomp = Recompute::None;
+  /// With Recomp = Selective, the parts of a layer recomputed
+  /// (RecomputeModule bits; `recompute_modules`, core_attn unless
+  /// written).
+  uint8_t RecomputeModules = 1u << unsigned(RecomputeModule::CoreAttn);
+  bool RecomputeModulesWritten = false;
+  /// A module `recompute_modules` lists twice (the first such; -1: none).
+  int8_t RecomputeModuleTwice = -1;
+  bool recomputes(RecomputeModule R) const {
+    return Recomp == Recompute::Selective &&
+           ((RecomputeModules >> static_cast<unsigned>(R)) & 1u);
+  }
+  /// The modules recomputed, in the registry's order (none unless
+  /// selective).
+  llvm::SmallVector<RecomputeModule, NumRecomputeModules>
+  recomputedModules() const {
+    llvm::SmallVector<RecomputeModule, NumRecomputeModules> Out;
+    for (unsigned I = 0; I < NumRecomputeModules; ++I)
+      if (recomputes(RecomputeModule(I)))
+        Out.push_back(RecomputeModule(I));
+    return Out;
+  }
   /// Uneven pipeline stages, as written: layers per stage or per model
   /// chunk (`stage_layers`), or the first and last stages' layers (-1:
   /// unset). None of them: an even split. The partition pass lays them out

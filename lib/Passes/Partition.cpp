@@ -88,6 +88,77 @@ private:
       error<DiagID::err_mapping_divisible>(R,  What, Value, ByName, By);
   }
 
+  /// recompute_modules: with selective recomputation only, each module
+  /// once, and each one a part of the model that recomputing changes
+  /// (passes/Recompute.cpp).
+  void recomputeModules() {
+    llvm::SMRange R = Map.Locs.RecomputeModules;
+    const ModelConfig &Mod = S.Model;
+    if (Map.Recomp != Recompute::Selective) {
+      error<DiagID::err_recompute_modules>(
+          R, "chooses what recompute = selective recomputes; recompute is '" +
+                 enumWord(Map.Recomp).str() + "'");
+      return;
+    }
+    if (Map.RecomputeModuleTwice >= 0) {
+      error<DiagID::err_recompute_modules>(
+          R, "lists '" +
+                 enumWord(RecomputeModule(Map.RecomputeModuleTwice)).str() +
+                 "' twice");
+      return;
+    }
+    if (Map.RecomputeModules == 0) {
+      error<DiagID::err_recompute_modules>(
+          R, "lists none (recompute = none recomputes nothing)");
+      return;
+    }
+    bool Moe = Mod.Moe.has_value() && Mod.moeLayers() > 0;
+    for (unsigned I = 0; I < NumRecomputeModules; ++I) {
+      auto Module = RecomputeModule(I);
+      if (!Map.recomputes(Module))
+        continue;
+      std::string Word = enumWord(Module).str(), Why;
+      switch (Module) {
+      case RecomputeModule::CoreAttn:
+        if (Map.Fusion.flashAttention())
+          Why = "the fused attention kernel keeps no score matrix to "
+                "recompute (Megatron-LM: no need to set it with fused "
+                "attention)";
+        break;
+      case RecomputeModule::Layernorm:
+        if (!Mod.Mla && !(Moe && !Mod.SharedNorm))
+          Why = "model '" + Mod.Name +
+                "' has no norm that is a module of its own (its norms are "
+                "fused into the next linear layer; only a MoE layer's "
+                "pre-MLP norm and MLA's input norm are not)";
+        break;
+      case RecomputeModule::MlaUpProj:
+        if (!Mod.Mla)
+          Why = "model '" + Mod.Name + "' has no multi-latent attention";
+        break;
+      case RecomputeModule::MoeAct:
+      case RecomputeModule::Moe:
+        if (!Moe)
+          Why = "model '" + Mod.Name + "' has no MoE layer";
+        break;
+      case RecomputeModule::SharedExperts:
+        if (!Moe || Mod.Moe->SharedExperts == 0)
+          Why = "model '" + Mod.Name + "' has no shared experts";
+        break;
+      case RecomputeModule::Mlp:
+        if (Mod.denseLayers() == 0)
+          Why = "model '" + Mod.Name + "' has no dense layer";
+        break;
+      }
+      if (!Why.empty()) {
+        error<DiagID::err_recompute_modules>(R, "lists '" + Word +
+                                                    "', which changes "
+                                                    "nothing: " + Why);
+        return;
+      }
+    }
+  }
+
   bool validate() {
     const MappingLocs &L = Map.Locs;
     // Groups and device counts are 32-bit in the operators. Each size is
@@ -205,6 +276,8 @@ private:
                                 "is costed with bf16, as Megatron-LM runs it "
                                 "(it refuses fp16)");
     }
+    if (Map.RecomputeModulesWritten)
+      recomputeModules();
     if (Map.QuantizedWritten) {
       const ModelConfig &Mod = S.Model;
       std::string Missing;

@@ -10,6 +10,26 @@
 //              core keeps nothing of size s^2 already, so nothing changes.
 //   full       only each layer's input is kept (2 s b h); the whole forward
 //              of the layer runs again before its backward.
+// Selective recomputation recomputes the parts `recompute_modules` names
+// (Megatron-LM's recompute_modules; core_attn alone unless written):
+//   core_attn       the attention core, as above
+//   layernorm       the norms that are modules of their own in Megatron-LM's
+//                   Transformer Engine layers: a MoE layer's pre-MLP norm
+//                   and MLA's input norm (the others are fused into the next
+//                   linear layer, which keeps the norm's output); the linear
+//                   layers they feed keep nothing of their input
+//   mla_up_proj     MLA's up-projections and rotary embedding: attention
+//                   keeps no Q, K or V (its softmax statistics stay)
+//   moe_act         the routed experts' activation: the down-projection
+//                   keeps nothing of its input
+//   mlp             a dense layer's MLP with the norm before it (fused into
+//                   its first linear layer): only the norm's input is kept
+//   moe             a MoE layer's router, dispatch, experts and combine:
+//                   only the router's input is kept
+//   shared_experts  the shared experts: only their input is kept
+// The first four discard an output once it is consumed and recompute it
+// (Megatron-LM's output-discarding checkpoints); the last three keep their
+// input. A recomputed op's collectives come with it (partition).
 // Recomputed work is in the `recompute` phase and is not model work (it
 // counts in HFU, not in MFU).
 //
@@ -22,6 +42,8 @@
 
 #include "Passes/OpBuilder.h"
 #include "Passes/Passes.h"
+
+#include <algorithm>
 
 
 namespace llmsys {
@@ -73,6 +95,73 @@ static void keptUnderOps(Op &O, double RecomputedShare) {
   O.SavedBytes = 0;
 }
 
+/// Under selective recomputation, whether a layer's forward op O is run
+/// again, and what it keeps then (SavedBytes set in place), for the
+/// modules the mapping names. Moe: O is in a MoE layer.
+static bool selectiveRedo(Op &O, bool Moe, bool Flash,
+                          const MappingConfig &Map, const ModelConfig &M) {
+  auto Has = [&](RecomputeModule R) { return Map.recomputes(R); };
+  bool Redo = false;
+  auto Drop = [&](bool Discarded) {
+    if (Discarded)
+      O.SavedBytes = 0;
+  };
+  // The attention core without a fused kernel: the s x s tensors go.
+  if (Has(RecomputeModule::CoreAttn) && !Flash &&
+      hasKindTrait(O.Kind, KindAttentionCore)) {
+    Redo = true;
+    Drop(O.Kind == OpKind::AttnSoftmax || O.Kind == OpKind::AttnDropout);
+  }
+  // A norm of its own, and the linear layers reading its output.
+  bool MlaNorm = M.Mla.has_value(), MoeNorm = Moe;
+  if (Has(RecomputeModule::Layernorm)) {
+    Redo |= (O.Kind == OpKind::Ln1 && MlaNorm) ||
+            (O.Kind == OpKind::Ln2 && MoeNorm);
+    Drop((MlaNorm && (O.Kind == OpKind::AttnQDown || O.Kind == OpKind::AttnQ ||
+                      O.Kind == OpKind::AttnKvDown)) ||
+         (MoeNorm && (O.Kind == OpKind::MoeRouter ||
+                      O.Kind == OpKind::MoeSharedUp)));
+  }
+  if (Has(RecomputeModule::MlaUpProj)) {
+    Redo |= O.Kind == OpKind::AttnQUp || O.Kind == OpKind::AttnKvUp ||
+            O.Kind == OpKind::AttnRope;
+    // Q and K (MLA: as many K heads as Q heads) kept by the scores, V by
+    // the context; the scores' softmax statistics stay.
+    if (O.Kind == OpKind::AttnScore && O.SavedBytes > 0)
+      O.SavedBytes = std::max(0.0, O.SavedBytes - 2 * double(O.M) *
+                                                      double(O.K) * O.Batch *
+                                                      O.ABytes * O.share());
+    Drop(O.Kind == OpKind::AttnContext);
+  }
+  if (Moe && Has(RecomputeModule::MoeAct)) {
+    Redo |= O.Kind == OpKind::MoeExpertAct;
+    Drop(O.Kind == OpKind::MoeExpertDown);
+  }
+  if (!Moe && Has(RecomputeModule::Mlp)) {
+    bool Mlp = O.Kind == OpKind::MlpUp || O.Kind == OpKind::MlpAct ||
+               O.Kind == OpKind::MlpDown;
+    Redo |= Mlp || O.Kind == OpKind::Ln2;
+    Drop(Mlp);
+  }
+  if (Moe && Has(RecomputeModule::Moe)) {
+    bool Part = O.Kind == OpKind::MoeRouter || O.Kind == OpKind::MoeTopk ||
+                O.Kind == OpKind::MoeDispatch ||
+                O.Kind == OpKind::MoeExpertUp ||
+                O.Kind == OpKind::MoeExpertAct ||
+                O.Kind == OpKind::MoeExpertDown ||
+                O.Kind == OpKind::MoeSharedUp ||
+                O.Kind == OpKind::MoeSharedDown ||
+                O.Kind == OpKind::MoeCombine;
+    Redo |= Part;
+    Drop(Part && O.Kind != OpKind::MoeRouter);
+  }
+  if (Moe && Has(RecomputeModule::SharedExperts)) {
+    Redo |= O.Kind == OpKind::MoeSharedUp || O.Kind == OpKind::MoeSharedDown;
+    Drop(O.Kind == OpKind::MoeSharedDown);
+  }
+  return Redo;
+}
+
 bool recompute(Program &P, PassContext &Ctx) {
   const ScenarioConfig &S = P.Scenario;
   if (!S.Training || S.Mapping.Recomp == Recompute::None)
@@ -103,8 +192,9 @@ bool recompute(Program &P, PassContext &Ctx) {
         Again.push_back(R);
         continue;
       }
-      bool Redo = S.Mapping.Recomp == Recompute::Full ||
-                  (hasKindTrait(O.Kind, KindAttentionCore) && !Flash);
+      bool Full = S.Mapping.Recomp == Recompute::Full;
+      bool Redo = Full || selectiveRedo(O, B.Kind == BlockKind::MoELayer,
+                                        Flash, S.Mapping, S.Model);
       if (!Redo)
         continue;
       Op R = O;
@@ -112,16 +202,9 @@ bool recompute(Program &P, PassContext &Ctx) {
       R.ModelWork = false;
       R.SavedBytes = 0;
       Again.push_back(R);
-      if (S.Mapping.Recomp == Recompute::Full) {
-        // Only the layer's input stays: the first norm's input.
-        if (O.Kind != OpKind::Ln1)
-          O.SavedBytes = 0;
-      } else if (O.Kind == OpKind::AttnSoftmax ||
-                 O.Kind == OpKind::AttnDropout) {
-        // The s x s tensors; Q, K (kept by the scores) and V (kept by the
-        // context) are what the recomputation starts from.
+      // Full: only the layer's input stays, the first norm's input.
+      if (Full && O.Kind != OpKind::Ln1)
         O.SavedBytes = 0;
-      }
     }
     // The recomputation runs before the layer's backward ops.
     auto FirstBackward = B.Ops.begin();

@@ -17,6 +17,13 @@ using llvm::json::Array;
 using llvm::json::Object;
 using llvm::json::Value;
 
+static Array recomputeModules(const MappingConfig &M) {
+  Array Out;
+  for (RecomputeModule R : M.recomputedModules())
+    Out.push_back(enumWord(R));
+  return Out;
+}
+
 static Object inputs(const Program &P) {
   const ScenarioConfig &S = P.Scenario;
   const MappingConfig &M = S.Mapping;
@@ -37,6 +44,7 @@ static Object inputs(const Program &P) {
       {"micro_batch", P.MicroBatch},
       {"seq_len", P.SeqLen},
       {"recompute", recomputeName(M.Recomp)},
+      {"recompute_modules", recomputeModules(M)},
       {"schedule", scheduleName(M.Schedule)},
       {"virtual_stages", M.VirtualStages},
       {"precision", dtypeName(M.Precision)},

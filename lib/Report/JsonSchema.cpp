@@ -91,6 +91,7 @@ Value inputs(bool Training) {
   for (const char *K : {"charge_idle", "sp", "tp_overlap", "tp_grad_overlap",
                         "dp_overlap", "grad_accumulation_fusion"})
     I.key(K, boolean());
+  I.key("recompute_modules", arrayOf(enumWordsOf<ir::RecomputeModule>()));
   I.key("offload", words({"none", "weights", "optimizer"}));
   I.key("optimizer",
         Training ? enumWordsOf<ir::OptimizerKind>() : words({"none"}));

@@ -69,6 +69,12 @@ std::string describeMapping(const MappingConfig &M) {
     Out += ", sp";
   if (M.Recomp != Recompute::None)
     Out += fmt::format(", {} recompute", recomputeName(M.Recomp).str());
+  if (M.RecomputeModulesWritten && M.Recomp == Recompute::Selective) {
+    std::string Modules;
+    for (RecomputeModule R : M.recomputedModules())
+      Modules += (Modules.empty() ? "" : ", ") + enumWord(R).str();
+    Out += " (" + Modules + ")";
+  }
   if (M.Pp > 1) {
     Out += ", " + scheduleName(M.Schedule).str();
     if (M.VirtualStages > 1)

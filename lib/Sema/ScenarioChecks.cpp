@@ -137,6 +137,8 @@ void checkLaunches(const Object &Sc, DiagnosticEngine &Diags) {
 static const std::tuple<MappingField, const char *, const char *>
     TrainingOnly[] = {
         {MappingField::Recompute, "recompute", "no backward pass"},
+        {MappingField::RecomputeModules, "recompute_modules",
+         "no backward pass"},
         {MappingField::Zero, "zero", "no optimizer state or gradients"},
         {MappingField::DistributedOptimizer, "distributed_optimizer",
          "no optimizer"},
