@@ -66,8 +66,8 @@ check("scale: 175B fp4 from 22% to 42% at 4096 GPUs, in the band",
 sizes = ("gpt3_xl", "gpt3_2_7b", "gpt3_6_7b", "gpt3_13b", "gpt3_175b")
 B = {m: rows("best_" + m)[0] for m in sizes}
 b = [float(B[m]["comm_share"]) for m in sizes]
-check("size: 26% (1.3B) down to 13% (175B), 22% between, all below the band",
-      near(b[0], 26) and near(b[-1], 13) and all(round(100 * x) == 22 for x in b[1:4])
+check("size: 26% (1.3B) down to 13% (175B), 22-23% between, all below the band",
+      near(b[0], 26) and near(b[-1], 13) and all(22 <= round(100 * x) <= 23 for x in b[1:4])
       and all(b[0] > x > b[-1] for x in b[1:4]) and max(b) < BAND[0], b)
 scen = {r["scenario"]: r for r in rows("scenarios")}
 # The three sizes between share a mapping; the page quotes the range of
