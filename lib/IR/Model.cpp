@@ -129,6 +129,7 @@ ModelConfig modelFromSpec(const spec::Object &M) {
   C.TiedEmbeddings = boolOf(M.ifSet(F::TiedEmbeddings), C.TiedEmbeddings);
   C.Bias = boolOf(M.ifSet(F::Bias), C.Bias);
   C.QkvBias = boolOf(M.ifSet(F::QkvBias), C.QkvBias);
+  C.QkNorm = boolOf(M.ifSet(F::QkNorm), C.QkNorm);
   ParallelBlock PB =
       checkedEnum<ParallelBlock>(wordOf(M.ifSet(F::ParallelBlock)));
   C.ParallelBlock = PB != ParallelBlock::None;
@@ -202,7 +203,11 @@ static double attentionParams(const ModelConfig &M) {
   double KvDim = static_cast<double>(M.KvHeads) * M.HeadDim;
   double Weights = H * QDim + 2 * H * KvDim + QDim * H;
   double Biases = (M.QkvBias ? QDim + 2 * KvDim : 0) + (M.Bias ? H : 0);
-  return Weights + Biases;
+  // The query and key norms: one scale (and shift) over head_dim each,
+  // shared by the heads (Qwen3's q_norm and k_norm).
+  double D = static_cast<double>(M.HeadDim);
+  double QkNorms = M.QkNorm ? 2 * (M.RmsNorm || !M.Bias ? D : 2 * D) : 0;
+  return Weights + Biases + QkNorms;
 }
 
 ParamCount countParams(const ModelConfig &M) {

@@ -53,6 +53,8 @@ struct ModelConfig {
   bool TiedEmbeddings = false;
   bool Bias = true;
   bool QkvBias = true;
+  /// Each query and key head normalised over head_dim (qk_norm).
+  bool QkNorm = false;
   /// Attention and MLP side by side, both reading the layer's input
   /// (parallel_block); SharedNorm: one norm feeds both.
   bool ParallelBlock = false;

@@ -130,6 +130,18 @@ public:
                  false));
     } else {
       Ops.push_back(linear(OpKind::AttnQkv, T, H, (A + 2 * G) * D, true));
+      if (M.QkNorm) {
+        // Each query and key head normalised over its D values (Qwen3's
+        // q_norm and k_norm), in the projections' output format, with one
+        // scale vector (and shift) of D each; it keeps its input.
+        double Elements = double(T) * (A + G) * D;
+        Formats F = formats(OpKind::AttnQkv);
+        Op N = pointwise(OpKind::AttnQkNorm, Fwd, F.Act, F.AB, Elements, PM);
+        N.BytesRead += (M.RmsNorm ? 1 : 2) * 2 * double(D) * WB;
+        if (Training)
+          N.SavedBytes = Elements * F.AB;
+        Ops.push_back(N);
+      }
     }
     if (!M.LearnedPositions && !M.Encoder) {
       double Elements = double(T) * (A + G) * (M.Mla ? M.Mla->QkRopeHeadDim : D);

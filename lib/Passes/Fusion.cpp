@@ -172,8 +172,12 @@ bool fuse(Program &P, PassContext &) {
         continue;
       }
       if (F.Norm &&
-          (O.Kind == OpKind::Ln1 || O.Kind == OpKind::Ln2 || O.Kind == OpKind::FinalNorm)) {
-        double Weights = (M.RmsNorm ? 1 : 2) * double(M.Hidden) *
+          (O.Kind == OpKind::Ln1 || O.Kind == OpKind::Ln2 ||
+           O.Kind == OpKind::FinalNorm || O.Kind == OpKind::AttnQkNorm)) {
+        // (The query and key norms' scales: head_dim values each.)
+        double Width = O.Kind == OpKind::AttnQkNorm ? 2.0 * double(M.HeadDim)
+                                                    : double(M.Hidden);
+        double Weights = (M.RmsNorm ? 1 : 2) * Width *
                          dtypeBytes(P.Scenario.Mapping.Weights);
         OnePass(3, 2, 1, 1, Backward ? 0 : Weights);
         continue;

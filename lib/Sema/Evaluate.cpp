@@ -368,6 +368,11 @@ void Resolver::checkModelFields(const Object &M) {
     Diags.report<DiagID::err_full_attention_every_layer>(
         at(Every->Loc), M.Name,
         spec::numberOf(Window) ? "sliding_window" : "attention_chunk");
+  // Query and key norms act on heads MLA does not have before its
+  // up-projections.
+  if (const spec::Field *Qk = M.ifSet(ModelField::QkNorm);
+      Qk && Qk->V.Bool && spec::objectOf(M.ifSet(ModelField::Mla)))
+    Diags.report<DiagID::err_qk_norm_mla>(at(Qk->Loc), M.Name);
   // A layer's attention is local one way.
   if (Window && Chunk)
     Diags.report<DiagID::err_window_and_chunk>(at(Chunk->Loc), M.Name);

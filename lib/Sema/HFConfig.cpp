@@ -3,7 +3,8 @@
 // The keys read per model_type, and what each becomes, are documented in
 // docs/hf-config.md; keep the two in step. The defaults used for absent keys
 // are those of the transformers configuration classes (LlamaConfig,
-// MistralConfig, MixtralConfig, Qwen2Config, DeepseekV3Config, GPT2Config).
+// MistralConfig, MixtralConfig, Qwen2Config, Qwen3Config, Qwen3MoeConfig,
+// DeepseekV3Config, GPT2Config).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +26,7 @@ namespace sema {
 namespace {
 
 /// How a config is read: one per transformers model class llmsys maps.
-enum class Style { Llama, Mistral, Mixtral, Qwen2, DeepSeekV3, GPT2 };
+enum class Style { Llama, Mistral, Mixtral, Qwen2, Qwen3, Qwen3Moe, DeepSeekV3, GPT2 };
 
 struct StyleName {
   Style S;
@@ -38,6 +39,8 @@ const StyleName Styles[] = {
     {Style::Mistral, "mistral", "MistralForCausalLM"},
     {Style::Mixtral, "mixtral", "MixtralForCausalLM"},
     {Style::Qwen2, "qwen2", "Qwen2ForCausalLM"},
+    {Style::Qwen3, "qwen3", "Qwen3ForCausalLM"},
+    {Style::Qwen3Moe, "qwen3_moe", "Qwen3MoeForCausalLM"},
     {Style::DeepSeekV3, "deepseek_v3", "DeepseekV3ForCausalLM"},
     {Style::GPT2, "gpt2", "GPT2LMHeadModel"},
 };
@@ -93,6 +96,8 @@ public:
     case Style::Mistral:
     case Style::Mixtral:
     case Style::Qwen2:
+    case Style::Qwen3:
+    case Style::Qwen3Moe:
     case Style::DeepSeekV3:
       mapLlamaFamily();
       break;
@@ -260,6 +265,11 @@ private:
     if (std::optional<bool> B = flag("mlp_bias", false); B && *B)
       unmappable("mlp_bias", "llmsys models have biases everywhere ('bias') "
                              "or on q/k/v only ('qkv_bias')");
+    // Qwen3Attention normalises each query and key head (q_norm, k_norm);
+    // the config has no key.
+    bool Qwen3 = S == Style::Qwen3 || S == Style::Qwen3Moe;
+    if (Qwen3)
+      set("qk_norm", spec::Value::boolean(true));
 
     switch (S) {
     case Style::Mistral:
@@ -267,7 +277,10 @@ private:
       setWhole("sliding_window", "sliding_window", false);
       break;
     case Style::Qwen2:
-      // Qwen2 configs carry a window that only applies when enabled.
+    case Style::Qwen3:
+    case Style::Qwen3Moe:
+      // Qwen2 and Qwen3 configs carry a window that only applies when
+      // enabled.
       if (std::optional<bool> On = flag("use_sliding_window", false)) {
         if (*On)
           setWhole("sliding_window", "sliding_window", false);
@@ -281,6 +294,8 @@ private:
       break;
     }
 
+    if (S == Style::Qwen3Moe)
+      mapQwen3Experts();
     if (S == Style::Mixtral) {
       setWhole("moe.experts", "num_local_experts", true);
       setWhole("moe.top_k", "num_experts_per_tok", true);
@@ -325,6 +340,44 @@ private:
       if (VHeadDim)
         set("mla.v_head_dim", spec::Value::number(*VHeadDim));
     }
+  }
+
+  /// Qwen3MoeDecoderLayer: layer j (0-based) is MoE unless it is in
+  /// mlp_only_layers, when (j + 1) is a multiple of decoder_sparse_step:
+  /// llmsys's moe.every from the first layer; a leading run of dense
+  /// layers 0 .. k-1 (with a step of 1) is moe.dense_layers.
+  void mapQwen3Experts() {
+    setWhole("moe.experts", "num_experts", true);
+    setWhole("moe.top_k", "num_experts_per_tok", true);
+    setWhole("moe.expert_ffn", "moe_intermediate_size", true);
+    std::optional<double> Step = whole("decoder_sparse_step", false);
+    double N = Step.value_or(1);
+    if (N < 1) {
+      wrongValue("decoder_sparse_step", "a whole number of at least 1",
+                 *get("decoder_sparse_step"));
+      return;
+    }
+    if (N > 1)
+      set("moe.every", spec::Value::number(N));
+    const json::Value *Dense = get("mlp_only_layers");
+    if (!Dense)
+      return;
+    const json::Array *List = Dense->getAsArray();
+    if (!List) {
+      wrongValue("mlp_only_layers", "a list of layer indices", *Dense);
+      return;
+    }
+    bool Prefix = true;
+    for (size_t I = 0; I < List->size(); ++I) {
+      std::optional<double> J = (*List)[I].getAsNumber();
+      Prefix = Prefix && J && *J == double(I);
+    }
+    if (!Prefix || (!List->empty() && N > 1))
+      unmappable("mlp_only_layers",
+                 "dense layers other than the first k (with a "
+                 "decoder_sparse_step of 1) have no llmsys field");
+    else if (!List->empty())
+      set("moe.dense_layers", spec::Value::number(double(List->size())));
   }
 
   /// GPT-2: LayerNorm, learned positions, a plain MLP, biases everywhere.
