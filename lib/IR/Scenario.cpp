@@ -63,6 +63,20 @@ bool modelHasPart(const ModelConfig &M, QuantizedPart P) {
   return false;
 }
 
+/// A list of words of enumeration E as a mask of their bits, and the first
+/// word listed twice (-1: none).
+template <typename E>
+static void readWordMask(const spec::Field &List, uint8_t &Mask,
+                         int8_t &Twice) {
+  Mask = 0;
+  for (const spec::Value &W : List.V.elems()) {
+    auto Bit = static_cast<unsigned>(checkedEnum<E>(W.str()));
+    if ((Mask >> Bit & 1u) && Twice < 0)
+      Twice = int8_t(Bit);
+    Mask |= uint8_t(1u << Bit);
+  }
+}
+
 MappingConfig mappingFromSpec(const spec::Object &M) {
   MappingConfig C;
   using MF = MappingField;
@@ -223,27 +237,13 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.SparseWeights = Sparse && Sparse->V.Bool;
   C.Locs.Quantized = locOf(M, Quantized);
   C.QuantizedWritten = Quantized != nullptr;
-  if (Quantized) {
-    C.Quantized = 0;
-    for (const spec::Value &W : Quantized->V.elems()) {
-      auto Part = static_cast<unsigned>(checkedEnum<QuantizedPart>(W.str()));
-      if ((C.Quantized >> Part & 1u) && C.QuantizedTwice < 0)
-        C.QuantizedTwice = int8_t(Part);
-      C.Quantized |= uint8_t(1u << Part);
-    }
-  }
+  if (Quantized)
+    readWordMask<QuantizedPart>(*Quantized, C.Quantized, C.QuantizedTwice);
   C.Locs.RecomputeModules = locOf(M, RecomputeModules);
   C.RecomputeModulesWritten = RecomputeModules != nullptr;
-  if (RecomputeModules) {
-    C.RecomputeModules = 0;
-    for (const spec::Value &W : RecomputeModules->V.elems()) {
-      auto Module =
-          static_cast<unsigned>(checkedEnum<RecomputeModule>(W.str()));
-      if ((C.RecomputeModules >> Module & 1u) && C.RecomputeModuleTwice < 0)
-        C.RecomputeModuleTwice = int8_t(Module);
-      C.RecomputeModules |= uint8_t(1u << Module);
-    }
-  }
+  if (RecomputeModules)
+    readWordMask<RecomputeModule>(*RecomputeModules, C.RecomputeModules,
+                                  C.RecomputeModuleTwice);
   C.Locs.FirstStageLayers = locOf(M, FirstStage);
   C.Locs.LastStageLayers = locOf(M, LastStage);
   C.Locs.Decl = M.DeclRange;

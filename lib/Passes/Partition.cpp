@@ -109,7 +109,7 @@ private:
     }
     if (Map.RecomputeModules == 0) {
       error<DiagID::err_recompute_modules>(
-          R, "lists none (recompute = none recomputes nothing)");
+          R, "lists no module; to recompute nothing, write recompute = none");
       return;
     }
     bool Moe = Mod.Moe.has_value() && Mod.moeLayers() > 0;
@@ -121,9 +121,9 @@ private:
       switch (Module) {
       case RecomputeModule::CoreAttn:
         if (Map.Fusion.flashAttention())
-          Why = "the fused attention kernel keeps no score matrix to "
-                "recompute (Megatron-LM: no need to set it with fused "
-                "attention)";
+          Why = "llmsys costs it as nothing beside a fused attention "
+                "kernel, which keeps no score matrix (Megatron-LM warns "
+                "that fused attention has no need of it)";
         break;
       case RecomputeModule::Layernorm:
         if (!Mod.Mla && !(Moe && !Mod.SharedNorm))
@@ -140,10 +140,15 @@ private:
       case RecomputeModule::Moe:
         if (!Moe)
           Why = "model '" + Mod.Name + "' has no MoE layer";
+        else if (Module == RecomputeModule::MoeAct &&
+                 Map.recomputes(RecomputeModule::Moe))
+          Why = "'moe' recomputes the whole MoE layer";
         break;
       case RecomputeModule::SharedExperts:
         if (!Moe || Mod.Moe->SharedExperts == 0)
           Why = "model '" + Mod.Name + "' has no shared experts";
+        else if (Map.recomputes(RecomputeModule::Moe))
+          Why = "'moe' recomputes the whole MoE layer";
         break;
       case RecomputeModule::Mlp:
         if (Mod.denseLayers() == 0)
@@ -157,6 +162,28 @@ private:
         return;
       }
     }
+    // What Megatron-LM refuses: the MoE layer recomputed beside the
+    // overlapped expert all-to-alls, and the discarded outputs of norms
+    // and expert activations under delayed scaling (per-tensor scales
+    // from the amax history: a recipe without a block or an amax pass).
+    if (Map.recomputes(RecomputeModule::Moe) && Map.EpOverlap) {
+      error<DiagID::err_recompute_modules>(
+          R, "lists 'moe', which Megatron-LM refuses with ep_overlap "
+             "(overlap_moe_expert_parallel_comm)");
+      return;
+    }
+    const std::optional<RecipeConfig> &Rc = Map.Recipe;
+    bool Delayed = Rc && Rc->Block == 0 && !Rc->AmaxPass;
+    for (RecomputeModule Discarded :
+         {RecomputeModule::Layernorm, RecomputeModule::MoeAct})
+      if (Delayed && Map.recomputes(Discarded)) {
+        error<DiagID::err_recompute_modules>(
+            R, "lists '" + enumWord(Discarded).str() +
+                   "', which Megatron-LM refuses with delayed scaling "
+                   "(recipe '" + Rc->Name +
+                   "' takes per-tensor scales from the amax history)");
+        return;
+      }
   }
 
   bool validate() {
@@ -851,7 +878,14 @@ private:
         bool FirstMlp =
             Kind == OpKind::MlpUp || (Kind == OpKind::MoeRouter && !Shard);
         bool GatherMlp = FirstMlp && !Shared;
-        if (SP && Fwd && (FirstAttn || GatherMlp || Kind == OpKind::LmHead))
+        // The shared experts recomputed without the rest of their layer
+        // (recompute_modules shared_experts): their checkpointed MLP
+        // gathers its input and reduces its output again.
+        bool SharedAlone = Ph == Phase::Recompute &&
+                           !Map.recomputes(RecomputeModule::Moe);
+        if (SP && Fwd &&
+            (FirstAttn || GatherMlp || Kind == OpKind::LmHead ||
+             (SharedAlone && Kind == OpKind::MoeSharedUp)))
           Add(OpKind::TpAllgather, CollectiveKind::AllGather);
         if (SP && Ph == Phase::BackwardData &&
             ((Kind == OpKind::AttnOut && !Parallel) ||
@@ -869,6 +903,7 @@ private:
         if (Fwd && ((Kind == OpKind::AttnOut && !Parallel) ||
                     Kind == OpKind::MlpDown ||
                     (Kind == OpKind::MoeCombine && !Shard) ||
+                    (SharedAlone && Kind == OpKind::MoeSharedDown) ||
                     Kind == OpKind::EmbedLookup))
           Reduce = true;
         // (A shared norm's input gradient sums both branches' before its

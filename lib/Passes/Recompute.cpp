@@ -18,8 +18,10 @@
 //                   and MLA's input norm (the others are fused into the next
 //                   linear layer, which keeps the norm's output); the linear
 //                   layers they feed keep nothing of their input
-//   mla_up_proj     MLA's up-projections and rotary embedding: attention
-//                   keeps no Q, K or V (its softmax statistics stay)
+//   mla_up_proj     MLA's up-projections (the query projection itself
+//                   without a query latent) and rotary embedding:
+//                   attention keeps no Q, K or V (its softmax statistics
+//                   stay)
 //   moe_act         the routed experts' activation: the down-projection
 //                   keeps nothing of its input
 //   mlp             a dense layer's MLP with the norm before it (fused into
@@ -113,18 +115,19 @@ static bool selectiveRedo(Op &O, bool Moe, bool Flash,
     Drop(O.Kind == OpKind::AttnSoftmax || O.Kind == OpKind::AttnDropout);
   }
   // A norm of its own, and the linear layers reading its output.
-  bool MlaNorm = M.Mla.has_value(), MoeNorm = Moe;
+  bool Mla = M.Mla.has_value();
   if (Has(RecomputeModule::Layernorm)) {
-    Redo |= (O.Kind == OpKind::Ln1 && MlaNorm) ||
-            (O.Kind == OpKind::Ln2 && MoeNorm);
-    Drop((MlaNorm && (O.Kind == OpKind::AttnQDown || O.Kind == OpKind::AttnQ ||
-                      O.Kind == OpKind::AttnKvDown)) ||
-         (MoeNorm && (O.Kind == OpKind::MoeRouter ||
-                      O.Kind == OpKind::MoeSharedUp)));
+    Redo |= (O.Kind == OpKind::Ln1 && Mla) || (O.Kind == OpKind::Ln2 && Moe);
+    Drop((Mla && (O.Kind == OpKind::AttnQDown || O.Kind == OpKind::AttnQ ||
+                  O.Kind == OpKind::AttnKvDown)) ||
+         (Moe && (O.Kind == OpKind::MoeRouter ||
+                  O.Kind == OpKind::MoeSharedUp)));
   }
   if (Has(RecomputeModule::MlaUpProj)) {
+    // Without a query latent the query projection runs inside the
+    // checkpoint too (Megatron-LM's qkv_up_proj_and_rope_apply).
     Redo |= O.Kind == OpKind::AttnQUp || O.Kind == OpKind::AttnKvUp ||
-            O.Kind == OpKind::AttnRope;
+            O.Kind == OpKind::AttnQ || O.Kind == OpKind::AttnRope;
     // Q and K (MLA: as many K heads as Q heads) kept by the scores, V by
     // the context; the scores' softmax statistics stay.
     if (O.Kind == OpKind::AttnScore && O.SavedBytes > 0)
