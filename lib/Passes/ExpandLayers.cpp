@@ -54,7 +54,7 @@ public:
     // The residual stream it reads is in the base format (`precision`),
     // even when GEMM inputs are narrower.
     Op O = pointwise(Name, Fwd, Act, PB, Elements, PM);
-    O.BytesRead += (M.RmsNorm ? 1 : 2) * double(M.Hidden) * WB;
+    O.BytesRead += normScaleBytes(M, double(M.Hidden), WB);
     O.SequenceRegion = true;
     O.SavedInSequenceRegion = true;
     if (Training)
@@ -137,7 +137,7 @@ public:
         double Elements = double(T) * (A + G) * D;
         Formats F = formats(OpKind::AttnQkv);
         Op N = pointwise(OpKind::AttnQkNorm, Fwd, F.Act, F.AB, Elements, PM);
-        N.BytesRead += (M.RmsNorm ? 1 : 2) * 2 * double(D) * WB;
+        N.BytesRead += normScaleBytes(M, 2 * double(D), WB);
         if (Training)
           N.SavedBytes = Elements * F.AB;
         Ops.push_back(N);

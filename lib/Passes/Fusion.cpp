@@ -177,8 +177,8 @@ bool fuse(Program &P, PassContext &) {
         // (The query and key norms' scales: head_dim values each.)
         double Width = O.Kind == OpKind::AttnQkNorm ? 2.0 * double(M.HeadDim)
                                                     : double(M.Hidden);
-        double Weights = (M.RmsNorm ? 1 : 2) * Width *
-                         dtypeBytes(P.Scenario.Mapping.Weights);
+        double Weights =
+            normScaleBytes(M, Width, dtypeBytes(P.Scenario.Mapping.Weights));
         OnePass(3, 2, 1, 1, Backward ? 0 : Weights);
         continue;
       }
@@ -203,7 +203,11 @@ bool fuse(Program &P, PassContext &) {
         continue;
       }
       if (F.Rope && Fwd && O.Kind == OpKind::AttnRope) {
-        foldInto(O, M.Mla ? OpKind::AttnKvDown : OpKind::AttnQkv);
+        // (After the query and key norms, into their kernel: TensorRT-LLM's
+        // and vLLM's fused qk-norm and rope.)
+        foldInto(O, M.Mla      ? OpKind::AttnKvDown
+                    : M.QkNorm ? OpKind::AttnQkNorm
+                               : OpKind::AttnQkv);
         continue;
       }
     }

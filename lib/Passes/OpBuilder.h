@@ -183,6 +183,14 @@ inline ir::Op pointwise(ir::OpKind Kind, ir::Phase Ph, ir::DType Type,
   return O;
 }
 
+/// The bytes of a norm's scale (and shift, but for RMSNorm) over Width
+/// values, in weights of WeightBytes each: what a norm reads beside its
+/// input.
+inline double normScaleBytes(const ir::ModelConfig &M, double Width,
+                             double WeightBytes) {
+  return (M.RmsNorm ? 1 : 2) * Width * WeightBytes;
+}
+
 /// A pass's traffic per element for the kinds whose POINTWISE counts read
 /// it (C.Read, C.Written).
 inline PointwiseModel traffic(double Read, double Written) {

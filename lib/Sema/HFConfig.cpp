@@ -16,7 +16,9 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace llvm;
 
@@ -222,7 +224,11 @@ private:
     setWhole("layers", "num_hidden_layers", true);
     setWhole("hidden", "hidden_size", true);
     setWhole("heads", "num_attention_heads", true);
-    setWhole("kv_heads", "num_key_value_heads", false);
+    // Qwen3's configuration classes default these otherwise than llmsys
+    // does (head_dim 128 whatever the width; 32 and 4 K/V heads): their
+    // configs must state them.
+    bool Qwen3 = S == Style::Qwen3 || S == Style::Qwen3Moe;
+    setWhole("kv_heads", "num_key_value_heads", Qwen3);
     // DeepSeek-V3's per-head width is v_head_dim (q/k add the rope part).
     std::optional<double> VHeadDim;
     if (S == Style::DeepSeekV3) {
@@ -230,7 +236,7 @@ private:
       if (VHeadDim)
         set("head_dim", spec::Value::number(*VHeadDim));
     } else {
-      setWhole("head_dim", "head_dim", false);
+      setWhole("head_dim", "head_dim", Qwen3);
     }
     // The dense MLP; in DeepSeek-V3 only the first_k_dense_replace layers
     // have it, in Mixtral it is the width of one expert.
@@ -267,7 +273,6 @@ private:
                              "or on q/k/v only ('qkv_bias')");
     // Qwen3Attention normalises each query and key head (q_norm, k_norm);
     // the config has no key.
-    bool Qwen3 = S == Style::Qwen3 || S == Style::Qwen3Moe;
     if (Qwen3)
       set("qk_norm", spec::Value::boolean(true));
 
@@ -280,12 +285,16 @@ private:
     case Style::Qwen3:
     case Style::Qwen3Moe:
       // Qwen2 and Qwen3 configs carry a window that only applies when
-      // enabled.
+      // enabled, and then to the layers from max_window_layers on
+      // (Qwen3-MoE's class has no such key: every layer).
       if (std::optional<bool> On = flag("use_sliding_window", false)) {
         if (*On)
-          setWhole("sliding_window", "sliding_window", false);
+          mapQwenWindow();
         else
+        {
           Read.insert("sliding_window");
+          Read.insert("max_window_layers");
+        }
       }
       break;
     case Style::Llama:
@@ -342,42 +351,94 @@ private:
     }
   }
 
-  /// Qwen3MoeDecoderLayer: layer j (0-based) is MoE unless it is in
-  /// mlp_only_layers, when (j + 1) is a multiple of decoder_sparse_step:
-  /// llmsys's moe.every from the first layer; a leading run of dense
-  /// layers 0 .. k-1 (with a step of 1) is moe.dense_layers.
+  /// Qwen2Attention and Qwen3Attention with use_sliding_window: the
+  /// layers from max_window_layers on attend within sliding_window (the
+  /// classes' default 28; Qwen3-MoE's has no such key: every layer).
+  /// llmsys has a window for every layer or none.
+  void mapQwenWindow() {
+    std::optional<double> Window = whole("sliding_window", false);
+    std::optional<double> Layers = whole("num_hidden_layers", false);
+    std::optional<double> From = whole("max_window_layers", false);
+    double First = From.value_or(S == Style::Qwen3Moe ? 0 : 28);
+    if (!Window || !Layers || First >= *Layers)
+      return; // no layer windowed
+    if (First > 0) {
+      unmappable("max_window_layers",
+                 "a window on the layers from " + spec::formatNumber(First) +
+                     " on only has no llmsys field (sliding_window is every "
+                     "layer's)");
+      return;
+    }
+    set("sliding_window", spec::Value::number(*Window));
+  }
+
+  /// Qwen3MoeDecoderLayer: layer j (0-based) is MoE when it is not in
+  /// mlp_only_layers and (j + 1) is a multiple of decoder_sparse_step;
+  /// llmsys writes that set as moe.dense_layers d and moe.every n (the
+  /// layers j >= d with j - d + 1 a multiple of n). No expert, or no MoE
+  /// layer, is a dense model. (transformers reads num_local_experts as
+  /// num_experts.)
   void mapQwen3Experts() {
-    setWhole("moe.experts", "num_experts", true);
-    setWhole("moe.top_k", "num_experts_per_tok", true);
-    setWhole("moe.expert_ffn", "moe_intermediate_size", true);
+    const char *ExpertsKey =
+        get("num_experts") || !get("num_local_experts") ? "num_experts"
+                                                         : "num_local_experts";
+    std::optional<double> Experts = whole(ExpertsKey, true);
+    std::optional<double> TopK = whole("num_experts_per_tok", true);
+    std::optional<double> ExpertFfn = whole("moe_intermediate_size", true);
     std::optional<double> Step = whole("decoder_sparse_step", false);
+    std::optional<double> Layers = whole("num_hidden_layers", false);
     double N = Step.value_or(1);
     if (N < 1) {
       wrongValue("decoder_sparse_step", "a whole number of at least 1",
                  *get("decoder_sparse_step"));
       return;
     }
-    if (N > 1)
-      set("moe.every", spec::Value::number(N));
-    const json::Value *Dense = get("mlp_only_layers");
-    if (!Dense)
+    if (!Experts || !Layers || *Layers < 1)
       return;
-    const json::Array *List = Dense->getAsArray();
-    if (!List) {
-      wrongValue("mlp_only_layers", "a list of layer indices", *Dense);
-      return;
+    int64_t L = int64_t(std::min(*Layers, 1e6));
+    std::vector<bool> IsMoe(size_t(L), false);
+    for (int64_t J = 0; J < L; ++J)
+      IsMoe[size_t(J)] = *Experts > 0 && int64_t(J + 1) % int64_t(N) == 0;
+    if (const json::Value *Dense = get("mlp_only_layers")) {
+      const json::Array *List = Dense->getAsArray();
+      if (!List) {
+        wrongValue("mlp_only_layers", "a list of layer indices", *Dense);
+        return;
+      }
+      for (const json::Value &V : *List) {
+        std::optional<double> J = V.getAsNumber();
+        if (!J || *J != std::floor(*J)) {
+          wrongValue("mlp_only_layers", "a list of layer indices", *Dense);
+          return;
+        }
+        if (*J >= 0 && *J < double(L))
+          IsMoe[size_t(*J)] = false;
+      }
     }
-    bool Prefix = true;
-    for (size_t I = 0; I < List->size(); ++I) {
-      std::optional<double> J = (*List)[I].getAsNumber();
-      Prefix = Prefix && J && *J == double(I);
-    }
-    if (!Prefix || (!List->empty() && N > 1))
+    if (std::find(IsMoe.begin(), IsMoe.end(), true) == IsMoe.end())
+      return; // a dense model
+    // The first MoE layer j0 gives d = j0 - n + 1 with every n (n = the
+    // step); the set must then be llmsys's.
+    int64_t J0 = std::find(IsMoe.begin(), IsMoe.end(), true) - IsMoe.begin();
+    int64_t Every = int64_t(N), D = J0 - Every + 1;
+    bool Fits = D >= 0;
+    for (int64_t J = 0; J < L && Fits; ++J)
+      Fits = IsMoe[size_t(J)] == (J >= D && (J - D + 1) % Every == 0);
+    if (!Fits) {
       unmappable("mlp_only_layers",
-                 "dense layers other than the first k (with a "
-                 "decoder_sparse_step of 1) have no llmsys field");
-    else if (!List->empty())
-      set("moe.dense_layers", spec::Value::number(double(List->size())));
+                 "its MoE layers are not every decoder_sparse_step-th after "
+                 "a leading run of dense ones (moe.dense_layers, moe.every)");
+      return;
+    }
+    set("moe.experts", spec::Value::number(*Experts));
+    if (TopK)
+      set("moe.top_k", spec::Value::number(*TopK));
+    if (ExpertFfn)
+      set("moe.expert_ffn", spec::Value::number(*ExpertFfn));
+    if (D > 0)
+      set("moe.dense_layers", spec::Value::number(double(D)));
+    if (Every > 1)
+      set("moe.every", spec::Value::number(double(Every)));
   }
 
   /// GPT-2: LayerNorm, learned positions, a plain MLP, biases everywhere.
