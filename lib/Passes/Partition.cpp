@@ -839,6 +839,7 @@ private:
     // the two row-parallel outputs add up before one reduction, so the
     // output gradient both read is gathered once.
     const bool Parallel = M.ParallelBlock, Shared = M.SharedNorm;
+    const bool RecomputesMoe = Map.recomputes(RecomputeModule::Moe);
     const double StreamBytes = streamBytes(Phase::Forward),
                  DecodeStreamBytes = streamBytes(Phase::Decode);
     for (size_t I = 0; I < P.Blocks.size(); ++I) {
@@ -893,11 +894,12 @@ private:
         // The shared experts recomputed without the rest of their layer
         // (recompute_modules shared_experts): their checkpointed MLP
         // gathers its input and reduces its output again.
-        bool SharedAlone = Ph == Phase::Recompute &&
-                           !Map.recomputes(RecomputeModule::Moe);
+        auto SharedAlone = [&](OpKind Expert) {
+          return Kind == Expert && Ph == Phase::Recompute && !RecomputesMoe;
+        };
         if (SP && Fwd &&
             (FirstAttn || GatherMlp || Kind == OpKind::LmHead ||
-             (SharedAlone && Kind == OpKind::MoeSharedUp)))
+             SharedAlone(OpKind::MoeSharedUp)))
           Add(OpKind::TpAllgather, CollectiveKind::AllGather);
         if (SP && Ph == Phase::BackwardData &&
             ((Kind == OpKind::AttnOut && !Parallel) ||
@@ -915,7 +917,7 @@ private:
         if (Fwd && ((Kind == OpKind::AttnOut && !Parallel) ||
                     Kind == OpKind::MlpDown ||
                     (Kind == OpKind::MoeCombine && !Shard) ||
-                    (SharedAlone && Kind == OpKind::MoeSharedDown) ||
+                    SharedAlone(OpKind::MoeSharedDown) ||
                     Kind == OpKind::EmbedLookup))
           Reduce = true;
         // (A shared norm's input gradient sums both branches' before its
