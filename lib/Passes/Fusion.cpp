@@ -146,7 +146,8 @@ bool fuse(Program &P, PassContext &) {
   for (Block &B : P.Blocks) {
     if (F.flashAttention() &&
         (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer))
-      flashAttention(B, F.Attention, 4, !M.Encoder, P.SeqLen);
+      flashAttention(B, F.Attention, FusedAttentionStatsBytes, !M.Encoder,
+                     P.SeqLen);
     for (Op &O : B.Ops) {
       if (O.fused())
         continue;

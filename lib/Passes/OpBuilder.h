@@ -183,6 +183,10 @@ inline ir::Op pointwise(ir::OpKind Kind, ir::Phase Ph, ir::DType Type,
   return O;
 }
 
+/// What a fused attention kernel keeps per query row for its backward:
+/// the softmax's log-sum-exp, in fp32.
+constexpr double FusedAttentionStatsBytes = 4;
+
 /// The bytes of a norm's scale (and shift, but for RMSNorm) over Width
 /// values, in weights of WeightBytes each: what a norm reads beside its
 /// input.

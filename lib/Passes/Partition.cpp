@@ -120,10 +120,6 @@ private:
       std::string Word = enumWord(Module).str(), Why;
       switch (Module) {
       case RecomputeModule::CoreAttn:
-        if (Map.Fusion.flashAttention())
-          Why = "llmsys costs it as nothing beside a fused attention "
-                "kernel, which keeps no score matrix (Megatron-LM warns "
-                "that fused attention has no need of it)";
         break;
       case RecomputeModule::Layernorm:
         if (!Mod.Mla && !(Moe && !Mod.SharedNorm))

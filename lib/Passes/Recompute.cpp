@@ -6,8 +6,11 @@
 //              bytes per layer in their setting)
 //   selective  the attention core (scores, softmax, dropout, context) is not
 //              kept but recomputed before backward: the 5 a s^2 b term goes
-//              and one forward of the core is added. With FlashAttention the
-//              core keeps nothing of size s^2 already, so nothing changes.
+//              and one forward of the core is added. A fused attention
+//              kernel keeps nothing of size s^2 already: its forward runs
+//              again all the same (Megatron-LM re-runs the checkpointed
+//              core attention, which keeps its inputs, Q, K and V), and
+//              only its softmax statistics go.
 //   full       only each layer's input is kept (2 s b h); the whole forward
 //              of the layer runs again before its backward.
 // Selective recomputation recomputes the parts `recompute_modules` names
@@ -108,11 +111,17 @@ static bool selectiveRedo(Op &O, bool Moe, bool Flash,
     if (Discarded)
       O.SavedBytes = 0;
   };
-  // The attention core without a fused kernel: the s x s tensors go.
-  if (Has(RecomputeModule::CoreAttn) && !Flash &&
+  // The attention core: without a fused kernel the s x s tensors go,
+  // with one its softmax statistics (kept by the scores).
+  if (Has(RecomputeModule::CoreAttn) &&
       hasKindTrait(O.Kind, KindAttentionCore)) {
     Redo = true;
-    Drop(O.Kind == OpKind::AttnSoftmax || O.Kind == OpKind::AttnDropout);
+    if (!Flash)
+      Drop(O.Kind == OpKind::AttnSoftmax || O.Kind == OpKind::AttnDropout);
+    else if (O.Kind == OpKind::AttnScore && O.SavedBytes > 0)
+      O.SavedBytes = std::max(0.0, O.SavedBytes - FusedAttentionStatsBytes *
+                                                      O.Batch * double(O.M) *
+                                                      O.share());
   }
   // A norm of its own, and the linear layers reading its output.
   bool Mla = M.Mla.has_value();
