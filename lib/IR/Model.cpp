@@ -170,8 +170,13 @@ ModelConfig modelFromSpec(const spec::Object &M) {
 }
 
 /// One norm layer: a scale, plus a shift for LayerNorm with biases.
+/// A norm's scale (and shift, with biases, but for RMSNorm) over Width
+/// values (the hidden size unless said).
+static double normParams(const ModelConfig &M, double Width) {
+  return M.RmsNorm || !M.Bias ? Width : 2.0 * Width;
+}
 static double normParams(const ModelConfig &M) {
-  return M.RmsNorm || !M.Bias ? M.Hidden : 2.0 * M.Hidden;
+  return normParams(M, double(M.Hidden));
 }
 
 /// One MLP of width F: up (and gate) and down projections, with biases.
@@ -205,8 +210,7 @@ static double attentionParams(const ModelConfig &M) {
   double Biases = (M.QkvBias ? QDim + 2 * KvDim : 0) + (M.Bias ? H : 0);
   // The query and key norms: one scale (and shift) over head_dim each,
   // shared by the heads (Qwen3's q_norm and k_norm).
-  double D = static_cast<double>(M.HeadDim);
-  double QkNorms = M.QkNorm ? 2 * (M.RmsNorm || !M.Bias ? D : 2 * D) : 0;
+  double QkNorms = M.QkNorm ? 2 * normParams(M, double(M.HeadDim)) : 0;
   return Weights + Biases + QkNorms;
 }
 

@@ -673,21 +673,18 @@ private:
         splitAxis(O, O.TokenAxis, T);
       if (C > 1 && O.Ph != Phase::Decode)
         splitAxis(O, O.TokenAxis, C);
-    } else if (!O.SequenceRegion &&
-               (O.Kind == OpKind::AttnRope || O.Kind == OpKind::AttnQkNorm) &&
-               kvReplicated()) {
-      // Over the query and key heads a device holds: a / tp query heads
-      // and one whole key head.
-      double A = double(M.Heads);
-      double Held = (A / double(T) + 1) / (A + double(M.KvHeads));
-      scale(O, Held);
-      if (C > 1 && O.Ph != Phase::Decode)
-        scale(O, 1.0 / C);
-      O.SavedBytes *= Held / double(C);
-      return;
     } else {
-      if (!O.SequenceRegion || SP)
+      if (!O.SequenceRegion &&
+          (O.Kind == OpKind::AttnRope || O.Kind == OpKind::AttnQkNorm) &&
+          kvReplicated()) {
+        // Over the query and key heads a device holds: a / tp query heads
+        // and one whole key head.
+        double A = double(M.Heads);
+        SavedFactor = (A / double(T) + 1) / (A + double(M.KvHeads));
+        scale(O, SavedFactor);
+      } else if (!O.SequenceRegion || SP) {
         scale(O, 1.0 / T);
+      }
       if (C > 1 && O.Ph != Phase::Decode)
         scale(O, 1.0 / C);
     }

@@ -28,7 +28,16 @@ namespace sema {
 namespace {
 
 /// How a config is read: one per transformers model class llmsys maps.
-enum class Style { Llama, Mistral, Mixtral, Qwen2, Qwen3, Qwen3Moe, DeepSeekV3, GPT2 };
+enum class Style {
+  Llama,
+  Mistral,
+  Mixtral,
+  Qwen2,
+  Qwen3,
+  Qwen3Moe,
+  DeepSeekV3,
+  GPT2
+};
 
 struct StyleName {
   Style S;
@@ -290,8 +299,7 @@ private:
       if (std::optional<bool> On = flag("use_sliding_window", false)) {
         if (*On)
           mapQwenWindow();
-        else
-        {
+        else {
           Read.insert("sliding_window");
           Read.insert("max_window_layers");
         }
@@ -415,11 +423,11 @@ private:
           IsMoe[size_t(*J)] = false;
       }
     }
-    if (std::find(IsMoe.begin(), IsMoe.end(), true) == IsMoe.end())
+    int64_t J0 = std::find(IsMoe.begin(), IsMoe.end(), true) - IsMoe.begin();
+    if (J0 == L)
       return; // a dense model
     // The first MoE layer j0 gives d = j0 - n + 1 with every n (n = the
     // step); the set must then be llmsys's.
-    int64_t J0 = std::find(IsMoe.begin(), IsMoe.end(), true) - IsMoe.begin();
     int64_t Every = int64_t(N), D = J0 - Every + 1;
     bool Fits = D >= 0;
     for (int64_t J = 0; J < L && Fits; ++J)
