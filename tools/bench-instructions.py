@@ -7,8 +7,13 @@ binary given (this build and, say, a build of the previous main) and each
 of the training-evaluation benchmarks, runs the benchmark under callgrind,
 collecting only inside the two functions an evaluation calls
 (driver::buildProgram into a reused program, and cost::costTraining), and
-prints the instructions per evaluation: their total over the number of
-costTraining calls.
+prints the instructions per evaluation. The benchmark's set-up builds the
+program once through the same function (a warm-up that allocates what
+later evaluations reuse), so the total over the calls would depend on how
+many evaluations the run happened to take; each benchmark is run twice,
+for --min-time and for four times as long, and the figure is the
+difference of the two totals over the difference of their calls: the
+same for any two runs of one build.
 
   python3 tools/bench-instructions.py build/bin/llmsys-bench \\
       ../old/build/bin/llmsys-bench [--bench BM_TrainingEvalFull ...]
@@ -76,7 +81,18 @@ def count(binary, bench, min_time):
                         calls += int(m.group(1).replace(",", ""))
         if not total or not calls:
             raise RuntimeError(f"{binary} {bench}: nothing counted")
-        return total / calls, calls
+        return total, calls
+
+
+def per_evaluation(binary, bench, min_time):
+    """Instructions of one evaluation, set-up excluded, and the calls of
+    the longer run."""
+    short_total, short_calls = count(binary, bench, min_time)
+    long_total, long_calls = count(binary, bench, str(4 * float(min_time)))
+    if long_calls <= short_calls:
+        raise RuntimeError(f"{binary} {bench}: the longer run made no more "
+                           "evaluations (raise --min-time)")
+    return (long_total - short_total) / (long_calls - short_calls), long_calls
 
 
 def main():
@@ -84,14 +100,15 @@ def main():
     p.add_argument("binaries", nargs="+", help="llmsys-bench binaries")
     p.add_argument("--bench", action="append", choices=BENCHES,
                    help="benchmarks (default: all three)")
-    p.add_argument("--min-time", default="0.5",
-                   help="--benchmark_min_time under valgrind (default 0.5)")
+    p.add_argument("--min-time", default="0.15",
+                   help="--benchmark_min_time under valgrind of the shorter "
+                   "of the two runs (default 0.15; the longer runs 4x)")
     a = p.parse_args()
     if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
         sys.exit("bench-instructions: valgrind is not installed")
     for bench in a.bench or BENCHES:
         for binary in a.binaries:
-            per, calls = count(binary, bench, a.min_time)
+            per, calls = per_evaluation(binary, bench, a.min_time)
             print(f"{bench:26s} {per / 1000:8.1f}k instructions an evaluation"
                   f" ({calls} evaluations)  {binary}")
 
