@@ -91,11 +91,11 @@ struct OpTimeRecord {
   const char *Algorithm = ""; ///< a collective's
 };
 
-/// Costs one repeat of a block; with Record, also keeps each op's time in
-/// Record[op's index] (optimizer-phase ops' are left alone).
-BlockTime blockTime(const Block &B, const ScenarioConfig &S,
-                    OpTimeRecord *Record = nullptr) {
-  BlockTime T;
+/// Costs one repeat of a block into T (as value-initialised); with
+/// Record, also keeps each op's time in Record[op's index] (optimizer-phase
+/// ops' are left alone).
+void blockTime(const Block &B, const ScenarioConfig &S, BlockTime &T,
+               OpTimeRecord *Record = nullptr) {
   const AcceleratorConfig &A = S.System.Device;
   // Activity for energy, when the device has its energy inputs.
   const bool Energy = A.HbmEnergyPerByte > 0 || A.StaticPower > 0;
@@ -278,7 +278,6 @@ BlockTime blockTime(const Block &B, const ScenarioConfig &S,
     T.Comm[static_cast<int>(CommKind::EP)] += Shown;
     T.Unpaired = EpTotal - Shown;
   }
-  return T;
 }
 
 } // namespace
@@ -389,8 +388,8 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   for (size_t I = 0; I < P.Blocks.size(); ++I) {
     const Block &B = P.Blocks[I];
     if (B.Kind != BlockKind::Optimizer)
-      Times[static_cast<size_t>(B.Kind)] = blockTime(
-          B, S, WithTables ? Records.data() + RecordStart[I] : nullptr);
+      blockTime(B, S, Times[static_cast<size_t>(B.Kind)],
+                WithTables ? Records.data() + RecordStart[I] : nullptr);
   }
 
   // Per stage, one micro-batch.
@@ -610,13 +609,15 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
     double N = Repeats(B);
     if (N == 0)
       continue;
-    const bool Costed = B.Kind != BlockKind::Optimizer;
+    // The times blockTime found (the optimizer's are costed here).
+    const OpTimeRecord *BlockRecords =
+        B.Kind != BlockKind::Optimizer ? Records.data() + RecordStart[BI]
+                                       : nullptr;
     EpOverlapParts Walk;
-    for (size_t OI = 0; OI < B.Ops.size(); ++OI) {
+    for (size_t OI = 0, OE = B.Ops.size(); OI < OE; ++OI) {
       const Op &O = B.Ops[OI];
-      // The time blockTime found (the optimizer's are costed here).
-      const OpTimeRecord *Rec = Costed && O.Ph != Phase::Optimizer
-                                    ? &Records[RecordStart[BI] + OI]
+      const OpTimeRecord *Rec = BlockRecords && O.Ph != Phase::Optimizer
+                                    ? BlockRecords + OI
                                     : nullptr;
       if (O.isCollective()) {
         CollectiveTime C;

@@ -434,7 +434,15 @@ std::string verifyProgram(const Program &P) {
                          S.MoELayers, S.MoEChunks.size(), Chunked,
                          P.Scenario.Mapping.VirtualStages);
   }
+  // One block of each kind: Program::block finds it, and the cost model
+  // keeps one time per kind.
+  unsigned SeenKinds = 0;
+  static_assert(NumBlockKinds <= 32, "one bit a block kind");
   for (const Block &B : P.Blocks) {
+    unsigned Bit = 1u << static_cast<unsigned>(B.Kind);
+    if (SeenKinds & Bit)
+      return fmt::format("block {} appears twice", blockKindName(B.Kind).str());
+    SeenKinds |= Bit;
     if (B.Repeat < 0)
       return fmt::format("block {} repeats {} times", blockKindName(B.Kind).str(),
                          B.Repeat);
