@@ -319,3 +319,37 @@ TEST(OpCostTest, SameOpCostLeavesOutOnlyFieldsOpTimeDoesNotRead) {
 }
 
 } // namespace
+
+TEST(OpCostTest, ATrainingOpsDataEnergyIsItsAddAtNoContext) {
+  // blockTime adds a training op's bytes and FLOPs with DataTraffic::addOnce,
+  // add(O, 1, 0, Sys) without the context's terms: the two must agree for
+  // every kind of compute and memory op, sparse, fused and offloaded ones
+  // included.
+  SystemConfig Sys;
+  Sys.Device = tiledDevice();
+  std::vector<Op> Ops = forwardOps(DType::FP8, 1);
+  for (Op O : forwardOps(DType::BF16, 2)) {
+    O.SparseWeight = O.Category == OpCategory::Contraction;
+    Ops.push_back(O);
+  }
+  Op Fused = Ops.front();
+  Fused.FusedInto = OpKind::AttnQkv;
+  Ops.push_back(Fused);
+  for (OpKind K : {OpKind::OffloadGradToHost, OpKind::OffloadHostUpdate,
+                   OpKind::OffloadParamToDevice}) {
+    Op Offload = Ops.front();
+    Offload.Kind = K;
+    Ops.push_back(Offload);
+  }
+  ASSERT_GT(Ops.size(), 8u);
+  for (const Op &O : Ops) {
+    cost::DataTraffic Once, Add;
+    Once.addOnce(O);
+    Add.add(O, 1, 0, Sys);
+    EXPECT_EQ(Once.Memory, Add.Memory) << O.name().str();
+    for (int I = 0; I < NumDTypes; ++I) {
+      EXPECT_EQ(Once.Flops[I], Add.Flops[I]) << O.name().str();
+      EXPECT_EQ(Once.SparseFlops[I], Add.SparseFlops[I]) << O.name().str();
+    }
+  }
+}

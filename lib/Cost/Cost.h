@@ -254,6 +254,18 @@ struct DataTraffic {
   /// collective's wire bytes those of the form it runs on Sys.
   void add(const ir::Op &O, double Times, double Context,
            const ir::SystemConfig &Sys);
+  /// A compute or memory op executed once with no context (a training
+  /// step's): add(O, 1, 0, Sys) without the context's terms.
+  void addOnce(const ir::Op &O) {
+    if (O.fused() || O.Kind == ir::OpKind::OffloadGradToHost ||
+        O.Kind == ir::OpKind::OffloadHostUpdate ||
+        O.Kind == ir::OpKind::OffloadParamToDevice)
+      return;
+    Memory += O.BytesRead + O.BytesWritten;
+    if (O.Flops > 0)
+      (O.SparseWeight ? SparseFlops : Flops)[static_cast<int>(O.Type)] +=
+          O.Flops * O.Executed;
+  }
   /// A collective executed Times times whose form sends WireBytes (its
   /// CollectiveTime's, where the caller has it).
   void addWire(const ir::Op &O, double Times, double WireBytes) {

@@ -220,15 +220,17 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
   // products, at a fraction of its own), normalisation and element-wise
   // kernels, and the rest (GEMM operands, weights, the optimizer) each at
   // its own fraction.
-  bool NarrowCache = Contraction && O.BBytes > 0 && O.BBytes <= 1;
+  auto NarrowCache = [&] {
+    return Contraction && O.BBytes > 0 && O.BBytes <= 1;
+  };
   // A serving engine's grouped expert GEMMs (prefill and decode; training
   // frameworks run other kernels) stream the experts' weights at their own
   // fraction, and each pays a fixed time of its own.
-  bool ServingExperts =
-      O.routedExpert() && (O.Ph == Phase::Prefill || O.Ph == Phase::Decode);
+  const bool ServingExperts =
+      (O.Ph == Phase::Prefill || O.Ph == Phase::Decode) && O.routedExpert();
   double Fraction =
       O.BytesPerContext > 0
-          ? (NarrowCache ? A.KvCacheNarrowEfficiency : A.KvCacheEfficiency)
+          ? (NarrowCache() ? A.KvCacheNarrowEfficiency : A.KvCacheEfficiency)
       : O.Category == OpCategory::Normalization ||
               O.Category == OpCategory::Elementwise
           ? A.ElementwiseEfficiency

@@ -169,25 +169,23 @@ void blockTime(const Block &B, const ScenarioConfig &S, BlockTime &T,
       continue;
     }
     if (Energy)
-      T.Data.add(O, 1, 0, S.System);
+      T.Data.addOnce(O);
     if (O.Category == OpCategory::Contraction) {
       T.HardwareFlops += O.Flops;
       if (O.ModelWork)
         T.ModelFlops += O.Flops;
     }
-    OpTime OT;
-    bool Found = false;
+    const OpTime *Repeat = nullptr;
     if (MayRepeat && O.Ph == Phase::Recompute) {
       for (size_t J = Repeated; J < Forwards.size(); ++J)
         if (sameOpCost(O, *Forwards[J].O)) {
-          OT = Forwards[J].T;
+          Repeat = &Forwards[J].T;
           Repeated = J + 1;
-          Found = true;
           break;
         }
     }
-    if (!Found)
-      OT = opTime(O, A, 0, kernelOverhead(A, S.Mapping, O.Ph));
+    const OpTime OT =
+        Repeat ? *Repeat : opTime(O, A, 0, kernelOverhead(A, S.Mapping, O.Ph));
     if (MayRepeat && O.Ph == Phase::Forward)
       Forwards.push_back({&O, OT});
     if (Record)
@@ -416,18 +414,16 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   const BlockTime &MoeTime = TimeOf(BlockKind::MoELayer);
   const double EdgeTime = MoeTime.Unpaired;
   double Sum = 0, Max = 0, EdgeLayers = 0;
-  double T = 0;
   for (size_t I = 0; I < P.Stages.size(); ++I) {
     const Stage &St = P.Stages[I];
-    // (Stages holding what the one before holds take its time.)
-    if (I == 0 || !St.sameBlocks(P.Stages[I - 1]))
-      T = St.DenseLayers * Dense + St.MoELayers * Moe +
-          (St.HasEmbedding ? Emb : 0) + (St.HasHead ? Head : 0) + Comm;
-    double Layers =
-        EdgeTime > 0
-            ? unpairedLayers(S, St, static_cast<int64_t>(I), R.MicroBatches)
-            : 0;
-    double Stage = T + Layers * EdgeTime / Mb;
+    const double T = St.DenseLayers * Dense + St.MoELayers * Moe +
+                     (St.HasEmbedding ? Emb : 0) + (St.HasHead ? Head : 0) +
+                     Comm;
+    double Layers = 0, Stage = T;
+    if (EdgeTime > 0) {
+      Layers = unpairedLayers(S, St, static_cast<int64_t>(I), R.MicroBatches);
+      Stage = T + Layers * EdgeTime / Mb;
+    }
     R.StageTimes.push_back(Stage);
     Sum += Stage;
     if (Stage > Max) {

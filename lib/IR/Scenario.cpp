@@ -253,10 +253,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   return C;
 }
 
-DType AcceleratorConfig::runsAs(DType T) const {
-  // (Most formats asked for are ones the device has.)
-  if (Peak[static_cast<int>(T)] > 0)
-    return T;
+DType AcceleratorConfig::widerFormat(DType T) const {
   // A format the device lacks runs at the next wider one of its kind:
   // floating point through the floating formats, integers through the
   // integer ones, both then through the 16-bit and wider formats.
@@ -274,21 +271,6 @@ DType AcceleratorConfig::runsAs(DType T) const {
       return W;
   }
   return T;
-}
-
-double AcceleratorConfig::peak(DType T) const {
-  return Peak[static_cast<int>(runsAs(T))];
-}
-
-AcceleratorConfig::Rate AcceleratorConfig::rate(DType T,
-                                                bool BlockScaled) const {
-  DType R = runsAs(T);
-  double Efficiency =
-      R == DType::FP8 || R == DType::INT8
-          ? NarrowEfficiency * (BlockScaled ? NarrowBlockEfficiency : 1.0)
-      : R == DType::FP4 || R == DType::INT4 ? Fp4Efficiency
-                                            : 1.0;
-  return {Peak[static_cast<int>(R)], Efficiency};
 }
 
 AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {

@@ -398,9 +398,12 @@ struct AcceleratorConfig {
 
   /// The peak for a number format; formats without support run at the
   /// nearest wider format's rate (fp8 on an A100 runs as bf16).
-  double peak(DType T) const;
+  double peak(DType T) const { return Peak[static_cast<int>(runsAs(T))]; }
   /// The format a computation in T runs in (T, or the nearest wider one).
-  DType runsAs(DType T) const;
+  /// (Inline: the cost model asks it of every operator.)
+  DType runsAs(DType T) const {
+    return Peak[static_cast<int>(T)] > 0 ? T : widerFormat(T);
+  }
   /// peak(T), and NarrowEfficiency (8-bit) or Fp4Efficiency (4-bit) for
   /// narrow formats the device
   /// supports (1 otherwise), from one format look-up; an 8-bit one with
@@ -408,7 +411,19 @@ struct AcceleratorConfig {
   struct Rate {
     double Peak, FormatEfficiency;
   };
-  Rate rate(DType T, bool BlockScaled = false) const;
+  Rate rate(DType T, bool BlockScaled = false) const {
+    DType R = runsAs(T);
+    double Efficiency =
+        R == DType::FP8 || R == DType::INT8
+            ? NarrowEfficiency * (BlockScaled ? NarrowBlockEfficiency : 1.0)
+        : R == DType::FP4 || R == DType::INT4 ? Fp4Efficiency
+                                              : 1.0;
+    return {Peak[static_cast<int>(R)], Efficiency};
+  }
+
+private:
+  /// runsAs for a format the device lacks.
+  DType widerFormat(DType T) const;
 };
 
 /// A fabric as the cost model reads it: per device, per direction.

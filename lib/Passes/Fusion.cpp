@@ -139,8 +139,11 @@ static void flashAttention(Block &B, AttentionKernel Kernel,
 }
 
 bool fuse(Program &P, PassContext &) {
-  const FusionSet &F = P.Scenario.Mapping.Fusion;
+  // (Copies: the ops written below could alias the scenario's fields for
+  // all the compiler knows, which would make it read them again per op.)
+  const FusionSet F = P.Scenario.Mapping.Fusion;
   const ModelConfig &M = P.Scenario.Model;
+  const bool GatedMlp = M.GatedMlp;
   // The MLP activation's unfused and one-pass counts (Passes/OpBuilder.h).
   const PointwiseModel Traits = pointwiseModel(M, /*Dropout=*/false);
   for (Block &B : P.Blocks) {
@@ -151,8 +154,10 @@ bool fuse(Program &P, PassContext &) {
     for (Op &O : B.Ops) {
       if (O.fused())
         continue;
-      bool Fwd = O.Ph == Phase::Forward || O.Ph == Phase::Prefill ||
-                 O.Ph == Phase::Decode || O.Ph == Phase::Recompute;
+      auto Fwd = [&] {
+        return O.Ph == Phase::Forward || O.Ph == Phase::Prefill ||
+               O.Ph == Phase::Decode || O.Ph == Phase::Recompute;
+      };
       // Element-wise ops that become one pass, forward and backward: from
       // the unfused passes of expand-layers (residual: read 4, write 3
       // values; norm: 3 and 2; softmax: 4 and 3; the MLP activation,
@@ -187,7 +192,7 @@ bool fuse(Program &P, PassContext &) {
         OnePass(4, 3, 1, 1, 0);
         continue;
       }
-      if (((F.BiasGelu && !M.GatedMlp) || (F.SwiGLU && M.GatedMlp)) &&
+      if (((F.BiasGelu && !GatedMlp) || (F.SwiGLU && GatedMlp)) &&
           (O.Kind == OpKind::MlpAct || O.Kind == OpKind::MoeExpertAct)) {
         // Serving engines run the activation in the up GEMM's epilogue.
         // Training frameworks run it as one element-wise kernel of its own
@@ -203,7 +208,7 @@ bool fuse(Program &P, PassContext &) {
                 Traits.fusedActivationRead(), 1, 0);
         continue;
       }
-      if (F.Rope && Fwd && O.Kind == OpKind::AttnRope) {
+      if (F.Rope && O.Kind == OpKind::AttnRope && Fwd()) {
         // (After the query and key norms, into their kernel: TensorRT-LLM's
         // and vLLM's fused qk-norm and rope.)
         foldInto(O, M.Mla      ? OpKind::AttnKvDown
