@@ -32,7 +32,7 @@ public:
     uint32_t &Index = CollIndex[key(O)];
     if (Index == None) {
       Index = uint32_t(Colls.size());
-      CollectiveRow Row;
+      CollectiveRow &Row = Colls.emplace_back();
       Row.Name = O.name();
       Row.Ph = O.Ph;
       Row.Kind = O.Collective;
@@ -40,7 +40,6 @@ public:
       Row.GroupSize = O.GroupSize;
       Row.FabricLevel = O.FabricLevel;
       Row.Algorithm = C.Algorithm;
-      Colls.push_back(Row);
     }
     CollectiveRow &Row = Colls[Index];
     Row.Count += N;
@@ -56,12 +55,11 @@ public:
     uint32_t &Index = OpIndex[key(O)];
     if (Index == None) {
       Index = uint32_t(Ops.size());
-      OpRow Row;
+      OpRow &Row = Ops.emplace_back();
       Row.Name = O.name();
       Row.Ph = O.Ph;
       Row.Category = O.Category;
       Row.MemoryBound = MemoryBound;
-      Ops.push_back(Row);
     }
     OpRow &Row = Ops[Index];
     Row.Count += N;
