@@ -8,12 +8,13 @@ of the training-evaluation benchmarks, runs the benchmark under callgrind,
 collecting only inside the two functions an evaluation calls
 (driver::buildProgram into a reused program, and cost::costTraining), and
 prints the instructions per evaluation. The benchmark's set-up builds the
-program once through the same function (a warm-up that allocates what
-later evaluations reuse), so the total over the calls would depend on how
-many evaluations the run happened to take; each benchmark is run twice,
-for --min-time and for four times as long, and the figure is the
-difference of the two totals over the difference of their calls: the
-same for any two runs of one build.
+program through the same function (a warm-up that allocates what later
+evaluations reuse), once per round in which Google Benchmark sizes the
+run; that set-up (the inclusive cost of the two-argument buildProgram,
+which calls the collected one) is taken out of the total before it is
+divided by the evaluations (the calls of costTraining, which the set-up
+does not make), so the figure does not depend on how many evaluations or
+rounds a run took.
 
   python3 tools/bench-instructions.py build/bin/llmsys-bench \\
       ../old/build/bin/llmsys-bench [--bench BM_TrainingEvalFull ...]
@@ -31,10 +32,12 @@ import subprocess
 import sys
 import tempfile
 
-BENCHES = ["BM_TrainingEval", "BM_TrainingEvalAllPasses", "BM_TrainingEvalFull"]
-# The functions one evaluation runs (llmsys-bench.cpp, trainingEval); the
-# setup's buildProgram is the two-argument overload, not collected. (It
-# lived in lib/Passes before lib/Driver: both names, for older builds.)
+BENCHES = ["BM_TrainingEval", "BM_TrainingEvalAllPasses",
+           "BM_TrainingEvalFull"]
+# The functions one evaluation runs (llmsys-bench.cpp, trainingEval). The
+# set-up's buildProgram, the two-argument overload (SETUP), calls the
+# collected one: its inclusive cost is subtracted. (buildProgram lived in
+# lib/Passes before lib/Driver: both names, for older builds.)
 COLLECT = [
     "llmsys::driver::buildProgram(llmsys::ir::ScenarioConfig const&, "
     "llmsys::passes::PassContext&, llmsys::ir::Program&)",
@@ -44,6 +47,12 @@ COLLECT = [
     "llmsys::cost::TrainingReport&)",
 ]
 COUNTED = COLLECT[2]
+SETUP = [
+    "llmsys::driver::buildProgram(llmsys::ir::ScenarioConfig const&, "
+    "llmsys::passes::PassContext&)",
+    "llmsys::passes::buildProgram(llmsys::ir::ScenarioConfig const&, "
+    "llmsys::passes::PassContext&)",
+]
 
 
 def count(binary, bench, min_time):
@@ -81,18 +90,18 @@ def count(binary, bench, min_time):
                         calls += int(m.group(1).replace(",", ""))
         if not total or not calls:
             raise RuntimeError(f"{binary} {bench}: nothing counted")
-        return total, calls
-
-
-def per_evaluation(binary, bench, min_time):
-    """Instructions of one evaluation, set-up excluded, and the calls of
-    the longer run."""
-    short_total, short_calls = count(binary, bench, min_time)
-    long_total, long_calls = count(binary, bench, str(4 * float(min_time)))
-    if long_calls <= short_calls:
-        raise RuntimeError(f"{binary} {bench}: the longer run made no more "
-                           "evaluations (raise --min-time)")
-    return (long_total - short_total) / (long_calls - short_calls), long_calls
+        # "N (x%)  file:function [object]": the set-up's inclusive cost.
+        setup = 0
+        inclusive = subprocess.run(
+            ["callgrind_annotate", "--inclusive=yes", "--threshold=100",
+             out], capture_output=True, text=True, check=True).stdout
+        for line in inclusive.splitlines():
+            m = re.match(r"\s*([\d,]+) .*?:(llmsys::\S.*?\))(?: \[|$)", line)
+            if m and m.group(2) in SETUP:
+                setup += int(m.group(1).replace(",", ""))
+        if not setup:
+            raise RuntimeError(f"{binary} {bench}: the set-up was not found")
+        return (total - setup) / calls, calls
 
 
 def main():
@@ -100,15 +109,14 @@ def main():
     p.add_argument("binaries", nargs="+", help="llmsys-bench binaries")
     p.add_argument("--bench", action="append", choices=BENCHES,
                    help="benchmarks (default: all three)")
-    p.add_argument("--min-time", default="0.15",
-                   help="--benchmark_min_time under valgrind of the shorter "
-                   "of the two runs (default 0.15; the longer runs 4x)")
+    p.add_argument("--min-time", default="0.5",
+                   help="--benchmark_min_time under valgrind (default 0.5)")
     a = p.parse_args()
     if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
         sys.exit("bench-instructions: valgrind is not installed")
     for bench in a.bench or BENCHES:
         for binary in a.binaries:
-            per, calls = per_evaluation(binary, bench, a.min_time)
+            per, calls = count(binary, bench, a.min_time)
             print(f"{bench:26s} {per / 1000:8.1f}k instructions an evaluation"
                   f" ({calls} evaluations)  {binary}")
 

@@ -318,8 +318,6 @@ TEST(OpCostTest, SameOpCostLeavesOutOnlyFieldsOpTimeDoesNotRead) {
   }
 }
 
-} // namespace
-
 TEST(OpCostTest, ATrainingOpsDataEnergyIsItsAddAtNoContext) {
   // blockTime adds a training op's bytes and FLOPs with DataTraffic::addOnce,
   // add(O, 1, 0, Sys) without the context's terms: the two must agree for
@@ -353,3 +351,5 @@ TEST(OpCostTest, ATrainingOpsDataEnergyIsItsAddAtNoContext) {
     }
   }
 }
+
+} // namespace

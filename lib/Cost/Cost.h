@@ -20,6 +20,7 @@
 #include "IR/Figures.h"
 #include "IR/Program.h"
 
+#include <cassert>
 #include <functional>
 #include <initializer_list>
 #include <optional>
@@ -254,12 +255,19 @@ struct DataTraffic {
   /// collective's wire bytes those of the form it runs on Sys.
   void add(const ir::Op &O, double Times, double Context,
            const ir::SystemConfig &Sys);
+  /// Whether a compute or memory op moves device memory: not one fused
+  /// into another's kernel, nor an offloaded optimizer's pass over host
+  /// memory and the host link (whose energy is not counted).
+  static bool movesDeviceMemory(const ir::Op &O) {
+    return !O.fused() && O.Kind != ir::OpKind::OffloadGradToHost &&
+           O.Kind != ir::OpKind::OffloadHostUpdate &&
+           O.Kind != ir::OpKind::OffloadParamToDevice;
+  }
   /// A compute or memory op executed once with no context (a training
   /// step's): add(O, 1, 0, Sys) without the context's terms.
   void addOnce(const ir::Op &O) {
-    if (O.fused() || O.Kind == ir::OpKind::OffloadGradToHost ||
-        O.Kind == ir::OpKind::OffloadHostUpdate ||
-        O.Kind == ir::OpKind::OffloadParamToDevice)
+    assert(!O.isCollective() && "a collective's bytes are on the wire");
+    if (!movesDeviceMemory(O))
       return;
     Memory += O.BytesRead + O.BytesWritten;
     if (O.Flops > 0)

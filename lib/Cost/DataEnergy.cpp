@@ -29,11 +29,7 @@ void DataTraffic::add(const Op &O, double Times, double Context,
     addWire(O, Times, collectiveTime(O, Sys).WireBytes);
     return;
   }
-  // An offloaded optimizer's passes are over host memory and the host
-  // link, not device memory (their energy is not counted).
-  if (O.fused() || O.Kind == OpKind::OffloadGradToHost ||
-      O.Kind == OpKind::OffloadHostUpdate ||
-      O.Kind == OpKind::OffloadParamToDevice)
+  if (!movesDeviceMemory(O))
     return;
   Memory += Times * (O.BytesRead + O.BytesWritten +
                      O.BytesPerContext * O.contextRead(Context));

@@ -220,7 +220,7 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
   // products, at a fraction of its own), normalisation and element-wise
   // kernels, and the rest (GEMM operands, weights, the optimizer) each at
   // its own fraction.
-  auto NarrowCache = [&] {
+  auto IsNarrowCache = [&] {
     return Contraction && O.BBytes > 0 && O.BBytes <= 1;
   };
   // A serving engine's grouped expert GEMMs (prefill and decode; training
@@ -230,7 +230,7 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
       (O.Ph == Phase::Prefill || O.Ph == Phase::Decode) && O.routedExpert();
   double Fraction =
       O.BytesPerContext > 0
-          ? (NarrowCache() ? A.KvCacheNarrowEfficiency : A.KvCacheEfficiency)
+          ? (IsNarrowCache() ? A.KvCacheNarrowEfficiency : A.KvCacheEfficiency)
       : O.Category == OpCategory::Normalization ||
               O.Category == OpCategory::Elementwise
           ? A.ElementwiseEfficiency

@@ -31,6 +31,7 @@
 
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <array>
 
@@ -91,9 +92,9 @@ struct OpTimeRecord {
   const char *Algorithm = ""; ///< a collective's
 };
 
-/// Costs one repeat of a block into T (as value-initialised); with
-/// Record, also keeps each op's time in Record[op's index] (optimizer-phase
-/// ops' are left alone).
+/// Costs one repeat of a block into T, which must be value-initialised
+/// (blockTime adds to it); with Record, also keeps each op's time in
+/// Record[op's index] (optimizer-phase ops' are left alone).
 void blockTime(const Block &B, const ScenarioConfig &S, BlockTime &T,
                OpTimeRecord *Record = nullptr) {
   const AcceleratorConfig &A = S.System.Device;
@@ -385,9 +386,13 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   }
   for (size_t I = 0; I < P.Blocks.size(); ++I) {
     const Block &B = P.Blocks[I];
-    if (B.Kind != BlockKind::Optimizer)
-      blockTime(B, S, Times[static_cast<size_t>(B.Kind)],
-                WithTables ? Records.data() + RecordStart[I] : nullptr);
+    if (B.Kind == BlockKind::Optimizer)
+      continue;
+    // (One block of each kind, as the verifier requires: its time is
+    // added into a fresh entry.)
+    assert(P.block(B.Kind) == &B && "a second block of one kind");
+    blockTime(B, S, Times[static_cast<size_t>(B.Kind)],
+              WithTables ? Records.data() + RecordStart[I] : nullptr);
   }
 
   // Per stage, one micro-batch.

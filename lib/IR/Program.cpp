@@ -3,6 +3,7 @@
 #include "IR/Program.h"
 
 #include "llvm/Support/ErrorHandling.h"
+#include <bitset>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -436,13 +437,11 @@ std::string verifyProgram(const Program &P) {
   }
   // One block of each kind: Program::block finds it, and the cost model
   // keeps one time per kind.
-  unsigned SeenKinds = 0;
-  static_assert(NumBlockKinds <= 32, "one bit a block kind");
+  std::bitset<NumBlockKinds> Seen;
   for (const Block &B : P.Blocks) {
-    unsigned Bit = 1u << static_cast<unsigned>(B.Kind);
-    if (SeenKinds & Bit)
+    if (Seen.test(static_cast<size_t>(B.Kind)))
       return fmt::format("block {} appears twice", blockKindName(B.Kind).str());
-    SeenKinds |= Bit;
+    Seen.set(static_cast<size_t>(B.Kind));
     if (B.Repeat < 0)
       return fmt::format("block {} repeats {} times", blockKindName(B.Kind).str(),
                          B.Repeat);

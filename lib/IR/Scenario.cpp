@@ -253,7 +253,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   return C;
 }
 
-DType AcceleratorConfig::widerFormat(DType T) const {
+DType widerFormat(const AcceleratorConfig &A, DType T) {
   // A format the device lacks runs at the next wider one of its kind:
   // floating point through the floating formats, integers through the
   // integer ones, both then through the 16-bit and wider formats.
@@ -267,7 +267,7 @@ DType AcceleratorConfig::widerFormat(DType T) const {
   bool Started = false;
   for (DType W : Integer ? Int : Float) {
     Started |= W == T;
-    if (Started && Peak[static_cast<int>(W)] > 0)
+    if (Started && A.Peak[static_cast<int>(W)] > 0)
       return W;
   }
   return T;

@@ -328,6 +328,11 @@ struct MappingConfig {
 bool modelHasPart(const ModelConfig &M, QuantizedPart P);
 
 /// One device, as the cost model reads it.
+struct AcceleratorConfig;
+/// AcceleratorConfig::runsAs for a format the device lacks: the nearest
+/// wider one it has.
+DType widerFormat(const AcceleratorConfig &A, DType T);
+
 struct AcceleratorConfig {
   std::string Name;
   double Peak[NumDTypes] = {}; ///< dense FLOP/s per DType (0: not supported)
@@ -402,7 +407,7 @@ struct AcceleratorConfig {
   /// The format a computation in T runs in (T, or the nearest wider one).
   /// (Inline: the cost model asks it of every operator.)
   DType runsAs(DType T) const {
-    return Peak[static_cast<int>(T)] > 0 ? T : widerFormat(T);
+    return Peak[static_cast<int>(T)] > 0 ? T : widerFormat(*this, T);
   }
   /// peak(T), and NarrowEfficiency (8-bit) or Fp4Efficiency (4-bit) for
   /// narrow formats the device
@@ -420,10 +425,6 @@ struct AcceleratorConfig {
                                               : 1.0;
     return {Peak[static_cast<int>(R)], Efficiency};
   }
-
-private:
-  /// runsAs for a format the device lacks.
-  DType widerFormat(DType T) const;
 };
 
 /// A fabric as the cost model reads it: per device, per direction.

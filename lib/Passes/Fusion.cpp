@@ -139,8 +139,8 @@ static void flashAttention(Block &B, AttentionKernel Kernel,
 }
 
 bool fuse(Program &P, PassContext &) {
-  // (Copies: the ops written below could alias the scenario's fields for
-  // all the compiler knows, which would make it read them again per op.)
+  // (The flags tested per op, copied: the ops written below could alias
+  // the scenario's fields for all the compiler knows.)
   const FusionSet F = P.Scenario.Mapping.Fusion;
   const ModelConfig &M = P.Scenario.Model;
   const bool GatedMlp = M.GatedMlp;
@@ -154,7 +154,7 @@ bool fuse(Program &P, PassContext &) {
     for (Op &O : B.Ops) {
       if (O.fused())
         continue;
-      auto Fwd = [&] {
+      auto IsForward = [&] {
         return O.Ph == Phase::Forward || O.Ph == Phase::Prefill ||
                O.Ph == Phase::Decode || O.Ph == Phase::Recompute;
       };
@@ -208,7 +208,7 @@ bool fuse(Program &P, PassContext &) {
                 Traits.fusedActivationRead(), 1, 0);
         continue;
       }
-      if (F.Rope && O.Kind == OpKind::AttnRope && Fwd()) {
+      if (F.Rope && O.Kind == OpKind::AttnRope && IsForward()) {
         // (After the query and key norms, into their kernel: TensorRT-LLM's
         // and vLLM's fused qk-norm and rope.)
         foldInto(O, M.Mla      ? OpKind::AttnKvDown
