@@ -29,6 +29,8 @@
 #include "Cost/EpOverlap.h"
 #include "Cost/Tables.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 
 #include <algorithm>
 #include <cassert>
@@ -122,13 +124,12 @@ void blockTime(const Block &B, const ScenarioConfig &S, BlockTime &T,
   // The forward compute ops' times, in order: a recomputation repeats
   // them in their order (the recompute pass), and takes a repeat's time
   // from here (the first match after the last one) instead of costing it
-  // again. (Kept by the thread: it only grows, to the longest block.)
+  // again. (On the stack: a layer has a few tens of forward ops.)
   struct ForwardTime {
     const Op *O;
     OpTime T;
   };
-  thread_local std::vector<ForwardTime> Forwards;
-  Forwards.clear();
+  llvm::SmallVector<ForwardTime, 48> Forwards;
   const bool MayRepeat =
       S.Mapping.Recomp != Recompute::None &&
       (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer);

@@ -880,9 +880,9 @@ private:
                          Kind == OpKind::AttnQ;
         // (A MoE layer fed by the all-to-all dispatcher takes the
         // sequence shard as it is: moeTakesShard.)
-        bool Shard = moeTakesShard(Ph);
+        auto Shard = [&] { return moeTakesShard(Ph); };
         bool FirstMlp =
-            Kind == OpKind::MlpUp || (Kind == OpKind::MoeRouter && !Shard);
+            Kind == OpKind::MlpUp || (Kind == OpKind::MoeRouter && !Shard());
         bool GatherMlp = FirstMlp && !Shared;
         // The shared experts recomputed without the rest of their layer
         // (recompute_modules shared_experts): their checkpointed MLP
@@ -897,7 +897,7 @@ private:
         if (SP && Ph == Phase::BackwardData &&
             ((Kind == OpKind::AttnOut && !Parallel) ||
              Kind == OpKind::MlpDown ||
-             (Kind == OpKind::MoeExpertDown && !Shard)))
+             (Kind == OpKind::MoeExpertDown && !Shard())))
           Add(OpKind::TpAllgather, CollectiveKind::AllGather);
         if (SP && Ph == Phase::BackwardWeight && (FirstAttn || GatherMlp))
           Add(OpKind::TpAllgatherInput, CollectiveKind::AllGather, true);
@@ -909,7 +909,7 @@ private:
         bool Reduce = false;
         if (Fwd && ((Kind == OpKind::AttnOut && !Parallel) ||
                     Kind == OpKind::MlpDown ||
-                    (Kind == OpKind::MoeCombine && !Shard) ||
+                    (Kind == OpKind::MoeCombine && !Shard()) ||
                     SharedAlone(OpKind::MoeSharedDown) ||
                     Kind == OpKind::EmbedLookup))
           Reduce = true;
