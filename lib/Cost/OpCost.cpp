@@ -215,22 +215,21 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
       T.Compute += T.BlockOverhead;
     }
   }
-  // Bandwidth: decode attention reading the KV cache (scattered per
-  // sequence and head; an 8- or 4-bit cache, the B operand of its
-  // products, at a fraction of its own), normalisation and element-wise
-  // kernels, and the rest (GEMM operands, weights, the optimizer) each at
-  // its own fraction.
-  auto IsNarrowCache = [&] {
-    return Contraction && O.BBytes > 0 && O.BBytes <= 1;
-  };
   // A serving engine's grouped expert GEMMs (prefill and decode; training
   // frameworks run other kernels) stream the experts' weights at their own
   // fraction, and each pays a fixed time of its own.
   const bool ServingExperts =
       (O.Ph == Phase::Prefill || O.Ph == Phase::Decode) && O.routedExpert();
+  // Bandwidth: decode attention reading the KV cache (scattered per
+  // sequence and head; an 8- or 4-bit cache, the B operand of its
+  // products, at a fraction of its own), normalisation and element-wise
+  // kernels, and the rest (GEMM operands, weights, the optimizer) each at
+  // its own fraction.
   double Fraction =
       O.BytesPerContext > 0
-          ? (IsNarrowCache() ? A.KvCacheNarrowEfficiency : A.KvCacheEfficiency)
+          ? (Contraction && O.BBytes > 0 && O.BBytes <= 1
+                 ? A.KvCacheNarrowEfficiency
+                 : A.KvCacheEfficiency)
       : O.Category == OpCategory::Normalization ||
               O.Category == OpCategory::Elementwise
           ? A.ElementwiseEfficiency

@@ -31,11 +31,9 @@
 
 #include "llvm/ADT/SmallVector.h"
 
-
 #include <algorithm>
-#include <cassert>
-#include <cmath>
 #include <array>
+#include <cmath>
 
 namespace llmsys {
 namespace cost {
@@ -391,7 +389,6 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
       continue;
     // (One block of each kind, as the verifier requires: its time is
     // added into a fresh entry.)
-    assert(P.block(B.Kind) == &B && "a second block of one kind");
     blockTime(B, S, Times[static_cast<size_t>(B.Kind)],
               WithTables ? Records.data() + RecordStart[I] : nullptr);
   }

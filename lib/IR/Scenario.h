@@ -327,12 +327,12 @@ struct MappingConfig {
 /// and routed experts a MoE layer, the shared experts some.
 bool modelHasPart(const ModelConfig &M, QuantizedPart P);
 
-/// One device, as the cost model reads it.
 struct AcceleratorConfig;
 /// AcceleratorConfig::runsAs for a format the device lacks: the nearest
 /// wider one it has.
 DType widerFormat(const AcceleratorConfig &A, DType T);
 
+/// One device, as the cost model reads it.
 struct AcceleratorConfig {
   std::string Name;
   double Peak[NumDTypes] = {}; ///< dense FLOP/s per DType (0: not supported)

@@ -154,10 +154,6 @@ bool fuse(Program &P, PassContext &) {
     for (Op &O : B.Ops) {
       if (O.fused())
         continue;
-      auto IsForward = [&] {
-        return O.Ph == Phase::Forward || O.Ph == Phase::Prefill ||
-               O.Ph == Phase::Decode || O.Ph == Phase::Recompute;
-      };
       // Element-wise ops that become one pass, forward and backward: from
       // the unfused passes of expand-layers (residual: read 4, write 3
       // values; norm: 3 and 2; softmax: 4 and 3; the MLP activation,
@@ -208,7 +204,9 @@ bool fuse(Program &P, PassContext &) {
                 Traits.fusedActivationRead(), 1, 0);
         continue;
       }
-      if (F.Rope && O.Kind == OpKind::AttnRope && IsForward()) {
+      if (F.Rope && O.Kind == OpKind::AttnRope &&
+          (O.Ph == Phase::Forward || O.Ph == Phase::Prefill ||
+           O.Ph == Phase::Decode || O.Ph == Phase::Recompute)) {
         // (After the query and key norms, into their kernel: TensorRT-LLM's
         // and vLLM's fused qk-norm and rope.)
         foldInto(O, M.Mla      ? OpKind::AttnKvDown
