@@ -255,7 +255,7 @@ std::pair<double, double> stageTimes(const Program &Micro,
   for (size_t I = 0; I < Micro.Stages.size(); ++I) {
     const Stage &St = Micro.Stages[I];
     // (Stages holding what the one before holds take its time.)
-    if (I == 0 || !St.sameBlocks(Micro.Stages[I - 1]))
+    if (I == 0 || !St.RepeatsPrevious)
       T = phaseCost(Micro, Sys, Ph, Context, nullptr, 1, &St).Time;
     Sum += T;
     Max = std::max(Max, T);

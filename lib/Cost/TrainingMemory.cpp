@@ -83,7 +83,7 @@ MemoryBreakdown trainingMemory(const Program &P) {
     const Stage &St = P.Stages[I];
     // Micro-batches in flight never grow from one stage to the next, so a
     // stage holding what the one before it holds needs no more memory.
-    if (I > 0 && St.sameBlocks(P.Stages[I - 1]))
+    if (St.RepeatsPrevious)
       continue;
     double LayerParams = StageParams(St, /*LayersOnly=*/true);
     double Params = StageParams(St);

@@ -196,13 +196,17 @@ StageParamCounter::StageParamCounter(const Program &P) {
   }
 }
 
+void markRepeatedStages(std::vector<Stage> &Stages) {
+  for (size_t I = 0; I < Stages.size(); ++I)
+    Stages[I].RepeatsPrevious = I > 0 && Stages[I].sameBlocks(Stages[I - 1]);
+}
+
 FullestStage fullestStage(const Program &P) {
   StageParamCounter Count(P);
   FullestStage Most;
-  for (size_t I = 0; I < P.Stages.size(); ++I) {
-    const Stage &St = P.Stages[I];
+  for (const Stage &St : P.Stages) {
     // (A stage holding what the one before holds has its parameters.)
-    if (I > 0 && St.sameBlocks(P.Stages[I - 1]))
+    if (St.RepeatsPrevious)
       continue;
     double Params = Count(St);
     if (Params > Most.Params) {
@@ -435,6 +439,12 @@ std::string verifyProgram(const Program &P) {
                          S.MoELayers, S.MoEChunks.size(), Chunked,
                          P.Scenario.Mapping.VirtualStages);
   }
+  for (size_t I = 0; I < P.Stages.size(); ++I)
+    if (P.Stages[I].RepeatsPrevious &&
+        (I == 0 || !P.Stages[I].sameBlocks(P.Stages[I - 1])))
+      return fmt::format("stage {} marked as holding the blocks of the stage "
+                         "before, which it does not",
+                         I);
   // One block of each kind: Program::block finds it, and the cost model
   // keeps one time per kind.
   std::bitset<NumBlockKinds> Seen;

@@ -289,6 +289,11 @@ struct Stage {
   /// chunks in schedule order (its c-th is the model's chunk c pp + s);
   /// they sum to MoELayers. Empty without interleaving (one chunk).
   llvm::SmallVector<int64_t, 2> MoEChunks;
+  /// Holds the blocks the stage before holds (sameBlocks): set with the
+  /// stages (markRepeatedStages), so that what depends only on a stage's
+  /// blocks is worked out once a run of such stages. False is always
+  /// safe (it only costs time); the verifier checks that a true one is so.
+  bool RepeatsPrevious = false;
 
   /// Repeats of a model block (embedding, layers, head) on this stage; 0
   /// for the pipeline's sends and the optimizer, which are not the model's.
@@ -311,6 +316,9 @@ struct Stage {
            (MoEChunks.empty() || MoEChunks == O.MoEChunks);
   }
 };
+
+/// Sets each stage's RepeatsPrevious.
+void markRepeatedStages(std::vector<Stage> &Stages);
 
 struct Program;
 

@@ -544,6 +544,7 @@ std::optional<ProgramText> Reader::read() {
   }
   if (Failed)
     return std::nullopt;
+  markRepeatedStages(Out.Prog.Stages);
   return Out;
 }
 

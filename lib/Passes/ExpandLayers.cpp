@@ -29,6 +29,12 @@ using namespace ir;
 
 namespace {
 
+/// Room asked of the pool for a list of a layer's operators (its forward
+/// and backward), and of a smaller block's (embedding, head, optimizer):
+/// what they hold after the passes, partition's collectives included, with
+/// a margin; a list that needs more grows once and is kept.
+constexpr size_t LayerRoom = 96, SmallBlockRoom = 24;
+
 class LayerBuilder {
 public:
   LayerBuilder(const ScenarioConfig &S, Phase Fwd, int64_t Sequences,
@@ -474,7 +480,7 @@ bool expandLayers(Program &P, PassContext &Ctx) {
   auto LayerBlock = [&](BlockKind Kind, int64_t Count, bool Moe) {
     Block L;
     // (Room for a layer's forward and, later, its backward.)
-    L.Ops = Ctx.Lists.take(64);
+    L.Ops = Ctx.Lists.take(LayerRoom);
     L.Kind = Kind;
     L.Repeat = Count;
     L.Params = Params.AttentionPerLayer + Params.NormsPerLayer +
@@ -528,7 +534,7 @@ bool expandLayers(Program &P, PassContext &Ctx) {
   };
   auto Embedding = [&](Phase Ph, int64_t Tokens, bool Dropout) {
     Block Emb;
-    Emb.Ops = Ctx.Lists.take();
+    Emb.Ops = Ctx.Lists.take(SmallBlockRoom);
     Emb.Kind = BlockKind::Embedding;
     Emb.Params = Params.Embedding + Params.Positions + Params.EncoderExtras;
     EmbeddingOps(Emb.Ops, Ph, Tokens, Dropout);
@@ -562,7 +568,7 @@ bool expandLayers(Program &P, PassContext &Ctx) {
   };
   auto Head = [&](LayerBuilder &LB, Phase Ph, int64_t Rows, bool Loss) {
     Block Hd;
-    Hd.Ops = Ctx.Lists.take();
+    Hd.Ops = Ctx.Lists.take(SmallBlockRoom);
     Hd.Kind = BlockKind::Head;
     Hd.Params = Params.FinalNorm + Params.LMHead;
     HeadOps(Hd.Ops, LB, Ph, Rows, Loss);
@@ -617,7 +623,7 @@ bool expandLayers(Program &P, PassContext &Ctx) {
     P.Blocks.push_back(std::move(Hd));
 
     Block Opt;
-    Opt.Ops = Ctx.Lists.take();
+    Opt.Ops = Ctx.Lists.take(SmallBlockRoom);
     Opt.Kind = BlockKind::Optimizer;
     Opt.Params = 0;
     // Muon updates the layers' weight matrices and leaves the embedding,
@@ -706,7 +712,7 @@ bool expandLayers(Program &P, PassContext &Ctx) {
 
     // Decode: the layer for one token per sequence; attention reads the
     // cache, so its cost is per token of context.
-    std::vector<Op> D = Ctx.Lists.take();
+    std::vector<Op> D = Ctx.Lists.take(LayerRoom);
     Dec.layer(Moe, D);
     for (Op &O : D) {
       OpKind Name = O.Kind;

@@ -25,11 +25,22 @@ public:
   OpListPool(const OpListPool &) {}
   OpListPool &operator=(const OpListPool &) { return *this; }
 
-  /// An empty list, with room for Reserve operators.
-  std::vector<ir::Op> take(size_t Reserve = 0) {
+  /// An empty list, with room for Reserve operators: of the kept lists,
+  /// the smallest with that room, else the largest. (The passes hand a
+  /// program's lists from block to block; asked for the room each needs,
+  /// the pool gives every list back to a need it fits, and once warm no
+  /// list grows.)
+  std::vector<ir::Op> take(size_t Reserve) {
     std::vector<ir::Op> Ops;
     if (!Spare.empty()) {
-      Ops.swap(Spare.back());
+      size_t Best = 0;
+      for (size_t I = 1; I < Spare.size(); ++I) {
+        size_t C = Spare[I].capacity(), B = Spare[Best].capacity();
+        if (B >= Reserve ? C >= Reserve && C < B : C > B)
+          Best = I;
+      }
+      Ops.swap(Spare[Best]);
+      Spare[Best].swap(Spare.back()); // (the emptied one last)
       Spare.pop_back();
     }
     Ops.reserve(Reserve);

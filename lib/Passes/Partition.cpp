@@ -850,11 +850,16 @@ private:
       }
       // Written in place when reading the cache's operators (the block's
       // storage is reused from point to point), else into Scratch.
-      if (!Source && Scratch.capacity() == 0)
-        Scratch = Ctx.Lists.take();
+      const size_t Room = From.size() + (T > 1 ? From.size() / 2 : 0);
+      if (!Source && Scratch.capacity() < Room) {
+        // (Scratch holds the list of the block before: the pool may keep
+        // one with the room.)
+        Ctx.Lists.recycle(std::move(Scratch));
+        Scratch = Ctx.Lists.take(Room);
+      }
       std::vector<Op> &Out = Source ? B.Ops : Scratch;
       Out.clear();
-      Out.reserve(From.size() + (T > 1 ? From.size() / 2 : 0));
+      Out.reserve(Room);
       for (const Op &Unsplit : From) {
         // Kind and phase are what split leaves alone: the collectives
         // around the op follow from them.
@@ -1152,23 +1157,35 @@ private:
   }
 
   void assignStages() {
-    int64_t Pp = Map.Pp;
-    P.Stages.assign(Pp, Stage());
+    const int64_t Pp = Map.Pp;
+    // (Stages built in place: a copied Stage would copy its MoEChunks.)
+    P.Stages.clear();
+    P.Stages.resize(size_t(Pp));
     // The model's layers in order over the chunks (layoutChunks); chunk
     // c pp + s runs on stage s. A MoE model's dense layers come first,
     // then every n-th layer is MoE (moe.every).
-    int64_t First = 0;
-    int64_t N = Chunks.empty() ? Pp * Map.VirtualStages : int64_t(Chunks.size());
-    for (int64_t C = 0; C < N; ++C) {
-      int64_t Layers = Chunks.empty() ? EvenChunk : Chunks[size_t(C)];
-      Stage &St = P.Stages[size_t(C % Pp)];
-      int64_t Last = First + Layers;
-      int64_t Moe = M.moeLayersBefore(Last) - M.moeLayersBefore(First);
+    const bool Even = Chunks.empty(), Interleaved = Map.VirtualStages > 1,
+               HasMoe = M.Moe.has_value();
+    const int64_t N = Even ? Pp * Map.VirtualStages : int64_t(Chunks.size());
+    Stage *const Stages = P.Stages.data();
+    int64_t First = 0, MoeBefore = 0;
+    for (int64_t C = 0, S = 0; C < N; ++C) {
+      const int64_t Layers = Even ? EvenChunk : Chunks[size_t(C)];
+      Stage &St = Stages[S];
+      const int64_t Last = First + Layers;
+      int64_t Moe = 0;
+      if (HasMoe) {
+        const int64_t MoeToLast = M.moeLayersBefore(Last);
+        Moe = MoeToLast - MoeBefore;
+        MoeBefore = MoeToLast;
+      }
       St.DenseLayers += Layers - Moe;
       St.MoELayers += Moe;
-      if (Map.VirtualStages > 1)
+      if (Interleaved)
         St.MoEChunks.push_back(Moe);
       First = Last;
+      if (++S == Pp)
+        S = 0;
     }
     // Multi-token-prediction modules run after the last layer, on the last
     // stage (Megatron-LM's layout puts them in the last chunk): their
@@ -1185,6 +1202,7 @@ private:
     }
     P.Stages.front().HasEmbedding = true;
     P.Stages.back().HasHead = true;
+    markRepeatedStages(P.Stages);
     if (Pp < 2)
       return;
     // Activations cross each stage boundary once per micro-batch and
@@ -1192,6 +1210,7 @@ private:
     // over the TP group by the scatter/gather optimisation (Narayanan et
     // al. 2021 §4.1).
     Block Comm;
+    Comm.Ops = Ctx.Lists.take(2);
     Comm.Kind = BlockKind::PipelineComm;
     Comm.Repeat = Map.VirtualStages;
     int64_t Stride = Map.Tp * Map.Cp * Map.Dp;
