@@ -417,15 +417,17 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   const BlockTime &MoeTime = TimeOf(BlockKind::MoELayer);
   const double EdgeTime = MoeTime.Unpaired;
   double Sum = 0, Max = 0, EdgeLayers = 0;
+  // A stage's blocks (the stage before's when it repeats them).
+  double Blocks = 0;
   for (size_t I = 0; I < P.Stages.size(); ++I) {
     const Stage &St = P.Stages[I];
-    const double T = St.DenseLayers * Dense + St.MoELayers * Moe +
-                     (St.HasEmbedding ? Emb : 0) + (St.HasHead ? Head : 0) +
-                     Comm;
-    double Layers = 0, Stage = T;
+    if (!St.RepeatsPrevious)
+      Blocks = St.DenseLayers * Dense + St.MoELayers * Moe +
+               (St.HasEmbedding ? Emb : 0) + (St.HasHead ? Head : 0) + Comm;
+    double Layers = 0, Stage = Blocks;
     if (EdgeTime > 0) {
       Layers = unpairedLayers(S, St, static_cast<int64_t>(I), R.MicroBatches);
-      Stage = T + Layers * EdgeTime / Mb;
+      Stage = Blocks + Layers * EdgeTime / Mb;
     }
     R.StageTimes.push_back(Stage);
     Sum += Stage;

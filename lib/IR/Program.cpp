@@ -317,7 +317,7 @@ void printProgram(const Program &P, raw_ostream &OS, bool ExpandLayers) {
       const Stage &St = P.Stages[I];
       // Stages that hold the same blocks print once, as a range.
       size_t J = I;
-      while (J + 1 < P.Stages.size() && P.Stages[J + 1].sameBlocks(St))
+      while (J + 1 < P.Stages.size() && P.Stages[J + 1].RepeatsPrevious)
         ++J;
       OS << "  stage " << I;
       if (J != I)

@@ -1169,23 +1169,41 @@ private:
     const int64_t N = Even ? Pp * Map.VirtualStages : int64_t(Chunks.size());
     Stage *const Stages = P.Stages.data();
     int64_t First = 0, MoeBefore = 0;
-    for (int64_t C = 0, S = 0; C < N; ++C) {
-      const int64_t Layers = Even ? EvenChunk : Chunks[size_t(C)];
-      Stage &St = Stages[S];
-      const int64_t Last = First + Layers;
-      int64_t Moe = 0;
-      if (HasMoe) {
-        const int64_t MoeToLast = M.moeLayersBefore(Last);
-        Moe = MoeToLast - MoeBefore;
-        MoeBefore = MoeToLast;
+    // The MoE layers among the next Layers of the model.
+    auto MoeOf = [&](int64_t Layers) -> int64_t {
+      First += Layers;
+      if (!HasMoe)
+        return 0;
+      const int64_t MoeToLast = M.moeLayersBefore(First);
+      const int64_t Moe = MoeToLast - MoeBefore;
+      MoeBefore = MoeToLast;
+      return Moe;
+    };
+    if (!Interleaved) {
+      // A chunk a stage: whether a stage holds the blocks of the stage
+      // before follows from their counts (the embedding and the head, on
+      // the first and the last stage, below).
+      for (int64_t S = 0; S < Pp; ++S) {
+        const int64_t Layers = Even ? EvenChunk : Chunks[size_t(S)];
+        const int64_t Moe = MoeOf(Layers);
+        Stage &St = Stages[S];
+        St.DenseLayers = Layers - Moe;
+        St.MoELayers = Moe;
+        St.RepeatsPrevious = S > 1 &&
+                             St.DenseLayers == Stages[S - 1].DenseLayers &&
+                             Moe == Stages[S - 1].MoELayers;
       }
-      St.DenseLayers += Layers - Moe;
-      St.MoELayers += Moe;
-      if (Interleaved)
+    } else {
+      for (int64_t C = 0, S = 0; C < N; ++C) {
+        const int64_t Layers = Even ? EvenChunk : Chunks[size_t(C)];
+        const int64_t Moe = MoeOf(Layers);
+        Stage &St = Stages[S];
+        St.DenseLayers += Layers - Moe;
+        St.MoELayers += Moe;
         St.MoEChunks.push_back(Moe);
-      First = Last;
-      if (++S == Pp)
-        S = 0;
+        if (++S == Pp)
+          S = 0;
+      }
     }
     // Multi-token-prediction modules run after the last layer, on the last
     // stage (Megatron-LM's layout puts them in the last chunk): their
@@ -1202,7 +1220,9 @@ private:
     }
     P.Stages.front().HasEmbedding = true;
     P.Stages.back().HasHead = true;
-    markRepeatedStages(P.Stages);
+    P.Stages.back().RepeatsPrevious = false;
+    if (Interleaved)
+      markRepeatedStages(P.Stages);
     if (Pp < 2)
       return;
     // Activations cross each stage boundary once per micro-batch and
