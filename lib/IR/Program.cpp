@@ -196,7 +196,7 @@ StageParamCounter::StageParamCounter(const Program &P) {
   }
 }
 
-void markRepeatedStages(std::vector<Stage> &Stages) {
+void markRepeatedStages(MutableArrayRef<Stage> Stages) {
   for (size_t I = 0; I < Stages.size(); ++I)
     Stages[I].RepeatsPrevious = I > 0 && Stages[I].sameBlocks(Stages[I - 1]);
 }
@@ -439,12 +439,14 @@ std::string verifyProgram(const Program &P) {
                          S.MoELayers, S.MoEChunks.size(), Chunked,
                          P.Scenario.Mapping.VirtualStages);
   }
-  for (size_t I = 0; I < P.Stages.size(); ++I)
-    if (P.Stages[I].RepeatsPrevious &&
-        (I == 0 || !P.Stages[I].sameBlocks(P.Stages[I - 1])))
-      return fmt::format("stage {} marked as holding the blocks of the stage "
-                         "before, which it does not",
-                         I);
+  for (size_t I = 0; I < P.Stages.size(); ++I) {
+    const bool Repeats = I > 0 && P.Stages[I].sameBlocks(P.Stages[I - 1]);
+    if (P.Stages[I].RepeatsPrevious != Repeats)
+      return fmt::format("stage {} {} the blocks of the stage before but is "
+                         "{}marked so",
+                         I, Repeats ? "holds" : "does not hold",
+                         Repeats ? "not " : "");
+  }
   // One block of each kind: Program::block finds it, and the cost model
   // keeps one time per kind.
   std::bitset<NumBlockKinds> Seen;

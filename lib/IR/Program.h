@@ -17,6 +17,7 @@
 
 #include "IR/Scenario.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 #include <memory>
@@ -289,10 +290,12 @@ struct Stage {
   /// chunks in schedule order (its c-th is the model's chunk c pp + s);
   /// they sum to MoELayers. Empty without interleaving (one chunk).
   llvm::SmallVector<int64_t, 2> MoEChunks;
-  /// Holds the blocks the stage before holds (sameBlocks): set with the
-  /// stages (markRepeatedStages), so that what depends only on a stage's
-  /// blocks is worked out once a run of such stages. False is always
-  /// safe (it only costs time); the verifier checks that a true one is so.
+  /// Holds the blocks the stage before holds (sameBlocks with it): set
+  /// with the stages (partition, from its layout; the IR reader, by
+  /// markRepeatedStages), so that what depends only on a stage's blocks is
+  /// worked out once a run of such stages (the memory, the fullest stage,
+  /// the stage times) and the readable dump prints the run as a range.
+  /// Never the first stage's; the verifier checks it.
   bool RepeatsPrevious = false;
 
   /// Repeats of a model block (embedding, layers, head) on this stage; 0
@@ -317,8 +320,8 @@ struct Stage {
   }
 };
 
-/// Sets each stage's RepeatsPrevious.
-void markRepeatedStages(std::vector<Stage> &Stages);
+/// Sets each stage's RepeatsPrevious, comparing it with the stage before.
+void markRepeatedStages(llvm::MutableArrayRef<Stage> Stages);
 
 struct Program;
 

@@ -31,9 +31,10 @@ namespace {
 
 /// Room asked of the pool for a list of a layer's operators (its forward
 /// and backward), and of a smaller block's (embedding, head, optimizer):
-/// what they hold after the passes, partition's collectives included, with
-/// a margin; a list that needs more grows once and is kept.
-constexpr size_t LayerRoom = 96, SmallBlockRoom = 24;
+/// what most programs' blocks hold after the passes, partition's
+/// collectives included (the validation cases' at most 99 and 29); a list
+/// that needs more grows, and the pool keeps it.
+constexpr size_t LayerRoom = 128, SmallBlockRoom = 32;
 
 class LayerBuilder {
 public:

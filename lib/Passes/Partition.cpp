@@ -1158,7 +1158,6 @@ private:
 
   void assignStages() {
     const int64_t Pp = Map.Pp;
-    // (Stages built in place: a copied Stage would copy its MoEChunks.)
     P.Stages.clear();
     P.Stages.resize(size_t(Pp));
     // The model's layers in order over the chunks (layoutChunks); chunk
@@ -1167,42 +1166,41 @@ private:
     const bool Even = Chunks.empty(), Interleaved = Map.VirtualStages > 1,
                HasMoe = M.Moe.has_value();
     const int64_t N = Even ? Pp * Map.VirtualStages : int64_t(Chunks.size());
-    Stage *const Stages = P.Stages.data();
-    int64_t First = 0, MoeBefore = 0;
-    // The MoE layers among the next Layers of the model.
-    auto MoeOf = [&](int64_t Layers) -> int64_t {
-      First += Layers;
+    // The layers laid so far, and the MoE layers among them.
+    int64_t Laid = 0, MoeLaid = 0;
+    // Lays the next Layers of the model; their MoE layers.
+    auto Lay = [&](int64_t Layers) -> int64_t {
+      Laid += Layers;
       if (!HasMoe)
         return 0;
-      const int64_t MoeToLast = M.moeLayersBefore(First);
-      const int64_t Moe = MoeToLast - MoeBefore;
-      MoeBefore = MoeToLast;
+      const int64_t MoeToLaid = M.moeLayersBefore(Laid);
+      const int64_t Moe = MoeToLaid - MoeLaid;
+      MoeLaid = MoeToLaid;
       return Moe;
     };
     if (!Interleaved) {
       // A chunk a stage: whether a stage holds the blocks of the stage
       // before follows from their counts (the embedding and the head, on
       // the first and the last stage, below).
-      for (int64_t S = 0; S < Pp; ++S) {
-        const int64_t Layers = Even ? EvenChunk : Chunks[size_t(S)];
-        const int64_t Moe = MoeOf(Layers);
-        Stage &St = Stages[S];
+      Stage *const Stages = P.Stages.data(); // (the loop runs faster so)
+      for (int64_t Idx = 0; Idx < Pp; ++Idx) {
+        const int64_t Layers = Even ? EvenChunk : Chunks[size_t(Idx)];
+        const int64_t Moe = Lay(Layers);
+        Stage &St = Stages[Idx];
         St.DenseLayers = Layers - Moe;
         St.MoELayers = Moe;
-        St.RepeatsPrevious = S > 1 &&
-                             St.DenseLayers == Stages[S - 1].DenseLayers &&
-                             Moe == Stages[S - 1].MoELayers;
+        St.RepeatsPrevious = Idx > 1 &&
+                             St.DenseLayers == Stages[Idx - 1].DenseLayers &&
+                             Moe == Stages[Idx - 1].MoELayers;
       }
     } else {
-      for (int64_t C = 0, S = 0; C < N; ++C) {
+      for (int64_t C = 0; C < N; ++C) {
         const int64_t Layers = Even ? EvenChunk : Chunks[size_t(C)];
-        const int64_t Moe = MoeOf(Layers);
-        Stage &St = Stages[S];
+        const int64_t Moe = Lay(Layers);
+        Stage &St = P.Stages[size_t(C % Pp)];
         St.DenseLayers += Layers - Moe;
         St.MoELayers += Moe;
         St.MoEChunks.push_back(Moe);
-        if (++S == Pp)
-          S = 0;
       }
     }
     // Multi-token-prediction modules run after the last layer, on the last
