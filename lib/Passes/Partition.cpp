@@ -1165,7 +1165,6 @@ private:
     // then every n-th layer is MoE (moe.every).
     const bool Even = Chunks.empty(), Interleaved = Map.VirtualStages > 1,
                HasMoe = M.Moe.has_value();
-    const int64_t N = Even ? Pp * Map.VirtualStages : int64_t(Chunks.size());
     // The layers laid so far, and the MoE layers among them.
     int64_t Laid = 0, MoeLaid = 0;
     // Lays the next Layers of the model; their MoE layers.
@@ -1182,7 +1181,9 @@ private:
       // A chunk a stage: whether a stage holds the blocks of the stage
       // before follows from their counts (the embedding and the head, on
       // the first and the last stage, below).
-      Stage *const Stages = P.Stages.data(); // (the loop runs faster so)
+      // (The storage taken once: a store into a stage could be the
+      // vector's own pointer, for all the compiler knows.)
+      Stage *const Stages = P.Stages.data();
       for (int64_t Idx = 0; Idx < Pp; ++Idx) {
         const int64_t Layers = Even ? EvenChunk : Chunks[size_t(Idx)];
         const int64_t Moe = Lay(Layers);
@@ -1194,6 +1195,8 @@ private:
                              Moe == Stages[Idx - 1].MoELayers;
       }
     } else {
+      const int64_t N =
+          Even ? Pp * Map.VirtualStages : int64_t(Chunks.size());
       for (int64_t C = 0; C < N; ++C) {
         const int64_t Layers = Even ? EvenChunk : Chunks[size_t(C)];
         const int64_t Moe = Lay(Layers);
@@ -1218,9 +1221,10 @@ private:
     }
     P.Stages.front().HasEmbedding = true;
     P.Stages.back().HasHead = true;
-    P.Stages.back().RepeatsPrevious = false;
     if (Interleaved)
       markRepeatedStages(P.Stages);
+    else
+      P.Stages.back().RepeatsPrevious = false; // (it holds the head)
     if (Pp < 2)
       return;
     // Activations cross each stage boundary once per micro-batch and
