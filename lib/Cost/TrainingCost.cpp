@@ -77,6 +77,13 @@ bool hideable(const Op &O, const MappingConfig &M) {
           (M.TpOverlapBackward || O.Ph == Phase::Forward));
 }
 
+/// A context-parallel exchange that runs beside the attention products of
+/// its chunk (cp_overlap); otherwise it is exposed like any collective.
+bool ringBesideAttention(const Op &O, const MappingConfig &M) {
+  return M.CpOverlap &&
+         (O.Kind == OpKind::CpRingKv || O.Kind == OpKind::CpRingKvGrad);
+}
+
 /// The input-gradient collective of a column-parallel layer that overlaps
 /// the layer's weight-gradient GEMMs (tp_grad_overlap), unless tp_overlap
 /// hides the backward's TP communication already.
@@ -144,7 +151,7 @@ void blockTime(const Block &B, const ScenarioConfig &S, BlockTime &T,
       if (Record)
         Record[I] = {C.Time, false, C.Algorithm};
       CommKind K = commKind(O);
-      if (O.Kind == OpKind::CpRingKv || O.Kind == OpKind::CpRingKvGrad) {
+      if (ringBesideAttention(O, S.Mapping)) {
         Ring[Side] += C.Time;
         continue;
       }
@@ -642,7 +649,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
         // Communication beside compute: the share of it the block's time
         // left exposed.
         const BlockTime &BT = TimeOf(B.Kind);
-        if (O.Kind == OpKind::CpRingKv || O.Kind == OpKind::CpRingKvGrad)
+        if (ringBesideAttention(O, M))
           Row.Exposed += N * C.Time * BT.RingExposed[backwardSide(O.Ph)];
         else if (overlapsWeightGradients(O, M))
           Row.Exposed += N * C.Time * BT.GradExposed;

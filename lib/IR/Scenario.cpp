@@ -83,6 +83,9 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   // The fields read for a value and a location, each looked up once.
   const spec::Field *Dp = M.ifSet(MF::Dp), *Tp = M.ifSet(MF::Tp),
                     *Pp = M.ifSet(MF::Pp), *Cp = M.ifSet(MF::Cp),
+                    *CpHeads = M.ifSet(MF::CpHeads),
+                    *CpGradients = M.ifSet(MF::CpGradients),
+                    *CpOverlap = M.ifSet(MF::CpOverlap),
                     *Ep = M.ifSet(MF::Ep),
                     *MicroBatch = M.ifSet(MF::MicroBatch),
                     *GlobalBatch = M.ifSet(MF::GlobalBatch),
@@ -109,6 +112,13 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Pp = integerOf(Pp, 1);
   C.Cp = integerOf(Cp, 1);
   C.Ep = integerOf(Ep, 1);
+  C.CpQueryHeads =
+      checkedEnum<ir::CpHeads>(wordOf(CpHeads)) == ir::CpHeads::Query;
+  C.CpHeadsWritten = CpHeads && CpHeads->From != spec::Origin::Default;
+  if (CpGradients)
+    C.CpGradients = dtypeFromWord(wordOf(CpGradients));
+  C.CpOverlap = spec::boolOf(CpOverlap, C.CpOverlap);
+  C.CpOverlapWritten = CpOverlap && CpOverlap->From != spec::Origin::Default;
   // Unset, expert_tp follows tp (also where a sweep sets tp).
   C.ExpertTpWritten = ExpertTp != nullptr;
   C.ExpertTp = integerOf(ExpertTp, C.Tp);
@@ -216,6 +226,9 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Locs.Tp = locOf(M, Tp);
   C.Locs.Pp = locOf(M, Pp);
   C.Locs.Cp = locOf(M, Cp);
+  C.Locs.CpHeads = locOf(M, CpHeads);
+  C.Locs.CpGradients = locOf(M, CpGradients);
+  C.Locs.CpOverlap = locOf(M, CpOverlap);
   C.Locs.Ep = locOf(M, Ep);
   C.Locs.MicroBatch = locOf(M, MicroBatch);
   C.Locs.GlobalBatch = locOf(M, GlobalBatch);

@@ -154,7 +154,7 @@ struct FusionSet {
 
 /// Where each mapping field was written, for diagnostics at the field.
 struct MappingLocs {
-  llvm::SMRange Dp, Tp, Pp, Cp, Ep, MicroBatch, GlobalBatch, Schedule,
+  llvm::SMRange Dp, Tp, Pp, Cp, CpHeads, CpGradients, CpOverlap, Ep, MicroBatch, GlobalBatch, Schedule,
       VirtualStages, Offload, Gradients, Activations, Recipe, TpOverlap,
       TpOverlapBackward, EpOverlap, EpSms, EpDispatch, ExpertTp, SparseWeights,
       Quantized, RecomputeModules, StageLayers, FirstStageLayers,
@@ -268,6 +268,15 @@ struct MappingConfig {
   /// forward's only, PyTorch's async TP).
   bool TpOverlapBackward = true;
   bool TpOverlapBackwardWritten = false;
+  /// The context-parallel exchange (cp > 1): K and V at the query heads a
+  /// device holds (repeated before attention) instead of its K/V heads;
+  /// the format of the K/V gradients the backward passes on (unset: the
+  /// exchange's own); whether it runs beside the attention products
+  /// (training). Each `Written` is set where the spec wrote the field.
+  bool CpQueryHeads = false;
+  std::optional<DType> CpGradients;
+  bool CpOverlap = true;
+  bool CpHeadsWritten = false, CpOverlapWritten = false;
   /// Expert-parallel all-to-alls run beside another micro-batch's compute
   /// (Megatron-LM's overlap_moe_expert_parallel_comm).
   bool EpOverlap = false;

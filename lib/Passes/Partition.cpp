@@ -277,6 +277,22 @@ private:
       error<DiagID::err_tp_overlap>(L.TpOverlap);
     if (Map.TpOverlapBackwardWritten && !Map.TpOverlap)
       error<DiagID::err_tp_overlap_backward>(L.TpOverlapBackward);
+    // (Serving refuses cp_gradients and cp_overlap in Sema: no backward,
+    // and a prefill's exchange is on its critical path.)
+    const char *NoCp = "it needs context parallelism (cp > 1)";
+    if (Map.Cp < 2) {
+      if (Map.CpHeadsWritten)
+        error<DiagID::err_cp_exchange>(L.CpHeads, "cp_heads", NoCp);
+      if (Map.CpGradients)
+        error<DiagID::err_cp_exchange>(L.CpGradients, "cp_gradients", NoCp);
+      if (Map.CpOverlapWritten)
+        error<DiagID::err_cp_exchange>(L.CpOverlap, "cp_overlap", NoCp);
+    } else if (Map.CpQueryHeads && M.Mla) {
+      error<DiagID::err_cp_exchange>(
+          L.CpHeads, "cp_heads = query",
+          "model '" + M.Name + "' attends over a latent it exchanges whole, "
+          "not over K/V heads");
+    }
     if (Map.SparseWeights && S.Training)
       error<DiagID::err_sparse_training>(L.SparseWeights);
     if (S.Training && S.muon()) {
@@ -972,13 +988,25 @@ private:
       // Ring attention: each device passes its K and V chunk around the
       // ring (cp - 1 steps); backward passes K, V and their gradients. The
       // chunks are the attention's inputs, in its format (a serving
-      // engine's: docs/cost-model.md, "Number formats").
-      double KvChunk =
-          double(P.MicroBatch) * (P.SeqLen / C) *
-          kvElementsPerTokenPerLayer(M) /
-          std::min<int64_t>(Map.Tp, std::max<int64_t>(1, M.KvHeads)) *
-          dtypeBytes(P.Scenario.Training ? Map.Activations
-                                         : servingAttentionFormat(Map));
+      // engine's: docs/cost-model.md, "Number formats"), at the K/V heads
+      // a device holds, or with cp_heads = query repeated to its query
+      // heads (heads / tp of them, head_dim wide each).
+      const DType Format = P.Scenario.Training ? Map.Activations
+                                               : servingAttentionFormat(Map);
+      const double KvChunk =
+          Map.CpQueryHeads
+              ? double(P.MicroBatch) * double(P.SeqLen / C) * 2.0 *
+                    double(M.Heads / Map.Tp) * double(M.HeadDim) *
+                    dtypeBytes(Format)
+              : double(P.MicroBatch) * (P.SeqLen / C) *
+                    kvElementsPerTokenPerLayer(M) /
+                    std::min<int64_t>(Map.Tp, std::max<int64_t>(1, M.KvHeads)) *
+                    dtypeBytes(Format);
+      // The gradients' bytes over the chunk's: cp_gradients' format
+      // (PyTorch accumulates them in fp32) or the chunk's own.
+      const double GradShare =
+          Map.CpGradients ? dtypeBytes(*Map.CpGradients) / dtypeBytes(Format)
+                          : 1.0;
       // A windowed layer needs only the chunks its window reaches back to;
       // a layer pattern's two sets of products each carry their share.
       auto Steps = [&](const Op &O) {
@@ -998,9 +1026,10 @@ private:
                                    ParallelDim::CP, C, Map.Tp,
                                    Steps(O) * KvChunk * O.share()));
         if (O.Kind == OpKind::AttnContextDp)
-          Out.push_back(collective(OpKind::CpRingKvGrad, Phase::BackwardData,
-                                   CollectiveKind::SendRecv, ParallelDim::CP, C,
-                                   Map.Tp, 2 * Steps(O) * KvChunk * O.share()));
+          Out.push_back(collective(
+              OpKind::CpRingKvGrad, Phase::BackwardData,
+              CollectiveKind::SendRecv, ParallelDim::CP, C, Map.Tp,
+              (1 + GradShare) * Steps(O) * KvChunk * O.share()));
         Out.push_back(O);
       }
       B.Ops = std::move(Out);

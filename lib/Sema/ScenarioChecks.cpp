@@ -149,6 +149,10 @@ static const std::tuple<MappingField, const char *, const char *>
         {MappingField::TpGradOverlap, "tp_grad_overlap", "no backward pass"},
         {MappingField::TpOverlapBackward, "tp_overlap_backward",
          "no backward pass"},
+        {MappingField::CpGradients, "cp_gradients", "no backward pass"},
+        {MappingField::CpOverlap, "cp_overlap",
+         "a prefill's context-parallel exchange is costed on its critical "
+         "path"},
         {MappingField::GlobalBatch, "global_batch",
          "the batch is the scenario's or the traffic's"},
         {MappingField::MicroBatch, "micro_batch",
