@@ -112,7 +112,8 @@ void blockTime(const Block &B, const ScenarioConfig &S, BlockTime &T,
   double HideableKind[2][NumCommKinds] = {}; // the same, by kind
   // Ring attention (CP): each step's K/V exchange runs beside the
   // attention products of the chunk at hand (Transformer Engine's
-  // context-parallel attention), per side.
+  // context-parallel attention), per side; with cp_overlap = false it is
+  // exposed like any collective (ringBesideAttention).
   double Ring[2] = {0, 0}, Attention[2] = {0, 0};
   const bool RingAttention = S.Mapping.Cp > 1 && S.Training;
   double Grad = 0, WeightCompute = 0;

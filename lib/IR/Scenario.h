@@ -154,11 +154,11 @@ struct FusionSet {
 
 /// Where each mapping field was written, for diagnostics at the field.
 struct MappingLocs {
-  llvm::SMRange Dp, Tp, Pp, Cp, CpHeads, CpGradients, CpOverlap, Ep, MicroBatch, GlobalBatch, Schedule,
-      VirtualStages, Offload, Gradients, Activations, Recipe, TpOverlap,
-      TpOverlapBackward, EpOverlap, EpSms, EpDispatch, ExpertTp, SparseWeights,
-      Quantized, RecomputeModules, StageLayers, FirstStageLayers,
-      LastStageLayers, Fusion, Decl;
+  llvm::SMRange Dp, Tp, Pp, Cp, CpHeads, CpGradients, CpOverlap, Ep, MicroBatch,
+      GlobalBatch, Schedule, VirtualStages, Offload, Gradients, Activations,
+      Recipe, TpOverlap, TpOverlapBackward, EpOverlap, EpSms, EpDispatch,
+      ExpertTp, SparseWeights, Quantized, RecomputeModules, StageLayers,
+      FirstStageLayers, LastStageLayers, Fusion, Decl;
 };
 
 /// A low-precision training recipe (a `recipe` entity; docs/cost-model.md,

@@ -290,8 +290,9 @@ private:
     } else if (Map.CpQueryHeads && M.Mla) {
       error<DiagID::err_cp_exchange>(
           L.CpHeads, "cp_heads = query",
-          "model '" + M.Name + "' attends over a latent it exchanges whole, "
-          "not over K/V heads");
+          "model '" + M.Name +
+              "' uses latent attention, whose exchange llmsys costs as "
+              "the compressed latent, not as K/V heads");
     }
     if (Map.SparseWeights && S.Training)
       error<DiagID::err_sparse_training>(L.SparseWeights);
@@ -991,8 +992,8 @@ private:
       // engine's: docs/cost-model.md, "Number formats"), at the K/V heads
       // a device holds, or with cp_heads = query repeated to its query
       // heads (heads / tp of them, head_dim wide each).
-      const DType Format = P.Scenario.Training ? Map.Activations
-                                               : servingAttentionFormat(Map);
+      const DType Format =
+          P.Scenario.Training ? Map.Activations : servingAttentionFormat(Map);
       const double KvChunk =
           Map.CpQueryHeads
               ? double(P.MicroBatch) * double(P.SeqLen / C) * 2.0 *
@@ -1026,10 +1027,10 @@ private:
                                    ParallelDim::CP, C, Map.Tp,
                                    Steps(O) * KvChunk * O.share()));
         if (O.Kind == OpKind::AttnContextDp)
-          Out.push_back(collective(
-              OpKind::CpRingKvGrad, Phase::BackwardData,
-              CollectiveKind::SendRecv, ParallelDim::CP, C, Map.Tp,
-              (1 + GradShare) * Steps(O) * KvChunk * O.share()));
+          Out.push_back(
+              collective(OpKind::CpRingKvGrad, Phase::BackwardData,
+                         CollectiveKind::SendRecv, ParallelDim::CP, C, Map.Tp,
+                         (1 + GradShare) * Steps(O) * KvChunk * O.share()));
         Out.push_back(O);
       }
       B.Ops = std::move(Out);
