@@ -994,13 +994,12 @@ private:
       // heads (heads / tp of them, head_dim wide each).
       const DType Format =
           P.Scenario.Training ? Map.Activations : servingAttentionFormat(Map);
+      const double Tokens = double(P.MicroBatch) * double(P.SeqLen / C);
       const double KvChunk =
           Map.CpQueryHeads
-              ? double(P.MicroBatch) * double(P.SeqLen / C) * 2.0 *
-                    double(M.Heads / Map.Tp) * double(M.HeadDim) *
+              ? Tokens * 2.0 * double(M.Heads / Map.Tp) * double(M.HeadDim) *
                     dtypeBytes(Format)
-              : double(P.MicroBatch) * (P.SeqLen / C) *
-                    kvElementsPerTokenPerLayer(M) /
+              : Tokens * kvElementsPerTokenPerLayer(M) /
                     std::min<int64_t>(Map.Tp, std::max<int64_t>(1, M.KvHeads)) *
                     dtypeBytes(Format);
       // The gradients' bytes over the chunk's: cp_gradients' format
