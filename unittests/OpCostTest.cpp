@@ -188,7 +188,7 @@ TEST(OpCostTest, AFusedAttentionKernelPaysAFixedCostPerBlock) {
   // (BlockOverhead, linear in the sequence where the rest is quadratic).
   // The backward's own value applies to the backward products only.
   AcceleratorConfig A = device();
-  A.AttentionEfficiency = 0.5;
+  A.AttentionEfficiency = A.AttentionBackwardEfficiency = 0.5;
   A.AttentionOverhead = 0.9;
   A.AttentionOverheadBackward = 4.5;
   Op Score = passes::gemm(OpKind::AttnScore, Phase::Prefill, DType::BF16, 2, 2,

@@ -189,14 +189,27 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
     if (Wide > 0 && R.Peak > Wide)
       KScale = R.Peak / Wide;
   }
-  double Efficiency = O.FusedAttention == ir::AttentionKernel::FlashAttention2
-                          ? A.AttentionFa2Efficiency
-                      : O.inFusedAttention() ? A.AttentionEfficiency
-                      : Contraction && O.FlopsPerContext == 0
-                          ? gemmEfficiency(O, A, KScale)
-                          : A.ComputeEfficiency;
-  if (Contraction)
-    Efficiency *= R.FormatEfficiency; // 8- and 4-bit tensor cores
+  double Efficiency =
+      O.FusedAttention == ir::AttentionKernel::FlashAttention2
+          ? A.AttentionFa2Efficiency
+      : O.inFusedAttention()
+          ? (O.Ph == Phase::BackwardData ? A.AttentionBackwardEfficiency
+                                         : A.AttentionEfficiency)
+      : Contraction && O.FlopsPerContext == 0 ? gemmEfficiency(O, A, KScale)
+                                              : A.ComputeEfficiency;
+  // 8- and 4-bit tensor cores; the part's own fused attention kernel's
+  // 8-bit products at their own fractions, forward and backward
+  // (attention_narrow, attention_narrow_backward; attention's products
+  // are never block-scaled). FlashAttention-2 keeps `narrow`.
+  if (Contraction) {
+    const DType Runs = A.runsAs(O.Type);
+    const bool EightBit = Runs == DType::FP8 || Runs == DType::INT8;
+    const bool OwnKernel = O.FusedAttention == ir::AttentionKernel::Native;
+    Efficiency *= !(OwnKernel && EightBit) ? R.FormatEfficiency
+                  : O.Ph == Phase::BackwardData
+                      ? A.AttentionNarrowBackwardEfficiency
+                      : A.AttentionNarrowEfficiency;
+  }
   T.Efficiency = Efficiency;
   double Peak = Flops > 0 ? R.Peak : 0;
   if (O.SparseWeight)

@@ -327,6 +327,8 @@ AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   using EF = EfficiencyField;
   C.ComputeEfficiency = Eff(EF::Compute, 1);
   C.AttentionEfficiency = Eff(EF::Attention, C.ComputeEfficiency);
+  C.AttentionBackwardEfficiency =
+      Eff(EF::AttentionBackward, C.AttentionEfficiency);
   C.AttentionFa2Efficiency = Eff(EF::AttentionFa2, C.AttentionEfficiency);
   C.AttentionOverhead = Eff(EF::AttentionOverhead, 0);
   C.AttentionOverheadBackward =
@@ -345,6 +347,9 @@ AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.NarrowEfficiency = Eff(EF::Narrow, 1);
   C.NarrowBlockEfficiency = Eff(EF::NarrowBlock, 1);
   C.Fp4Efficiency = Eff(EF::Fp4, C.NarrowEfficiency);
+  C.AttentionNarrowEfficiency = Eff(EF::AttentionNarrow, C.NarrowEfficiency);
+  C.AttentionNarrowBackwardEfficiency =
+      Eff(EF::AttentionNarrowBackward, C.AttentionNarrowEfficiency);
   C.Sustained = Eff(EF::Sustained, 1);
   C.KernelOverhead = Eff(EF::KernelOverhead, 0);
   C.LaunchOverhead = Eff(EF::LaunchOverhead, C.KernelOverhead);

@@ -375,8 +375,10 @@ struct AcceleratorConfig {
   /// (efficiency.expert_memory, expert_overhead).
   double ExpertMemoryEfficiency = 1;
   double ExpertOverhead = 0;
-  /// Achieved fraction of the peak of fused attention kernels.
+  /// Achieved fraction of the peak of fused attention kernels, forward
+  /// and backward (efficiency.attention, attention_backward).
   double AttentionEfficiency = 1;
+  double AttentionBackwardEfficiency = 1;
   /// The same for FlashAttention-2 (efficiency.attention_fa2).
   double AttentionFa2Efficiency = 1;
   /// A fused attention kernel's fixed cost per query block (forward) and
@@ -401,6 +403,11 @@ struct AcceleratorConfig {
   double NarrowBlockEfficiency = 1;
   /// The same for the 4-bit peaks.
   double Fp4Efficiency = 1;
+  /// The fused attention kernel's 8-bit products, forward and backward:
+  /// in place of NarrowEfficiency (efficiency.attention_narrow,
+  /// attention_narrow_backward).
+  double AttentionNarrowEfficiency = 1;
+  double AttentionNarrowBackwardEfficiency = 1;
   /// Fraction of the short-run compute rate sustained through a long run.
   double Sustained = 1;
   double KernelOverhead = 0;

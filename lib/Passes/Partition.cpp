@@ -249,6 +249,18 @@ private:
       error<DiagID::err_network_taper_inside>(
           S.System.Decl.Start.isValid() ? S.System.Decl : L.Decl,
           Sys.ScaleUp.Name, Sys.Name);
+    // What a network says of collectives inside a node, on the fabric
+    // between nodes.
+    const NetworkConfig &Out = Sys.ScaleOut;
+    if (Out.present() && Out.ReductionEfficiency > 0)
+      error<DiagID::err_network_node_only>(
+          S.System.Decl.Start.isValid() ? S.System.Decl : L.Decl, "reduction",
+          Out.Name, "NCCL's all-reduce in a switch that reduces", Sys.Name);
+    else if (Out.present() && Out.AlltoallLatency > 0)
+      error<DiagID::err_network_node_only>(
+          S.System.Decl.Start.isValid() ? S.System.Decl : L.Decl,
+          "alltoall_latency", Out.Name,
+          "a serving engine's one-sided all-to-all", Sys.Name);
     if (Map.EpHierarchical && Map.Ep < 2)
       error<DiagID::err_ep_dispatch>(Map.Locs.EpDispatch);
     if (Map.EpOverlap && (!S.Training || Map.Ep < 2))

@@ -95,17 +95,7 @@ def attention_times(llmsys, rows, forward, backward):
         "attention": 1.0, "attention_fa2": 1.0, "sustained": 1.0,
         "attention_overhead": forward, "attention_overhead_backward": backward},
         spec(rows))
-    times = {}
-    for s in out["scenarios"]:
-        fwd = bwd = 0.0
-        for o in s["operators"]:
-            if o["name"] in ("attn.score", "attn.context") and o["phase"] == "fwd":
-                fwd += o["time_s"] * o.get("count", 1)
-            elif o["name"].startswith(("attn.score.", "attn.context.",
-                                       "attn.flash.rescore")):
-                bwd += o["time_s"] * o.get("count", 1)
-        times[int(s["name"][1:])] = (fwd, bwd)
-    return times
+    return llmsys_run.attention_pass_times(out)
 
 
 def predict(row, t, eff, launch):

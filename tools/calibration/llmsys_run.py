@@ -64,3 +64,21 @@ def eval_with(llmsys, root, accelerator, fields, spec_text):
         open(path, "w").write(spec_text)
         return json.loads(run(llmsys, stdlib, ["eval", "--format=json", "--ops=0",
                                                path]))
+
+
+def attention_pass_times(out):
+    """{n: (forward seconds, backward seconds)} of the fused attention
+    products of each scenario `sN` of an `llmsys eval --format=json`
+    report OUT: its forward score and context products, and the backward's
+    gradient products and recomputed scores."""
+    times = {}
+    for s in out["scenarios"]:
+        fwd = bwd = 0.0
+        for o in s["operators"]:
+            if o["name"] in ("attn.score", "attn.context") and o["phase"] == "fwd":
+                fwd += o["time_s"] * o.get("count", 1)
+            elif o["name"].startswith(("attn.score.", "attn.context.",
+                                       "attn.flash.rescore")):
+                bwd += o["time_s"] * o.get("count", 1)
+        times[int(s["name"][1:])] = (fwd, bwd)
+    return times
