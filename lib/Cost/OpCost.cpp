@@ -202,10 +202,14 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
   // (attention_narrow, attention_narrow_backward; attention's products
   // are never block-scaled). FlashAttention-2 keeps `narrow`.
   if (Contraction) {
-    const DType Runs = A.runsAs(O.Type);
-    const bool EightBit = Runs == DType::FP8 || Runs == DType::INT8;
-    const bool OwnKernel = O.FusedAttention == ir::AttentionKernel::Native;
-    Efficiency *= !(OwnKernel && EightBit) ? R.FormatEfficiency
+    // (Only the own kernel's products ask which format they run as: the
+    // GEMMs, most of a program, take the rate's fraction at once.)
+    bool NarrowAttention = false;
+    if (O.FusedAttention == ir::AttentionKernel::Native) {
+      const DType Runs = A.runsAs(O.Type);
+      NarrowAttention = Runs == DType::FP8 || Runs == DType::INT8;
+    }
+    Efficiency *= !NarrowAttention ? R.FormatEfficiency
                   : O.Ph == Phase::BackwardData
                       ? A.AttentionNarrowBackwardEfficiency
                       : A.AttentionNarrowEfficiency;

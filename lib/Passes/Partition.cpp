@@ -252,15 +252,14 @@ private:
     // What a network says of collectives inside a node, on the fabric
     // between nodes.
     const NetworkConfig &Out = Sys.ScaleOut;
-    if (Out.present() && Out.ReductionEfficiency > 0)
-      error<DiagID::err_network_node_only>(
-          S.System.Decl.Start.isValid() ? S.System.Decl : L.Decl, "reduction",
-          Out.Name, "NCCL's all-reduce in a switch that reduces", Sys.Name);
-    else if (Out.present() && Out.AlltoallLatency > 0)
+    const bool Reduces = Out.ReductionEfficiency > 0;
+    if (Out.present() && (Reduces || Out.AlltoallLatency > 0))
       error<DiagID::err_network_node_only>(
           S.System.Decl.Start.isValid() ? S.System.Decl : L.Decl,
-          "alltoall_latency", Out.Name,
-          "a serving engine's one-sided all-to-all", Sys.Name);
+          Reduces ? "reduction" : "alltoall_latency", Out.Name,
+          Reduces ? "NCCL's all-reduce in a switch that reduces"
+                  : "a serving engine's one-sided all-to-all",
+          Sys.Name);
     if (Map.EpHierarchical && Map.Ep < 2)
       error<DiagID::err_ep_dispatch>(Map.Locs.EpDispatch);
     if (Map.EpOverlap && (!S.Training || Map.Ep < 2))
