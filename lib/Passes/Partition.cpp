@@ -1074,27 +1074,35 @@ private:
            M.Moe->SharedExperts == 0 && dispatchesTokens(Ph);
   }
 
-  /// Of what the all-to-all dispatcher sends across the scale-out fabric,
-  /// the share a hierarchical one sends (DeepEP's normal kernels, HybridEP;
-  /// DeepSeek-V3 report §3.2.2: a token crosses to each node holding one of
-  /// its experts once, then NVLink forwards it there). With the ep group
-  /// over n nodes of g members, E experts (E / n a node) and top k, a
-  /// uniformly routed token reaches a node with probability
-  /// p = 1 - C(E - E/n, k) / C(E, k); it crosses to (n - 1) p other nodes,
-  /// where the all-to-all sends k (n - 1) / n copies: n p / k. The
-  /// all-to-all's traffic inside nodes shrinks by the same share, which
-  /// NVLink carries either way. 1 inside one node.
+  /// Of what the all-to-all dispatcher sends (top_k copies of each token),
+  /// the share a hierarchical one sends (DeepEP's normal kernels,
+  /// HybridEP): a token goes once to each place that holds one of its
+  /// experts and is copied to those experts there. With n places of E / n
+  /// of the E experts each and top k, a uniformly routed token reaches a
+  /// given place with probability p = 1 - C(E - E/n, k) / C(E, k); it goes
+  /// to (n - 1) p other places, where the all-to-all sends k (n - 1) / n
+  /// copies: n p / k. Across nodes the places are the nodes (DeepSeek-V3
+  /// report §3.2.2: a token crosses to each node once and NVLink forwards
+  /// it there; the traffic inside the nodes shrinks by the same share).
+  /// Inside one node they are the devices: DeepEP's dispatch layout sends
+  /// a token once to each rank its is_token_in_rank marks
+  /// (deep_ep/buffer.py, get_dispatch_layout), and HybridEP dispatches to
+  /// the ranks and permutes to the local experts there
+  /// (deep_ep/hybrid_ep_buffer.py, dispatch).
   double hierarchicalShare() const {
     int64_t E = Map.Ep, Etp = Map.ExpertTp;
-    if (!Map.EpHierarchical || !M.Moe || level(E, Etp) == 0)
+    if (!Map.EpHierarchical || !M.Moe)
       return 1;
-    double Nodes = std::ceil(double(E) / double(perNode(E, Etp)));
-    double Experts = double(M.Moe->Experts), K = double(M.Moe->TopK);
-    double PerNode = Experts / Nodes;
-    double Miss = 1; // no expert of the token on a given node
+    const double Places = level(E, Etp) == 0
+                              ? double(E)
+                              : std::ceil(double(E) / double(perNode(E, Etp)));
+    const double Experts = double(M.Moe->Experts), K = double(M.Moe->TopK);
+    const double PerPlace = Experts / Places;
+    double Miss = 1; // no expert of the token in a given place
     for (int64_t I = 0; I < M.Moe->TopK; ++I)
-      Miss *= std::max(0.0, (Experts - PerNode - double(I)) / (Experts - double(I)));
-    return std::min(1.0, Nodes * (1 - Miss) / K);
+      Miss *= std::max(0.0, (Experts - PerPlace - double(I)) /
+                                (Experts - double(I)));
+    return std::min(1.0, Places * (1 - Miss) / K);
   }
 
   /// The expert-parallel all-to-alls (dispatch before the experts, combine
