@@ -188,8 +188,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.GradAccumulationFusion = spec::boolOf(M.ifSet(MF::GradAccumulationFusion),
                                           C.GradAccumulationFusion);
   const spec::Field *EpDispatch = M.ifSet(MF::EpDispatch);
-  C.EpHierarchical = checkedEnum<ir::EpDispatch>(wordOf(EpDispatch)) ==
-                     ir::EpDispatch::Hierarchical;
+  C.EpDispatchKind = checkedEnum<ir::EpDispatch>(wordOf(EpDispatch));
+  C.EpHierarchical = C.EpDispatchKind == ir::EpDispatch::Hierarchical;
   C.Locs.EpDispatch = locOf(M, EpDispatch);
   OffloadKind Offloaded = checkedEnum<OffloadKind>(wordOf(Offload));
   C.OffloadWeights = Offloaded == OffloadKind::Weights;

@@ -282,9 +282,12 @@ struct MappingConfig {
   bool EpOverlap = false;
   /// SMs the overlapped expert-parallel all-to-alls hold (ep_sms).
   int64_t EpSms = 0;
-  /// Expert dispatch: each node once (DeepEP, HybridEP) rather than each
-  /// of a token's top-k copies (NCCL all-to-all).
-  bool EpHierarchical = false;
+  /// Expert dispatch: each of a token's top-k copies (NCCL all-to-all),
+  /// each node and device holding one of its experts once (DeepEP,
+  /// HybridEP), or every token to every member (all-gather, the outputs
+  /// reduce-scattered back).
+  EpDispatch EpDispatchKind = EpDispatch::AllToAll;
+  bool EpHierarchical = false; ///< EpDispatchKind == Hierarchical
   /// Column-parallel layers' input-gradient collective hides behind their
   /// weight-gradient GEMMs.
   bool TpGradOverlap = false;

@@ -260,8 +260,9 @@ private:
           Reduces ? "NCCL's all-reduce in a switch that reduces"
                   : "a serving engine's one-sided all-to-all",
           Sys.Name);
-    if (Map.EpHierarchical && Map.Ep < 2)
-      error<DiagID::err_ep_dispatch>(Map.Locs.EpDispatch);
+    if (Map.EpDispatchKind != EpDispatch::AllToAll && Map.Ep < 2)
+      error<DiagID::err_ep_dispatch>(Map.Locs.EpDispatch,
+                                     enumWord(Map.EpDispatchKind));
     if (Map.EpOverlap && (!S.Training || Map.Ep < 2))
       error<DiagID::err_ep_overlap>(L.EpOverlap, 
             S.Training ? "it needs expert parallelism (ep > 1)"
@@ -1136,17 +1137,40 @@ private:
       // DeepEP dispatches FP8 and combines BF16, TensorRT-LLM dispatches
       // NVFP4 and combines BF16 (its one-sided all-to-all, tech blog 18).
       const double Share = Routed * hierarchicalShare();
-      const double InBytes =
-                       Share * dtypeBytes(Map.quantizes(QuantizedPart::Experts)
-                                              ? Map.Activations
-                                              : Map.Precision),
-                   OutBytes = Share * dtypeBytes(Map.Precision);
+      const double InElem = dtypeBytes(Map.quantizes(QuantizedPart::Experts)
+                                           ? Map.Activations
+                                           : Map.Precision),
+                   OutElem = dtypeBytes(Map.Precision);
+      const double InBytes = Share * InElem, OutBytes = Share * OutElem;
       // (Megatron-LM runs a recomputation's all-to-alls exposed.)
       bool Overlap =
           Map.EpOverlap && S.Training && O.Ph != Phase::Recompute;
-      auto AllToAll = [&](OpKind Name, double Bytes) {
-        Out.push_back(collective(Name, O.Ph, CollectiveKind::AllToAll,
-                                 ParallelDim::EP, E, Etp, Bytes));
+      // With the all-gather dispatch every member gathers the group's
+      // tokens (each device's, once, not its top_k copies) and runs its
+      // experts over those routed to them; the partial outputs of all the
+      // group's tokens are reduce-scattered back (TensorRT-LLM's
+      // CutlassFusedMoE under attention data parallelism, whose all-to-all
+      // runs only where ep > top_k on multi-node NVLink: fused_moe_cutlass.py
+      // select_alltoall_method_type, forward_chunk's allgather and
+      // reducescatter_or_allreduce; Megatron-LM's allgather token
+      // dispatcher). In backward the gradients the other way. The gathered
+      // buffer is the group's: ep x a device's tokens.
+      const bool Gathers = Map.EpDispatchKind == EpDispatch::AllGather;
+      const double Own = Tokens / double(Map.Tp) * M.Hidden * double(E);
+      auto AllToAll = [&](OpKind Name, double Elem) {
+        CollectiveKind K = CollectiveKind::AllToAll;
+        double Bytes = Share * Elem;
+        if (Gathers) {
+          // Dispatch forward and the combine's gradient gather; the
+          // combine and the dispatch's gradient reduce-scatter.
+          bool Gather =
+              Name == OpKind::EpDispatch || Name == OpKind::EpCombineGrad;
+          K = Gather ? CollectiveKind::AllGather
+                     : CollectiveKind::ReduceScatter;
+          Bytes = Own * Elem;
+        }
+        Out.push_back(
+            collective(Name, O.Ph, K, ParallelDim::EP, E, Etp, Bytes));
         Out.back().Overlappable = Overlap;
       };
       // The expert_tp group's routed tokens, whole on each member.
@@ -1166,9 +1190,10 @@ private:
       // hierarchical) send each token as it is and permute what arrives
       // into expert order once, in place of the permute before the
       // all-to-all (the moe.dispatch and moe.combine passes stand for it):
-      // no second pass. With ep 1 no all-to-all runs and nothing is
+      // no second pass; so does the all-gather dispatch's fused kernel
+      // with what it gathers. With ep 1 no all-to-all runs and nothing is
       // sorted here.
-      bool Sorts = S.Training && !Map.EpHierarchical &&
+      bool Sorts = S.Training && Map.EpDispatchKind == EpDispatch::AllToAll &&
                    M.Moe->Experts / E > 1;
       auto Sort = [&](OpKind Name) {
         if (!Sorts)
@@ -1178,12 +1203,12 @@ private:
                                 Routed * double(Etp), PointwiseModel()));
       };
       if (Fwd && O.Kind == OpKind::MoeExpertUp) {
-        AllToAll(OpKind::EpDispatch, InBytes);
+        AllToAll(OpKind::EpDispatch, InElem);
         Expert(OpKind::EtpAllgather, CollectiveKind::AllGather, InBytes);
         Sort(OpKind::MoeSort);
       }
       if (Bwd && O.Kind == OpKind::MoeExpertDown) {
-        AllToAll(OpKind::EpCombineGrad, InBytes);
+        AllToAll(OpKind::EpCombineGrad, InElem);
         Expert(OpKind::EtpAllgather, CollectiveKind::AllGather, InBytes);
         Sort(OpKind::MoeSort);
       }
@@ -1192,13 +1217,13 @@ private:
         Sort(OpKind::MoeUnsort);
         Expert(OpKind::EtpReducescatter, CollectiveKind::ReduceScatter,
                OutBytes);
-        AllToAll(OpKind::EpCombine, OutBytes);
+        AllToAll(OpKind::EpCombine, OutElem);
       }
       if (Bwd && O.Kind == OpKind::MoeExpertUp) {
         Sort(OpKind::MoeUnsort);
         Expert(OpKind::EtpReducescatter, CollectiveKind::ReduceScatter,
                OutBytes);
-        AllToAll(OpKind::EpDispatchGrad, OutBytes);
+        AllToAll(OpKind::EpDispatchGrad, OutElem);
       }
     }
     B->Ops = std::move(Out);
