@@ -58,8 +58,12 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, passes::PassContext &Ctx,
   ir::ScenarioConfig Draft = Scenario;
   Draft.Model = Spec.Draft;
   Draft.Speculative = {};
-  if (!Spec.Draft.Moe)
+  if (!Spec.Draft.Moe) {
+    // (Nor how expert parallelism would move its tokens.)
     Draft.Mapping.Ep = 1;
+    Draft.Mapping.EpDispatchKind = ir::EpDispatch::AllToAll;
+    Draft.Mapping.EpHierarchical = false;
+  }
   // Of the parts `quantized` names, the draft quantizes those it has (a
   // dense draft of a MoE target whose experts alone are quantized runs in
   // the precision); what the spec wrote was checked against the target.

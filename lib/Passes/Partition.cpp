@@ -1106,12 +1106,13 @@ private:
     return std::min(1.0, Places * (1 - Miss) / K);
   }
 
-  /// The expert-parallel all-to-alls (dispatch before the experts, combine
+  /// The expert-parallel collectives (dispatch before the experts, combine
   /// after; reversed in backward) over the ep group, expert_tp apart in
-  /// Megatron-LM's expert grid; with expert_tp > 1 the routed tokens are
-  /// then all-gathered over the expert_tp group and the outputs
-  /// reduce-scattered back. Each device dispatches its share of the
-  /// tokens: micro_batch x seq / (cp tp) of them, top_k copies each.
+  /// Megatron-LM's expert grid: all-to-alls, or with ep_dispatch =
+  /// allgather an all-gather and a reduce-scatter; with expert_tp > 1 the
+  /// routed tokens are then all-gathered over the expert_tp group and the
+  /// outputs reduce-scattered back. Each device dispatches its share of
+  /// the tokens: micro_batch x seq / (cp tp) of them, top_k copies each.
   void insertExpertParallel() {
     int64_t E = Map.Ep, Etp = Map.ExpertTp;
     Block *B = P.block(BlockKind::MoELayer);
