@@ -62,7 +62,6 @@ bool buildProgram(const ir::ScenarioConfig &Scenario, passes::PassContext &Ctx,
     // (Nor how expert parallelism would move its tokens.)
     Draft.Mapping.Ep = 1;
     Draft.Mapping.EpDispatchKind = ir::EpDispatch::AllToAll;
-    Draft.Mapping.EpHierarchical = false;
   }
   // Of the parts `quantized` names, the draft quantizes those it has (a
   // dense draft of a MoE target whose experts alone are quantized runs in

@@ -189,7 +189,6 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
                                           C.GradAccumulationFusion);
   const spec::Field *EpDispatch = M.ifSet(MF::EpDispatch);
   C.EpDispatchKind = checkedEnum<ir::EpDispatch>(wordOf(EpDispatch));
-  C.EpHierarchical = C.EpDispatchKind == ir::EpDispatch::Hierarchical;
   C.Locs.EpDispatch = locOf(M, EpDispatch);
   OffloadKind Offloaded = checkedEnum<OffloadKind>(wordOf(Offload));
   C.OffloadWeights = Offloaded == OffloadKind::Weights;

@@ -287,7 +287,6 @@ struct MappingConfig {
   /// HybridEP), or every token to every member (all-gather, the outputs
   /// reduce-scattered back).
   EpDispatch EpDispatchKind = EpDispatch::AllToAll;
-  bool EpHierarchical = false; ///< EpDispatchKind == Hierarchical
   /// Column-parallel layers' input-gradient collective hides behind their
   /// weight-gradient GEMMs.
   bool TpGradOverlap = false;

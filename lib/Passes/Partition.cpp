@@ -1092,7 +1092,7 @@ private:
   /// (deep_ep/hybrid_ep_buffer.py, dispatch).
   double hierarchicalShare() const {
     int64_t E = Map.Ep, Etp = Map.ExpertTp;
-    if (!Map.EpHierarchical || !M.Moe)
+    if (Map.EpDispatchKind != EpDispatch::Hierarchical || !M.Moe)
       return 1;
     const double Places = level(E, Etp) == 0
                               ? double(E)
@@ -1157,8 +1157,8 @@ private:
       // dispatcher). In backward the gradients the other way. The gathered
       // buffer is the group's: ep x a device's tokens.
       const bool Gathers = Map.EpDispatchKind == EpDispatch::AllGather;
-      const double Own = Tokens / double(Map.Tp) * M.Hidden * double(E);
-      auto AllToAll = [&](OpKind Name, double Elem) {
+      const double Gathered = Tokens / double(Map.Tp) * M.Hidden * double(E);
+      auto Exchange = [&](OpKind Name, double Elem) {
         CollectiveKind K = CollectiveKind::AllToAll;
         double Bytes = Share * Elem;
         if (Gathers) {
@@ -1168,7 +1168,7 @@ private:
               Name == OpKind::EpDispatch || Name == OpKind::EpCombineGrad;
           K = Gather ? CollectiveKind::AllGather
                      : CollectiveKind::ReduceScatter;
-          Bytes = Own * Elem;
+          Bytes = Gathered * Elem;
         }
         Out.push_back(
             collective(Name, O.Ph, K, ParallelDim::EP, E, Etp, Bytes));
@@ -1204,12 +1204,12 @@ private:
                                 Routed * double(Etp), PointwiseModel()));
       };
       if (Fwd && O.Kind == OpKind::MoeExpertUp) {
-        AllToAll(OpKind::EpDispatch, InElem);
+        Exchange(OpKind::EpDispatch, InElem);
         Expert(OpKind::EtpAllgather, CollectiveKind::AllGather, InBytes);
         Sort(OpKind::MoeSort);
       }
       if (Bwd && O.Kind == OpKind::MoeExpertDown) {
-        AllToAll(OpKind::EpCombineGrad, InElem);
+        Exchange(OpKind::EpCombineGrad, InElem);
         Expert(OpKind::EtpAllgather, CollectiveKind::AllGather, InBytes);
         Sort(OpKind::MoeSort);
       }
@@ -1218,13 +1218,13 @@ private:
         Sort(OpKind::MoeUnsort);
         Expert(OpKind::EtpReducescatter, CollectiveKind::ReduceScatter,
                OutBytes);
-        AllToAll(OpKind::EpCombine, OutElem);
+        Exchange(OpKind::EpCombine, OutElem);
       }
       if (Bwd && O.Kind == OpKind::MoeExpertUp) {
         Sort(OpKind::MoeUnsort);
         Expert(OpKind::EtpReducescatter, CollectiveKind::ReduceScatter,
                OutBytes);
-        AllToAll(OpKind::EpDispatchGrad, OutElem);
+        Exchange(OpKind::EpDispatchGrad, OutElem);
       }
     }
     B->Ops = std::move(Out);
