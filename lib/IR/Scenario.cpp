@@ -134,7 +134,9 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
       C.StageLayers.push_back(int64_t(N.Num));
   C.FirstStageLayers = integerOf(FirstStage, -1);
   C.LastStageLayers = integerOf(LastStage, -1);
-  C.Recomp = checkedEnum<Recompute>(wordOf(M.ifSet(MF::Recompute)));
+  const spec::Field *RecomputeField = M.ifSet(MF::Recompute);
+  C.Recomp = checkedEnum<Recompute>(wordOf(RecomputeField));
+  C.Locs.Recompute = locOf(M, RecomputeField);
   C.Precision = dtypeFromWord(wordOf(M.ifSet(MF::Precision)));
   C.Weights = dtypeFromWord(wordOf(M.ifSet(MF::Weights)));
   C.Activations = dtypeFromWord(wordOf(Activations));

@@ -157,7 +157,8 @@ struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, CpHeads, CpGradients, CpOverlap, Ep, MicroBatch,
       GlobalBatch, Schedule, VirtualStages, Offload, Gradients, Activations,
       Recipe, TpOverlap, TpOverlapBackward, EpOverlap, EpSms, EpDispatch,
-      ExpertTp, SparseWeights, Quantized, RecomputeModules, StageLayers,
+      ExpertTp, SparseWeights, Quantized, Recompute, RecomputeModules,
+      StageLayers,
       FirstStageLayers, LastStageLayers, Fusion, Decl;
 };
 

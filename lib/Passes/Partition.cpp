@@ -330,6 +330,9 @@ private:
     }
     if (Map.RecomputeModulesWritten)
       recomputeModules();
+    if (Map.Recomp == Recompute::Dots && S.Model.Moe.has_value() &&
+        S.Model.moeLayers() > 0)
+      error<DiagID::err_recompute_dots_moe>(Map.Locs.Recompute, S.Model.Name);
     if (Map.QuantizedWritten) {
       const ModelConfig &Mod = S.Model;
       std::string Missing;

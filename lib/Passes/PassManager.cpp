@@ -36,7 +36,7 @@ static const PassInfo Registry[] = {
      StateExpanded,
      StateFused | StateRecomputed | StatePartitioned | AfterPartition,
      StateFused},
-    {"recompute", "activation recomputation (none, selective, full)",
+    {"recompute", "activation recomputation (none, selective, ops, dots, full)",
      recompute, StateExpanded,
      StateRecomputed | StatePartitioned | AfterPartition, StateRecomputed},
     {"partition", "TP, SP, CP, PP, EP and DP/ZeRO with their collectives",

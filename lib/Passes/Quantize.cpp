@@ -281,10 +281,10 @@ private:
     G.BytesRead = std::max(0.0, G.BytesRead);
     G.Type = T;
     G.ABytes = G.BBytes = float(R.copyBytes(T));
-    // (Under recompute = ops a GEMM keeps its output, in 16 bits, not its
-    // input.)
+    // (Under recompute = ops or dots a GEMM keeps its output, in 16 bits,
+    // not its input.)
     if (O.Ph == Phase::Forward && G.SavedBytes > 0 && O.ABytes > 0 &&
-        Map.Recomp != Recompute::Ops) {
+        Map.Recomp != Recompute::Ops && Map.Recomp != Recompute::Dots) {
       double Kept = R.SaveNarrow && Wgrad ? R.copyBytes(F.Wgrad) : O.ABytes;
       G.SavedBytes *= Kept / O.ABytes;
     }

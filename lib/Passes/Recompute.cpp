@@ -11,6 +11,13 @@
 //              again all the same (Megatron-LM re-runs the checkpointed
 //              core attention, which keeps its inputs, Q, K and V), and
 //              only its softmax statistics go.
+//   ops        torchtitan's per-op selective checkpointing (below)
+//   dots       JAX's checkpoint_dots_with_no_batch_dims (MaxText's remat
+//              policy 'minimal'): the outputs of the weights' products
+//              (dot_generals without batch dimensions) are kept, with the
+//              layer's input; everything else runs again, the attention
+//              core (batched products, or a fused kernel), the norms and
+//              the element-wise ops
 //   full       only each layer's input is kept (2 s b h); the whole forward
 //              of the layer runs again before its backward.
 // Selective recomputation recomputes the parts `recompute_modules` names
@@ -79,13 +86,34 @@ static double recomputedShare(const Op &O, const ModelConfig &M) {
   return 1;   // norms and element-wise ops
 }
 
-/// What a forward op keeps for backward under `ops`: the policy keeps
-/// outputs, so a kept matmul keeps its (kept share of the) output, and the
-/// layer keeps its input (ln1's) and what attention keeps; everything else
-/// is recomputed from those.
-static void keptUnderOps(Op &O, double RecomputedShare) {
-  if (O.Kind == OpKind::Ln1 || isAttentionProduct(O) ||
-      O.Kind == OpKind::AttnSoftmax || O.Kind == OpKind::AttnDropout)
+/// Under `dots`, whether a forward op is recomputed: all but the weights'
+/// products (the attention core's products have batch dimensions, and a
+/// fused kernel is no product at all).
+static bool recomputedUnderDots(const Op &O) {
+  return O.Category != OpCategory::Contraction || O.inFusedAttention() ||
+         isAttentionProduct(O);
+}
+
+/// Under `dots`, whether a weights' product's output is one backward never
+/// reads, so JAX keeps nothing of it (a policy names what may be kept; only
+/// what backward needs is): the MLP's down-projection, and a parallel
+/// block's output projection, whose outputs only join the residual stream
+/// (a sequential block's second norm is recomputed from the attention's).
+static bool unreadUnderDots(const Op &O, const ModelConfig &M) {
+  return O.Kind == OpKind::MlpDown ||
+         (O.Kind == OpKind::AttnOut && M.ParallelBlock);
+}
+
+/// What a forward op keeps for backward under `ops` and `dots`: both
+/// policies keep outputs, so a kept matmul keeps its (kept share of the)
+/// output, and the layer keeps its input (ln1's) and, under `ops`, what
+/// attention keeps; everything else is recomputed from those.
+static void keptByOutputs(Op &O, double RecomputedShare, bool KeepsAttention) {
+  if (O.Kind == OpKind::Ln1)
+    return;
+  if (KeepsAttention &&
+      (isAttentionProduct(O) || O.Kind == OpKind::AttnSoftmax ||
+       O.Kind == OpKind::AttnDropout))
     return;
   if (O.Category == OpCategory::Contraction && RecomputedShare < 1 &&
       O.Kind != OpKind::MoeRouter) {
@@ -187,9 +215,14 @@ bool recompute(Program &P, PassContext &Ctx) {
     for (Op &O : B.Ops) {
       if (O.Ph != Phase::Forward)
         continue;
-      if (S.Mapping.Recomp == Recompute::Ops) {
-        double Share = recomputedShare(O, S.Model);
-        keptUnderOps(O, Share);
+      if (S.Mapping.Recomp == Recompute::Ops ||
+          S.Mapping.Recomp == Recompute::Dots) {
+        bool Ops = S.Mapping.Recomp == Recompute::Ops;
+        double Share = Ops ? recomputedShare(O, S.Model)
+                           : double(recomputedUnderDots(O));
+        keptByOutputs(O, Share, Ops);
+        if (!Ops && unreadUnderDots(O, S.Model))
+          O.SavedBytes = 0;
         if (Share <= 0)
           continue;
         Op R = O;
