@@ -232,6 +232,12 @@ struct MappingConfig {
   bool RecomputeModulesWritten = false;
   /// A module `recompute_modules` lists twice (the first such; -1: none).
   int8_t RecomputeModuleTwice = -1;
+  /// Whether the recompute policy keeps the outputs of the products it
+  /// keeps, not their inputs (`ops`: torchtitan's per-op checkpointing;
+  /// `dots`: JAX's checkpoint_dots_with_no_batch_dims).
+  bool keepsOutputs() const {
+    return Recomp == Recompute::Ops || Recomp == Recompute::Dots;
+  }
   bool recomputes(RecomputeModule R) const {
     return Recomp == Recompute::Selective &&
            ((RecomputeModules >> static_cast<unsigned>(R)) & 1u);

@@ -284,7 +284,7 @@ private:
     // (Under recompute = ops or dots a GEMM keeps its output, in 16 bits,
     // not its input.)
     if (O.Ph == Phase::Forward && G.SavedBytes > 0 && O.ABytes > 0 &&
-        Map.Recomp != Recompute::Ops && Map.Recomp != Recompute::Dots) {
+        !Map.keepsOutputs()) {
       double Kept = R.SaveNarrow && Wgrad ? R.copyBytes(F.Wgrad) : O.ABytes;
       G.SavedBytes *= Kept / O.ABytes;
     }

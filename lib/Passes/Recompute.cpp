@@ -215,8 +215,7 @@ bool recompute(Program &P, PassContext &Ctx) {
     for (Op &O : B.Ops) {
       if (O.Ph != Phase::Forward)
         continue;
-      if (S.Mapping.Recomp == Recompute::Ops ||
-          S.Mapping.Recomp == Recompute::Dots) {
+      if (S.Mapping.keepsOutputs()) {
         bool Ops = S.Mapping.Recomp == Recompute::Ops;
         double Share = Ops ? recomputedShare(O, S.Model)
                            : double(recomputedUnderDots(O));
