@@ -167,7 +167,9 @@ bool adapt(Program &P, PassContext &Ctx) {
   }
   if (F.Rank <= 0)
     return fail<DiagID::err_finetune_rank>(Ctx, F.Loc, Kind);
-  if (S.Mapping.Recipe)
+  // (LoRA beside a recipe: the quantize pass runs the frozen layers'
+  // GEMMs in its formats and leaves the adapters wide.)
+  if (S.Mapping.Recipe && F.Kind == FinetuneKind::Qlora)
     return fail<DiagID::err_finetune_recipe>(Ctx, S.Mapping.Locs.Recipe, Kind,
                                              S.Mapping.Recipe->Name);
   Adapter A(S);

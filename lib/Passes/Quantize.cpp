@@ -31,6 +31,15 @@
 // otherwise the gathered wide input is cast on every device. Runs after
 // `partition`, on the shapes one device executes.
 //
+// Beside LoRA adapters (`finetune = lora`, the `adapt` pass) the base
+// weights are frozen: their layers run no weight-gradient GEMM, so no
+// copy of an input or an output gradient is made for one; with
+// `narrow_params` the weights are quantized once before training, not
+// every step; and the adapters' own GEMMs stay in the mapping's precision
+// (NeMo's and Megatron-Bridge's ParallelLinearAdapter builds them from
+// Megatron-Core's tensor_parallel linear layers, outside Transformer
+// Engine's FP8 autocast).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Passes/OpBuilder.h"
@@ -53,7 +62,8 @@ public:
   explicit Quantizer(Program &P)
       : P(P), Map(P.Scenario.Mapping), R(*Map.Recipe),
         Wide(dtypeBytes(Map.Precision)), WeightBytes(dtypeBytes(Map.Weights)),
-        SP(Map.SequenceParallel && Map.Tp > 1) {}
+        SP(Map.SequenceParallel && Map.Tp > 1),
+        Frozen(P.Scenario.Finetune.adapters()) {}
 
   void run() {
     BlockElements.assign(P.Blocks.size(), 0);
@@ -156,7 +166,8 @@ private:
         Out.push_back(A);
         continue;
       }
-      if (O.Kind == OpKind::MoeRouter) {
+      if (O.Kind == OpKind::MoeRouter || O.Kind == OpKind::LoraA ||
+          O.Kind == OpKind::LoraB) {
         Out.push_back(O);
         continue;
       }
@@ -216,7 +227,9 @@ private:
 
   void linear(const Op &O) {
     Roles F = roles(O);
-    bool Fwd = narrow(F.Fwd), Dgrad = narrow(F.Dgrad), Wgrad = narrow(F.Wgrad);
+    // (Frozen weights: no weight-gradient GEMM reads a copy.)
+    bool Fwd = narrow(F.Fwd), Dgrad = narrow(F.Dgrad),
+         Wgrad = !Frozen && narrow(F.Wgrad);
     DType T = role(F, O.Ph);
     double Batch = double(O.Batch);
     double A = double(O.M) * double(O.K) * Batch; // input / output gradient
@@ -304,6 +317,11 @@ private:
     Block *Opt = P.block(BlockKind::Optimizer);
     if (!Opt || !R.WeightCache)
       return;
+    // Frozen weights kept only quantized (LoRA over weights created in the
+    // recipe's format, Transformer Engine's fp8_model_init): the cache is
+    // the weights themselves, quantized once before training, never again.
+    if (Frozen && R.NarrowParams)
+      return;
     double Bytes = 0, Elements = 0;
     for (const Stage &St : P.Stages) {
       double HereBytes = 0, HereElements = 0;
@@ -332,6 +350,8 @@ private:
   const RecipeConfig &R;
   double Wide, WeightBytes;
   bool SP;
+  /// The base weights are frozen (LoRA adapters beside them).
+  bool Frozen;
   std::vector<Op> Out;
   /// What a block's weight cache keeps per repeat (before ZeRO-3's
   /// sharding): elements, bytes (every copy), and of those the first
