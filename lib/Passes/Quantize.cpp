@@ -78,6 +78,14 @@ private:
   /// scales included.
   bool narrow(DType T) const { return R.copyBytes(T) < Wide; }
 
+  /// A frozen linear layer with a LoRA adapter beside it.
+  bool adapted(const Op &O) const {
+    if (!Frozen)
+      return false;
+    std::optional<LoraTarget> T = loraTarget(O.Kind);
+    return T && P.Scenario.Finetune.targets(*T);
+  }
+
   /// The formats of a linear layer's three GEMMs.
   struct Roles {
     DType Fwd, Dgrad, Wgrad;
@@ -248,29 +256,17 @@ private:
       if (!Shared && R.NarrowGather && SP &&
           narrowGather(OpKind::TpAllgather, R.copyBytes(First)))
         Elements /= double(Map.Tp);
+      // (An adapted layer's norm returns its output wide for the adapter,
+      // and the input is cast apart: Transformer Engine's LayerNormLinear
+      // with return_layernorm_output, which LoRA's adapters set.)
       if (!Shared)
         cast(Out, OpKind::QuantInput, O.Ph, First,
              Fwd ? when(Wgrad, F.Wgrad) : std::nullopt, Elements, Wide,
-             Fwd && R.FusedInput && hasKindTrait(O.Kind, KindNormedInput));
+             Fwd && R.FusedInput && hasKindTrait(O.Kind, KindNormedInput) &&
+                 !adapted(O));
       if (!R.WeightCache)
         cast(Out, OpKind::QuantWeight, O.Ph, when(Fwd, F.Fwd), std::nullopt,
              W, WeightBytes, false);
-      else if (O.Ph == Phase::Forward && (Fwd || Dgrad)) {
-        // The weights the step's cache keeps: one copy per GEMM that reads
-        // them narrow.
-        double Elements = weightElements(O);
-        std::optional<DType> Copy1 = when(Fwd, F.Fwd), Copy2 = when(Dgrad, F.Dgrad);
-        if (!Copy1)
-          std::swap(Copy1, Copy2);
-        int64_t Copies = Copy2 ? R.Copies : 1;
-        double Bytes = Elements * (R.copyBytes(*Copy1) +
-                                   double(Copies - 1) *
-                                       R.copyBytes(Copy2 ? *Copy2 : *Copy1));
-        double GatherBytes = Elements * R.copyBytes(*Copy1);
-        Cache.add(Elements, Bytes, GatherBytes);
-        if (O.routedExpert())
-          ExpertCache.add(Elements, Bytes, GatherBytes);
-      }
     } else if (O.Ph == Phase::BackwardData && (Dgrad || Wgrad)) {
       // The output gradient, for this GEMM and the weight gradient.
       cast(Out, OpKind::QuantGrad, O.Ph, Dgrad ? F.Dgrad : F.Wgrad,
@@ -282,6 +278,22 @@ private:
                R.NarrowGather && SP) {
       // The kept input is the quantized shard: its re-gather carries it.
       narrowGather(OpKind::TpAllgatherInput, R.copyBytes(F.Wgrad));
+    }
+    if (R.WeightCache && O.Ph == Phase::Forward && (Fwd || Dgrad)) {
+      // The weights the step's cache keeps: one copy per GEMM that reads
+      // them narrow (frozen ones too when only their input gradient does).
+      double Elements = weightElements(O);
+      std::optional<DType> Copy1 = when(Fwd, F.Fwd), Copy2 = when(Dgrad, F.Dgrad);
+      if (!Copy1)
+        std::swap(Copy1, Copy2);
+      int64_t Copies = Copy2 ? R.Copies : 1;
+      double Bytes = Elements * (R.copyBytes(*Copy1) +
+                                 double(Copies - 1) *
+                                     R.copyBytes(Copy2 ? *Copy2 : *Copy1));
+      double GatherBytes = Elements * R.copyBytes(*Copy1);
+      Cache.add(Elements, Bytes, GatherBytes);
+      if (O.routedExpert())
+        ExpertCache.add(Elements, Bytes, GatherBytes);
     }
     if (!narrow(T)) {
       Out.push_back(O);
