@@ -69,11 +69,19 @@ struct BlockTime {
   DataTraffic Data;
 };
 
+/// A LoRA adapter's own collective: NCCL calls beside the layer's, which
+/// tp_overlap's userbuffers do not hide.
+bool adapterCollective(const Op &O) {
+  return O.Kind == OpKind::LoraAllgather ||
+         O.Kind == OpKind::LoraReducescatter ||
+         O.Kind == OpKind::LoraAllreduce || O.Kind == OpKind::LoraAlltoall;
+}
+
 /// A collective that runs beside its layer's compute: overlappable, or TP
 /// with tp_overlap.
 bool hideable(const Op &O, const MappingConfig &M) {
   return O.Overlappable ||
-         (M.TpOverlap && commKind(O) == CommKind::TP &&
+         (M.TpOverlap && commKind(O) == CommKind::TP && !adapterCollective(O) &&
           (M.TpOverlapBackward || O.Ph == Phase::Forward));
 }
 

@@ -451,6 +451,10 @@ static void readTraining(const spec::Object &S, ScenarioConfig &C) {
       Ft.Rank = integerOf(R, 0);
       Ft.RankLoc = R->Loc;
     }
+    if (const spec::Field *A = Get(FinetuneField::AllToAll)) {
+      Ft.AllToAll = spec::boolOf(A, false);
+      Ft.AllToAllLoc = A->Loc;
+    }
     if (const spec::Field *T = Get(FinetuneField::Targets)) {
       for (bool &On : Ft.Targets)
         On = false;

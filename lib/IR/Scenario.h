@@ -534,7 +534,10 @@ struct FinetuneConfig {
   FinetuneKind Kind = FinetuneKind::Full;
   int64_t Rank = 0;
   bool Targets[NumLoraTargets] = {true, true, true, true};
-  llvm::SMRange Loc, RankLoc;
+  /// A row-parallel layer's adapter output back to the sequence shards by
+  /// an all-to-all (NeMo's a2a_experimental), not an all-gather.
+  bool AllToAll = false;
+  llvm::SMRange Loc, RankLoc, AllToAllLoc;
   bool adapters() const { return Kind != FinetuneKind::Full; }
   bool targets(LoraTarget T) const { return Targets[static_cast<int>(T)]; }
   /// Bytes a frozen base weight takes in memory: 4-bit NF4 plus its

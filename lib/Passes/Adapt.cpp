@@ -163,6 +163,9 @@ bool adapt(Program &P, PassContext &Ctx) {
   if (!F.adapters()) {
     if (F.Rank > 0)
       return fail<DiagID::err_finetune_field>(Ctx, F.RankLoc, "rank", Kind);
+    if (F.AllToAll)
+      return fail<DiagID::err_finetune_field>(Ctx, F.AllToAllLoc,
+                                              "all_to_all", Kind);
     return true;
   }
   if (F.Rank <= 0)

@@ -938,10 +938,57 @@ private:
           Add(OpKind::TpAllgather, CollectiveKind::AllGather);
         if (SP && Ph == Phase::BackwardWeight && (FirstAttn || GatherMlp))
           Add(OpKind::TpAllgatherInput, CollectiveKind::AllGather, true);
+        // A LoRA adapter's own collectives (NeMo's ParallelLinearAdapter):
+        // the adapter of a column-parallel layer (its lora.a whole, TpAxis
+        // None) gathers its sequence-parallel input itself where the
+        // layer's gather runs in userbuffers, whose gathered input it
+        // cannot read; the adapter of a row-parallel layer (its lora.b
+        // whole) hands its output back to the sequence shards, by an
+        // all-to-all of the device's columns (a2a_experimental) or an
+        // all-gather (gather_output) before the local split, and the same
+        // in backward.
+        const bool Whole = Unsplit.TpAxis == Axis::None;
+        const bool AdapterIn = Kind == OpKind::LoraA && Whole;
+        const bool AdapterOut = Kind == OpKind::LoraB && Whole;
+        auto Back = [&](Phase At) {
+          if (!SP)
+            return;
+          if (S.Finetune.AllToAll)
+            Out.emplace_back(collective(OpKind::LoraAlltoall, At,
+                                        CollectiveKind::AllToAll,
+                                        ParallelDim::SP, T, 1,
+                                        Bytes / double(T)));
+          else
+            Out.emplace_back(collective(OpKind::LoraAllgather, At,
+                                        CollectiveKind::AllGather,
+                                        ParallelDim::SP, T, 1, Bytes));
+        };
+        if (SP && Map.TpOverlap && Fwd && AdapterIn)
+          Add(OpKind::LoraAllgather, CollectiveKind::AllGather);
+        if (Ph == Phase::BackwardData && AdapterOut)
+          Back(Ph);
         splitOp(Out.emplace_back(Unsplit));
         const int64_t HeadRows = Out.back().M; // (read by the logits' gather)
         if (Ph == Phase::BackwardWeight)
           accumulate(Out);
+        if (SP && Map.TpOverlap && Ph == Phase::BackwardData && AdapterIn)
+          Add(OpKind::LoraReducescatter, CollectiveKind::ReduceScatter);
+        if (Fwd && Kind == OpKind::LoraA && Unsplit.TpAxis == Axis::K)
+          // The row-parallel lora.a's partial sums (rows x r).
+          Out.emplace_back(collective(
+              OpKind::LoraAllreduce, Ph, CollectiveKind::AllReduce,
+              SP ? ParallelDim::SP : ParallelDim::TP, T, 1,
+              double(Unsplit.M) * double(Unsplit.N) * double(Unsplit.Batch) *
+                  double(Unsplit.ABytes)));
+        if (Fwd && AdapterOut) {
+          if (SP)
+            Back(Ph);
+          else
+            // (gather_output: the device's columns gathered whole.)
+            Out.emplace_back(collective(OpKind::LoraAllgather, Ph,
+                                        CollectiveKind::AllGather,
+                                        ParallelDim::TP, T, 1, Bytes));
+        }
         // After the op.
         bool Reduce = false;
         if (Fwd && ((Kind == OpKind::AttnOut && !Parallel) ||

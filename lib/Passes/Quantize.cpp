@@ -253,7 +253,11 @@ private:
       // input the attention's projection cast; no cast, no gather of its
       // own.)
       bool Shared = O.Kind == OpKind::MlpUp && P.Scenario.Model.SharedNorm;
-      if (!Shared && R.NarrowGather && SP &&
+      // (An adapted layer's gather without userbuffers carries the norm's
+      // output wide, the adapter's input too: Transformer Engine's
+      // return_layernorm_output_gathered, which LoRA sets then.)
+      bool WideGather = adapted(O) && !Map.TpOverlap;
+      if (!Shared && !WideGather && R.NarrowGather && SP &&
           narrowGather(OpKind::TpAllgather, R.copyBytes(First)))
         Elements /= double(Map.Tp);
       // (An adapted layer's norm returns its output wide for the adapter,
