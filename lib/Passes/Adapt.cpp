@@ -9,10 +9,11 @@
 // backward four (dB = (xA)^T dY, d(xA) = dY B^T, dA = x^T d(xA), and
 // d(xA) A^T added to dX). Only the adapters train: their parameters are
 // the blocks' trainable ones (gradients, optimizer state and the
-// data-parallel reduction count them alone). A column-parallel layer's
-// adapter splits B's outputs over the TP group and a row-parallel one A's
-// inputs, as the base layer does; the other factor is whole on every
-// device. QLoRA keeps the frozen weights in 4-bit NormalFloat and
+// data-parallel reduction count them alone). Every adapter of a layer TP
+// splits has B's outputs split over the TP group (NeMo's linear_out is
+// column-parallel); a row-parallel layer's adapter splits A's inputs too,
+// as the layer does, and a column-parallel one's A is whole on every
+// device (its collectives: partition). QLoRA keeps the frozen weights in 4-bit NormalFloat and
 // dequantizes each to 16 bits before every GEMM that reads it (forward and
 // data gradient; bitsandbytes' Linear4bit), except the LM head, which
 // QLoRA keeps in 16 bits.
@@ -97,7 +98,10 @@ private:
     A.TpAxis = Row ? Axis::K : Axis::None;
     Op B = gemm(OpKind::LoraB, Phase::Forward, G.Type, G.ABytes, G.ABytes,
                 G.M, G.N, R);
-    B.TpAxis = Column ? Axis::N : Axis::None;
+    // (B's outputs split over the TP group for both kinds of layer, as
+    // NeMo's linear_out is column-parallel; a row-parallel layer's adapter
+    // then hands them back to the sequence shards: partition.)
+    B.TpAxis = Column || Row ? Axis::N : Axis::None;
     // B's output is added to the base GEMM's in its epilogue.
     B.BytesRead += double(G.M) * G.N * G.ABytes;
     B.SavedBytes = double(G.M) * R * G.ABytes; // x A, for dB
@@ -124,10 +128,10 @@ private:
       G.TokenAxis = Tokens;
       return G;
     };
-    Op DB = Gemm(OpKind::LoraB, Phase::BackwardWeight, R, OutF, Rows, Column,
-                 Axis::N, Axis::K);
-    Op DXA = Gemm(OpKind::LoraB, Phase::BackwardData, Rows, R, OutF, Column,
-                  Axis::K, Axis::M);
+    Op DB = Gemm(OpKind::LoraB, Phase::BackwardWeight, R, OutF, Rows,
+                 Column || Row, Axis::N, Axis::K);
+    Op DXA = Gemm(OpKind::LoraB, Phase::BackwardData, Rows, R, OutF,
+                  Column || Row, Axis::K, Axis::M);
     Op DA = Gemm(OpKind::LoraA, Phase::BackwardWeight, In, R, Rows, Row,
                  Axis::M, Axis::K);
     Op DXIn = Gemm(OpKind::LoraA, Phase::BackwardData, Rows, In, R, Row,

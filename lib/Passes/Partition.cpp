@@ -892,6 +892,10 @@ private:
       std::vector<Op> &Out = Source ? B.Ops : Scratch;
       Out.clear();
       Out.reserve(Room);
+      // The linear layer last met and how TP splits it (for its adapter).
+      enum class LayerRole : uint8_t { Whole, Column, Row };
+      LayerRole Base = LayerRole::Whole;
+      OpKind BaseKind = OpKind::None;
       for (const Op &Unsplit : From) {
         // Kind and phase are what split leaves alone: the collectives
         // around the op follow from them.
@@ -938,18 +942,41 @@ private:
           Add(OpKind::TpAllgather, CollectiveKind::AllGather);
         if (SP && Ph == Phase::BackwardWeight && (FirstAttn || GatherMlp))
           Add(OpKind::TpAllgatherInput, CollectiveKind::AllGather, true);
-        // A LoRA adapter's own collectives (NeMo's ParallelLinearAdapter):
-        // the adapter of a column-parallel layer (its lora.a whole, TpAxis
-        // None) gathers its sequence-parallel input itself where the
-        // layer's gather runs in userbuffers, whose gathered input it
-        // cannot read; the adapter of a row-parallel layer (its lora.b
-        // whole) hands its output back to the sequence shards, by an
-        // all-to-all of the device's columns (a2a_experimental) or an
-        // all-gather (gather_output) before the local split, and the same
-        // in backward.
-        const bool Whole = Unsplit.TpAxis == Axis::None;
-        const bool AdapterIn = Kind == OpKind::LoraA && Whole;
-        const bool AdapterOut = Kind == OpKind::LoraB && Whole;
+        // A LoRA adapter's own collectives (NeMo's ParallelLinearAdapter),
+        // by the role of the layer it adapts (Adapt puts an adapter's
+        // operators right after its layer's). Each adapter splits lora.b's
+        // outputs over the TP group (linear_out is column-parallel).
+        // - A column-parallel layer that reads the sequence-sharded stream
+        //   (qkv, q, up): with userbuffers (tp_overlap) the layer's gather
+        //   happens inside its GEMM, so the adapter gathers its input
+        //   itself and reduce-scatters its input gradient; without them the
+        //   layer's gathered input serves both (quantize keeps it wide);
+        //   without sequence parallelism the adapter's input gradient is
+        //   all-reduced apart from the layer's (linear_in's own region).
+        // - A row-parallel layer: lora.a's rank-r partial sums are
+        //   all-reduced, and lora.b's output handed back to the sequence
+        //   shards by an all-to-all (a2a_experimental) or an all-gather and
+        //   split, the same in backward; without sequence parallelism
+        //   gathered whole (gather_output).
+        // Left out, as tiny: linear_out's input-gradient all-reduce (rows x
+        // r) and a column adapter's rank-r output gather. The adapters of
+        // layers that TP does not split, and of MLA's up-projections, get
+        // none.
+        if (hasWeightMatrix(Kind) && (Fwd || Ph == Phase::BackwardData)) {
+          // (The data gradient's axes are the forward's swapped.)
+          Axis ColumnAxis = Fwd ? Axis::N : Axis::K;
+          Axis RowAxis = Fwd ? Axis::K : Axis::N;
+          Base = Unsplit.TpAxis == ColumnAxis ? LayerRole::Column
+                 : Unsplit.TpAxis == RowAxis  ? LayerRole::Row
+                                              : LayerRole::Whole;
+          BaseKind = Kind;
+        }
+        const bool ColumnIn =
+            Kind == OpKind::LoraA && Base == LayerRole::Column &&
+            (BaseKind == OpKind::AttnQkv || BaseKind == OpKind::AttnQ ||
+             BaseKind == OpKind::MlpUp);
+        const bool RowOut = Kind == OpKind::LoraB && Base == LayerRole::Row;
+        const bool RowIn = Kind == OpKind::LoraA && Base == LayerRole::Row;
         auto Back = [&](Phase At) {
           if (!SP)
             return;
@@ -963,24 +990,30 @@ private:
                                         CollectiveKind::AllGather,
                                         ParallelDim::SP, T, 1, Bytes));
         };
-        if (SP && Map.TpOverlap && Fwd && AdapterIn)
+        if (SP && Map.TpOverlap && Fwd && ColumnIn)
           Add(OpKind::LoraAllgather, CollectiveKind::AllGather);
-        if (Ph == Phase::BackwardData && AdapterOut)
-          Back(Ph);
+        // (Backward: ahead of lora.b's weight gradient, the first to read
+        // the output gradient in lora.b's layout.)
+        if (Ph == Phase::BackwardWeight && RowOut)
+          Back(Phase::BackwardData);
         splitOp(Out.emplace_back(Unsplit));
         const int64_t HeadRows = Out.back().M; // (read by the logits' gather)
         if (Ph == Phase::BackwardWeight)
           accumulate(Out);
-        if (SP && Map.TpOverlap && Ph == Phase::BackwardData && AdapterIn)
-          Add(OpKind::LoraReducescatter, CollectiveKind::ReduceScatter);
-        if (Fwd && Kind == OpKind::LoraA && Unsplit.TpAxis == Axis::K)
+        if (Ph == Phase::BackwardData && ColumnIn) {
+          if (!SP)
+            Add(OpKind::LoraAllreduce, CollectiveKind::AllReduce);
+          else if (Map.TpOverlap)
+            Add(OpKind::LoraReducescatter, CollectiveKind::ReduceScatter);
+        }
+        if (Fwd && RowIn)
           // The row-parallel lora.a's partial sums (rows x r).
           Out.emplace_back(collective(
               OpKind::LoraAllreduce, Ph, CollectiveKind::AllReduce,
               SP ? ParallelDim::SP : ParallelDim::TP, T, 1,
               double(Unsplit.M) * double(Unsplit.N) * double(Unsplit.Batch) *
                   double(Unsplit.ABytes)));
-        if (Fwd && AdapterOut) {
+        if (Fwd && RowOut) {
           if (SP)
             Back(Ph);
           else
