@@ -856,6 +856,113 @@ private:
   /// the tensor-parallel collectives it needs before and after it; the
   /// other blocks' ops as they are. One pass, reading Source (see run) or
   /// the blocks' own ops.
+  /// The linear layer a LoRA adapter's operators follow (Adapt puts them
+  /// right after it), and how TP splits it.
+  struct AdaptedLayer {
+    enum class Role : uint8_t { Whole, Column, Row };
+    Role R = Role::Whole;
+    OpKind Kind = OpKind::None;
+  };
+
+  /// A LoRA adapter's own collectives (NeMo's ParallelLinearAdapter) around
+  /// the operator Unsplit of a TP group of two or more, by the role of the
+  /// layer it adapts (L, updated at each linear layer), before the
+  /// operator or after it. Bytes: the token stream's bytes a device. Each
+  /// adapter splits lora.b's outputs over the TP group (linear_out is
+  /// column-parallel).
+  /// - A column-parallel layer that reads the sequence-sharded stream
+  ///   (qkv, q, up): with userbuffers (tp_overlap) the layer's gather
+  ///   happens inside its GEMM, so the adapter gathers its input itself and
+  ///   reduce-scatters its input gradient; without them the layer's
+  ///   gathered input serves both (quantize keeps it wide); without
+  ///   sequence parallelism the adapter's input gradient is all-reduced
+  ///   apart from the layer's (linear_in's own region).
+  /// - A row-parallel layer: lora.a's rank-r partial sums are all-reduced,
+  ///   and lora.b's output handed back to the sequence shards by an
+  ///   all-to-all (a2a_experimental) or an all-gather and split, the same
+  ///   in backward; without sequence parallelism gathered whole
+  ///   (gather_output).
+  /// Left out, as tiny: linear_out's input-gradient all-reduce (rows x r)
+  /// and a column adapter's rank-r output gather. The adapters of layers
+  /// that TP does not split, and of MLA's up-projections, get none.
+  /// (Out of line: the loop of splitOps stays as it was without LoRA.)
+  LLVM_ATTRIBUTE_NOINLINE void adapterCollectives(AdaptedLayer &L,
+                                                  const Op &Unsplit,
+                                                  bool Before, double Bytes,
+                                                  std::vector<Op> &Out) {
+    const OpKind Kind = Unsplit.Kind;
+    const Phase Ph = Unsplit.Ph;
+    const bool Fwd = isForwardLike(Ph);
+    const int64_t T = Map.Tp;
+    const bool SP = Map.SequenceParallel;
+    using Role = AdaptedLayer::Role;
+    if (Before && hasWeightMatrix(Kind) &&
+        (Fwd || Ph == Phase::BackwardData)) {
+      // (The data gradient's axes are the forward's swapped.)
+      Axis ColumnAxis = Fwd ? Axis::N : Axis::K;
+      Axis RowAxis = Fwd ? Axis::K : Axis::N;
+      L.R = Unsplit.TpAxis == ColumnAxis ? Role::Column
+            : Unsplit.TpAxis == RowAxis  ? Role::Row
+                                         : Role::Whole;
+      L.Kind = Kind;
+      return;
+    }
+    const bool ColumnIn =
+        Kind == OpKind::LoraA && L.R == Role::Column &&
+        (L.Kind == OpKind::AttnQkv || L.Kind == OpKind::AttnQ ||
+         L.Kind == OpKind::MlpUp);
+    const bool RowOut = Kind == OpKind::LoraB && L.R == Role::Row;
+    const bool RowIn = Kind == OpKind::LoraA && L.R == Role::Row;
+    auto Add = [&](OpKind Name, CollectiveKind K, double MessageBytes) {
+      Out.emplace_back(collective(Name, Ph, K,
+                                  SP ? ParallelDim::SP : ParallelDim::TP, T,
+                                  1, MessageBytes));
+    };
+    // lora.b's output (or its gradient) between its column split and the
+    // sequence shards.
+    auto Back = [&](Phase At) {
+      if (!SP)
+        return;
+      if (S.Finetune.AllToAll)
+        Out.emplace_back(collective(OpKind::LoraAlltoall, At,
+                                    CollectiveKind::AllToAll,
+                                    ParallelDim::SP, T, 1, Bytes / double(T)));
+      else
+        Out.emplace_back(collective(OpKind::LoraAllgather, At,
+                                    CollectiveKind::AllGather,
+                                    ParallelDim::SP, T, 1, Bytes));
+    };
+    if (Before) {
+      if (SP && Map.TpOverlap && Fwd && ColumnIn)
+        Add(OpKind::LoraAllgather, CollectiveKind::AllGather, Bytes);
+      // (Backward: ahead of lora.b's weight gradient, the first to read
+      // the output gradient in lora.b's layout.)
+      if (Ph == Phase::BackwardWeight && RowOut)
+        Back(Phase::BackwardData);
+      return;
+    }
+    if (Ph == Phase::BackwardData && ColumnIn) {
+      if (!SP)
+        Add(OpKind::LoraAllreduce, CollectiveKind::AllReduce, Bytes);
+      else if (Map.TpOverlap)
+        Add(OpKind::LoraReducescatter, CollectiveKind::ReduceScatter, Bytes);
+    }
+    if (Fwd && RowIn)
+      // The row-parallel lora.a's partial sums (rows x r).
+      Add(OpKind::LoraAllreduce, CollectiveKind::AllReduce,
+          double(Unsplit.M) * double(Unsplit.N) * double(Unsplit.Batch) *
+              double(Unsplit.ABytes));
+    if (Fwd && RowOut) {
+      if (SP)
+        Back(Ph);
+      else
+        // (gather_output: the device's columns gathered whole.)
+        Out.emplace_back(collective(OpKind::LoraAllgather, Ph,
+                                    CollectiveKind::AllGather,
+                                    ParallelDim::TP, T, 1, Bytes));
+    }
+  }
+
   void splitOps(const std::vector<Block> *Source) {
     int64_t T = Map.Tp;
     bool SP = Map.SequenceParallel;
@@ -865,6 +972,7 @@ private:
     // output gradient both read is gathered once.
     const bool Parallel = M.ParallelBlock, Shared = M.SharedNorm;
     const bool RecomputesMoe = Map.recomputes(RecomputeModule::Moe);
+    const bool Adapters = S.Finetune.adapters();
     const double StreamBytes = streamBytes(Phase::Forward),
                  DecodeStreamBytes = streamBytes(Phase::Decode);
     for (size_t I = 0; I < P.Blocks.size(); ++I) {
@@ -892,10 +1000,7 @@ private:
       std::vector<Op> &Out = Source ? B.Ops : Scratch;
       Out.clear();
       Out.reserve(Room);
-      // The linear layer last met and how TP splits it (for its adapter).
-      enum class LayerRole : uint8_t { Whole, Column, Row };
-      LayerRole Base = LayerRole::Whole;
-      OpKind BaseKind = OpKind::None;
+      AdaptedLayer Adapted; // (LoRA only)
       for (const Op &Unsplit : From) {
         // Kind and phase are what split leaves alone: the collectives
         // around the op follow from them.
@@ -942,86 +1047,14 @@ private:
           Add(OpKind::TpAllgather, CollectiveKind::AllGather);
         if (SP && Ph == Phase::BackwardWeight && (FirstAttn || GatherMlp))
           Add(OpKind::TpAllgatherInput, CollectiveKind::AllGather, true);
-        // A LoRA adapter's own collectives (NeMo's ParallelLinearAdapter),
-        // by the role of the layer it adapts (Adapt puts an adapter's
-        // operators right after its layer's). Each adapter splits lora.b's
-        // outputs over the TP group (linear_out is column-parallel).
-        // - A column-parallel layer that reads the sequence-sharded stream
-        //   (qkv, q, up): with userbuffers (tp_overlap) the layer's gather
-        //   happens inside its GEMM, so the adapter gathers its input
-        //   itself and reduce-scatters its input gradient; without them the
-        //   layer's gathered input serves both (quantize keeps it wide);
-        //   without sequence parallelism the adapter's input gradient is
-        //   all-reduced apart from the layer's (linear_in's own region).
-        // - A row-parallel layer: lora.a's rank-r partial sums are
-        //   all-reduced, and lora.b's output handed back to the sequence
-        //   shards by an all-to-all (a2a_experimental) or an all-gather and
-        //   split, the same in backward; without sequence parallelism
-        //   gathered whole (gather_output).
-        // Left out, as tiny: linear_out's input-gradient all-reduce (rows x
-        // r) and a column adapter's rank-r output gather. The adapters of
-        // layers that TP does not split, and of MLA's up-projections, get
-        // none.
-        if (hasWeightMatrix(Kind) && (Fwd || Ph == Phase::BackwardData)) {
-          // (The data gradient's axes are the forward's swapped.)
-          Axis ColumnAxis = Fwd ? Axis::N : Axis::K;
-          Axis RowAxis = Fwd ? Axis::K : Axis::N;
-          Base = Unsplit.TpAxis == ColumnAxis ? LayerRole::Column
-                 : Unsplit.TpAxis == RowAxis  ? LayerRole::Row
-                                              : LayerRole::Whole;
-          BaseKind = Kind;
-        }
-        const bool ColumnIn =
-            Kind == OpKind::LoraA && Base == LayerRole::Column &&
-            (BaseKind == OpKind::AttnQkv || BaseKind == OpKind::AttnQ ||
-             BaseKind == OpKind::MlpUp);
-        const bool RowOut = Kind == OpKind::LoraB && Base == LayerRole::Row;
-        const bool RowIn = Kind == OpKind::LoraA && Base == LayerRole::Row;
-        auto Back = [&](Phase At) {
-          if (!SP)
-            return;
-          if (S.Finetune.AllToAll)
-            Out.emplace_back(collective(OpKind::LoraAlltoall, At,
-                                        CollectiveKind::AllToAll,
-                                        ParallelDim::SP, T, 1,
-                                        Bytes / double(T)));
-          else
-            Out.emplace_back(collective(OpKind::LoraAllgather, At,
-                                        CollectiveKind::AllGather,
-                                        ParallelDim::SP, T, 1, Bytes));
-        };
-        if (SP && Map.TpOverlap && Fwd && ColumnIn)
-          Add(OpKind::LoraAllgather, CollectiveKind::AllGather);
-        // (Backward: ahead of lora.b's weight gradient, the first to read
-        // the output gradient in lora.b's layout.)
-        if (Ph == Phase::BackwardWeight && RowOut)
-          Back(Phase::BackwardData);
+        if (Adapters)
+          adapterCollectives(Adapted, Unsplit, /*Before=*/true, Bytes, Out);
         splitOp(Out.emplace_back(Unsplit));
         const int64_t HeadRows = Out.back().M; // (read by the logits' gather)
         if (Ph == Phase::BackwardWeight)
           accumulate(Out);
-        if (Ph == Phase::BackwardData && ColumnIn) {
-          if (!SP)
-            Add(OpKind::LoraAllreduce, CollectiveKind::AllReduce);
-          else if (Map.TpOverlap)
-            Add(OpKind::LoraReducescatter, CollectiveKind::ReduceScatter);
-        }
-        if (Fwd && RowIn)
-          // The row-parallel lora.a's partial sums (rows x r).
-          Out.emplace_back(collective(
-              OpKind::LoraAllreduce, Ph, CollectiveKind::AllReduce,
-              SP ? ParallelDim::SP : ParallelDim::TP, T, 1,
-              double(Unsplit.M) * double(Unsplit.N) * double(Unsplit.Batch) *
-                  double(Unsplit.ABytes)));
-        if (Fwd && RowOut) {
-          if (SP)
-            Back(Ph);
-          else
-            // (gather_output: the device's columns gathered whole.)
-            Out.emplace_back(collective(OpKind::LoraAllgather, Ph,
-                                        CollectiveKind::AllGather,
-                                        ParallelDim::TP, T, 1, Bytes));
-        }
+        if (Adapters)
+          adapterCollectives(Adapted, Unsplit, /*Before=*/false, Bytes, Out);
         // After the op.
         bool Reduce = false;
         if (Fwd && ((Kind == OpKind::AttnOut && !Parallel) ||
