@@ -107,7 +107,7 @@ h100 = fitted("H100_SXM", "H200")
 quoted(f"({len(a100)} cases, mean |error| {mean_abs(a100):.1%};")
 quoted(f"({len(h100)} cases, Megatron 2024's H100 runs, torchtitan's H200 "
        f"ones, two dense Megatron-Bridge Llama runs, one of the "
-       f"Megatron-Core MoE report's and eight of MLPerf Training's, "
+       f"Megatron-Core MoE report's and thirteen of MLPerf Training's, "
        f"mean |error| {mean_abs(h100):.1%})")
 
 prose.report("path prose and findings")
