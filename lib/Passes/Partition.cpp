@@ -381,6 +381,10 @@ private:
               dtypeName(Map.Precision).str());
       else if (R.NarrowParams && !R.WeightCache)
         error<DiagID::err_recipe_narrow_params>(L.Recipe, R.Name);
+      else if (R.SaveActivationNarrow && !(R.copyBytes(R.Forward) < Wide))
+        error<DiagID::err_recipe_save_activation>(
+            L.Recipe, R.Name, dtypeName(R.Forward).str(),
+            dtypeName(Map.Precision).str());
     }
     if (S.Training &&
         (Map.Gradients == DType::INT8 || Map.Gradients == DType::INT4))

@@ -154,12 +154,49 @@ private:
     return Narrow ? std::optional<DType>(T) : std::nullopt;
   }
 
+  /// The MLP activation O with its input kept in the forward format
+  /// (save_activation_narrow; Megatron-Core's fused bias-SwiGLU with
+  /// fp8_input_store): forward casts the input it keeps (read wide, write
+  /// the copy) beside the activation, backward casts it back (read the
+  /// copy, write wide) before the activation's backward reads it.
+  void activation(const Op &O) {
+    const size_t K = O.Kind == OpKind::MlpAct ? 0 : 1;
+    const double Copy = R.copyBytes(R.Forward);
+    if ((O.Ph == Phase::Forward || O.Ph == Phase::Recompute) &&
+        O.SavedBytes > 0) {
+      const double Elements = O.SavedBytes / Wide;
+      SavedActivation[K] = Elements;
+      Op A = O;
+      A.SavedBytes = Elements * Copy;
+      Out.push_back(A);
+      Op C = pointwise(OpKind::QuantActivation, O.Ph, R.Forward, 1, Elements,
+                       traffic(Wide, Copy));
+      C.TpAxis = Axis::None;
+      C.SequenceRegion = O.SequenceRegion;
+      Out.push_back(C);
+      return;
+    }
+    if (O.Ph == Phase::BackwardData && SavedActivation[K] > 0) {
+      Op C = pointwise(OpKind::QuantActivation, O.Ph, Map.Precision, 1,
+                       SavedActivation[K], traffic(Copy, Wide));
+      C.TpAxis = Axis::None;
+      C.SequenceRegion = O.SequenceRegion;
+      Out.push_back(C);
+    }
+    Out.push_back(O);
+  }
+
   void block(size_t Index) {
     Block &B = P.Blocks[Index];
     Out.clear();
     Out.reserve(B.Ops.size() * 2);
     Cache = ExpertCache = CacheTotals();
     for (const Op &O : B.Ops) {
+      if (R.SaveActivationNarrow &&
+          (O.Kind == OpKind::MlpAct || O.Kind == OpKind::MoeExpertAct)) {
+        activation(O);
+        continue;
+      }
       if (O.Category != OpCategory::Contraction) {
         Out.push_back(O);
         continue;
@@ -368,6 +405,9 @@ private:
   bool SP;
   /// The base weights are frozen (LoRA adapters beside them).
   bool Frozen;
+  /// Elements a device keeps of the last forward MLP activation's input
+  /// (dense, routed experts), for its backward cast (save_activation_narrow).
+  double SavedActivation[2] = {0, 0};
   std::vector<Op> Out;
   /// What a block's weight cache keeps per repeat (before ZeRO-3's
   /// sharding): elements, bytes (every copy), and of those the first
