@@ -83,21 +83,24 @@ private:
 };
 
 /// Slowest first; rows of equal time keep their program order. Sorts
-/// (time, index) keys, then moves each row once (into a buffer the thread
-/// keeps: the two buffers trade places from call to call).
+/// (time, index) keys, then copies each row once into a buffer the thread
+/// keeps (the two buffers trade places from call to call).
 template <typename Row> void sortByTime(std::vector<Row> &Rows) {
   thread_local std::vector<std::pair<double, uint32_t>> Keys;
   thread_local std::vector<Row> Sorted;
-  Keys.resize(Rows.size());
-  for (size_t I = 0; I < Rows.size(); ++I) {
-    Rows[I].Order = I;
-    Keys[I] = {-Rows[I].Time, uint32_t(I)};
+  const size_t N = Rows.size();
+  Keys.resize(N);
+  std::pair<double, uint32_t> *K = Keys.data();
+  Row *From = Rows.data();
+  for (size_t I = 0; I < N; ++I) {
+    From[I].Order = I;
+    K[I] = {-From[I].Time, uint32_t(I)};
   }
-  std::sort(Keys.begin(), Keys.end());
-  Sorted.clear();
-  Sorted.reserve(Rows.size());
-  for (const auto &K : Keys)
-    Sorted.push_back(std::move(Rows[K.second]));
+  std::sort(K, K + N);
+  Sorted.resize(N);
+  Row *To = Sorted.data();
+  for (size_t I = 0; I < N; ++I)
+    To[I] = From[K[I].second];
   Rows.swap(Sorted);
 }
 

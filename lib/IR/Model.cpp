@@ -120,6 +120,7 @@ ModelConfig modelFromSpec(const spec::Object &M) {
   C.MaxSeq = Int(F::MaxSeq);
   ActivationKind Act =
       checkedEnum<ActivationKind>(wordOf(M.ifSet(F::Activation)));
+  C.SwiGlu = Act == ActivationKind::SwiGlu;
   C.GatedMlp = Act == ActivationKind::SwiGlu || Act == ActivationKind::GeGlu;
   C.RmsNorm =
       checkedEnum<NormKind>(wordOf(M.ifSet(F::Norm))) == NormKind::RmsNorm;

@@ -48,6 +48,7 @@ struct ModelConfig {
   int64_t Layers = 0, Hidden = 0, Heads = 0, KvHeads = 0, HeadDim = 0;
   int64_t Ffn = 0, Vocab = 0, MaxSeq = 0;
   bool GatedMlp = false; ///< swiglu, geglu: three MLP matrices
+  bool SwiGlu = false;   ///< the activation is swiglu
   bool RmsNorm = false;
   bool LearnedPositions = false;
   bool TiedEmbeddings = false;

@@ -220,7 +220,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     Rc.NarrowGather = Flag(RF::NarrowGather, true);
     Rc.RescaleBackward = Flag(RF::RescaleBackward, false);
     Rc.NarrowParams = Flag(RF::NarrowParams, false);
-    Rc.SaveActivationNarrow = Flag(RF::SaveActivationNarrow, false);
+    Rc.SaveActivation =
+        checkedEnum<ir::ActivationStore>(Format(RF::ActivationStore));
     C.Recipe = std::move(Rc);
   }
   C.Locs.Dp = locOf(M, Dp);

@@ -192,8 +192,8 @@ struct RecipeConfig {
   /// The linear layers' weights are kept only quantized (no copy in the
   /// weights' format; memory only).
   bool NarrowParams = false;
-  /// The MLP activation's input kept for backward in the forward format.
-  bool SaveActivationNarrow = false;
+  /// How the MLP activation keeps its input for backward.
+  ActivationStore SaveActivation = ActivationStore::Wide;
   /// Bytes per element of one quantized copy in format T, with its scales.
   double copyBytes(DType T) const {
     return dtypeBytes(T) + (Block > 0 ? 1.0 / double(Block) : 0.0);

@@ -381,10 +381,9 @@ private:
               dtypeName(Map.Precision).str());
       else if (R.NarrowParams && !R.WeightCache)
         error<DiagID::err_recipe_narrow_params>(L.Recipe, R.Name);
-      else if (R.SaveActivationNarrow && !(R.copyBytes(R.Forward) < Wide))
-        error<DiagID::err_recipe_save_activation>(
-            L.Recipe, R.Name, dtypeName(R.Forward).str(),
-            dtypeName(Map.Precision).str());
+      else if (R.SaveActivation != ActivationStore::Wide && !M.SwiGlu)
+        error<DiagID::err_recipe_activation_store>(
+            L.Recipe, R.Name, enumWord(R.SaveActivation).str());
     }
     if (S.Training &&
         (Map.Gradients == DType::INT8 || Map.Gradients == DType::INT4))

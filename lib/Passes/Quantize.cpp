@@ -154,14 +154,19 @@ private:
     return Narrow ? std::optional<DType>(T) : std::nullopt;
   }
 
-  /// The MLP activation O with its input kept in the forward format
-  /// (save_activation_narrow; Megatron-Core's fused bias-SwiGLU with
-  /// fp8_input_store): forward casts the input it keeps (read wide, write
-  /// the copy) beside the activation, backward casts it back (read the
-  /// copy, write wide) before the activation's backward reads it.
+  /// The MLP activation O with its input kept in FP8 E4M3, one byte an
+  /// element (activation_store; Megatron-Core's
+  /// activation_func_fp8_input_store): forward casts the input it keeps
+  /// (read wide, write the copy; fp8_current reads it once more first for
+  /// its amax, Transformer Engine's Float8CurrentScalingQuantizer) beside
+  /// the activation, backward casts it back (read the copy, write wide)
+  /// before the activation's backward reads it. The copy is FP8 whatever
+  /// the recipe's formats (both implementations hard-code E4M3).
   void activation(const Op &O) {
     const size_t K = O.Kind == OpKind::MlpAct ? 0 : 1;
-    const double Copy = R.copyBytes(R.Forward);
+    const double Copy = dtypeBytes(DType::FP8);
+    const double Read =
+        Wide * (R.SaveActivation == ActivationStore::Fp8Current ? 2 : 1);
     if ((O.Ph == Phase::Forward || O.Ph == Phase::Recompute) &&
         O.SavedBytes > 0) {
       const double Elements = O.SavedBytes / Wide;
@@ -169,8 +174,8 @@ private:
       Op A = O;
       A.SavedBytes = Elements * Copy;
       Out.push_back(A);
-      Op C = pointwise(OpKind::QuantActivation, O.Ph, R.Forward, 1, Elements,
-                       traffic(Wide, Copy));
+      Op C = pointwise(OpKind::QuantActivation, O.Ph, DType::FP8, 1, Elements,
+                       traffic(Read, Copy));
       C.TpAxis = Axis::None;
       C.SequenceRegion = O.SequenceRegion;
       Out.push_back(C);
@@ -192,7 +197,7 @@ private:
     Out.reserve(B.Ops.size() * 2);
     Cache = ExpertCache = CacheTotals();
     for (const Op &O : B.Ops) {
-      if (R.SaveActivationNarrow &&
+      if (R.SaveActivation != ActivationStore::Wide &&
           (O.Kind == OpKind::MlpAct || O.Kind == OpKind::MoeExpertAct)) {
         activation(O);
         continue;
@@ -406,7 +411,7 @@ private:
   /// The base weights are frozen (LoRA adapters beside them).
   bool Frozen;
   /// Elements a device keeps of the last forward MLP activation's input
-  /// (dense, routed experts), for its backward cast (save_activation_narrow).
+  /// (dense, routed experts), for its backward cast (activation_store).
   double SavedActivation[2] = {0, 0};
   std::vector<Op> Out;
   /// What a block's weight cache keeps per repeat (before ZeRO-3's
