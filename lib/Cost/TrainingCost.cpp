@@ -512,10 +512,25 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
       return St.DenseLayers * (TimeOf(BlockKind::DenseLayer).*F) +
              St.MoELayers * (TimeOf(BlockKind::MoELayer).*F);
     };
-    GradExposed = std::max(0.0, GradTime - Layers(&BlockTime::Backward));
+    // Buckets of dp_bucket parameters (Megatron-LM's default max(40M, 1M x
+    // dp): distributed_data_parallel.py): the last bucket's reduction
+    // starts when backward ends and the first bucket's gather must end
+    // before the first layer's forward, so each shows at least its
+    // bucket's share of the device's trained parameters.
+    double Share = 0;
+    if (GradTime > 0 || GatherTime > GatherAfterStep) {
+      const double Bucket =
+          M.DpBucket > 0 ? double(M.DpBucket)
+                         : std::max(40e6, 1e6 * double(M.Dp));
+      const double Trained = StageParamCounter(P).trainable(St);
+      Share = Trained > 0 ? std::min(1.0, Bucket / Trained) : 1.0;
+    }
+    const double Gathers = GatherTime - GatherAfterStep;
+    GradExposed = std::max(GradTime * Share,
+                           GradTime - Layers(&BlockTime::Backward));
     GatherExposed =
-        GatherAfterStep + std::max(0.0, GatherTime - GatherAfterStep -
-                                            Layers(&BlockTime::Forward));
+        GatherAfterStep + std::max(Gathers * Share,
+                                   Gathers - Layers(&BlockTime::Forward));
     DpExposed = GradExposed + GatherExposed;
   }
   R.Optimizer = OptTime;

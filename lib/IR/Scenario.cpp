@@ -187,6 +187,9 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   }
   C.TpGradOverlap = spec::boolOf(M.ifSet(MF::TpGradOverlap), C.TpGradOverlap);
   C.DpOverlap = spec::boolOf(M.ifSet(MF::DpOverlap), C.DpOverlap);
+  const spec::Field *DpBucket = M.ifSet(MF::DpBucket);
+  C.DpBucket = integerOf(DpBucket, 0);
+  C.Locs.DpBucket = locOf(M, DpBucket);
   C.GradAccumulationFusion = spec::boolOf(M.ifSet(MF::GradAccumulationFusion),
                                           C.GradAccumulationFusion);
   const spec::Field *EpDispatch = M.ifSet(MF::EpDispatch);

@@ -156,7 +156,7 @@ struct FusionSet {
 struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, CpHeads, CpGradients, CpOverlap, Ep, MicroBatch,
       GlobalBatch, Schedule, VirtualStages, Offload, Gradients, Activations,
-      Recipe, TpOverlap, TpOverlapBackward, EpOverlap, EpSms, EpDispatch,
+      Recipe, TpOverlap, TpOverlapBackward, EpOverlap, EpSms, EpDispatch, DpBucket,
       ExpertTp, SparseWeights, Quantized, Recompute, RecomputeModules,
       StageLayers,
       FirstStageLayers, LastStageLayers, Fusion, Decl;
@@ -300,6 +300,8 @@ struct MappingConfig {
   /// weight-gradient GEMMs.
   bool TpGradOverlap = false;
   bool DpOverlap = false;
+  /// Parameters in each data-parallel bucket (0: Megatron-LM's default).
+  int64_t DpBucket = 0;
   /// Weight-gradient GEMMs accumulate into the gradient buffer; false: a
   /// separate add per weight gradient and micro-batch.
   bool GradAccumulationFusion = true;

@@ -285,6 +285,13 @@ private:
                                 std::to_string(Dev.ComputeUnits) +
                                 " compute_units, and ep_sms must leave some");
     }
+    if (Map.DpBucket > 0 && (!S.Training || !Map.DpOverlap))
+      error<DiagID::err_dp_bucket>(
+          L.DpBucket, S.Training
+                          ? "without dp_overlap = true every reduction waits "
+                            "for the whole backward (Megatron-LM sets no "
+                            "buckets then)"
+                          : "it is costed for training only");
     if (Map.TpOverlap && Map.Tp < 2)
       error<DiagID::err_tp_overlap>(L.TpOverlap);
     if (Map.TpOverlapBackwardWritten && !Map.TpOverlap)

@@ -146,6 +146,7 @@ static const std::tuple<MappingField, const char *, const char *>
         {MappingField::GradAccumulationFusion, "grad_accumulation_fusion",
          "no gradients"},
         {MappingField::DpOverlap, "dp_overlap", "no gradient reduction"},
+        {MappingField::DpBucket, "dp_bucket", "no gradient reduction"},
         {MappingField::TpGradOverlap, "tp_grad_overlap", "no backward pass"},
         {MappingField::TpOverlapBackward, "tp_overlap_backward",
          "no backward pass"},
