@@ -285,13 +285,23 @@ private:
                                 std::to_string(Dev.ComputeUnits) +
                                 " compute_units, and ep_sms must leave some");
     }
-    if (Map.DpBucket > 0 && (!S.Training || !Map.DpOverlap))
-      error<DiagID::err_dp_bucket>(
-          L.DpBucket, S.Training
-                          ? "without dp_overlap = true every reduction waits "
-                            "for the whole backward (Megatron-LM sets no "
-                            "buckets then)"
-                          : "it is costed for training only");
+    if (Map.DpBucket > 0) {
+      if (!S.Training)
+        error<DiagID::err_dp_bucket>(L.DpBucket,
+                                     "it is costed for training only");
+      else if (!Map.DpOverlap)
+        error<DiagID::err_dp_bucket>(
+            L.DpBucket, "without dp_overlap = true every reduction waits "
+                        "for the whole backward (Megatron-LM sets no "
+                        "buckets then)");
+      else if (Map.Zero == 3)
+        error<DiagID::err_dp_bucket>(
+            L.DpBucket, "with zero = 3 each layer gathers and scatters its "
+                        "own parameters (FSDP's units), not in buckets");
+      else if (Map.Dp * Map.Cp < 2)
+        error<DiagID::err_dp_bucket>(
+            L.DpBucket, "with dp x cp = 1 no gradient is reduced");
+    }
     if (Map.TpOverlap && Map.Tp < 2)
       error<DiagID::err_tp_overlap>(L.TpOverlap);
     if (Map.TpOverlapBackwardWritten && !Map.TpOverlap)
