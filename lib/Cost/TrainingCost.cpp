@@ -515,15 +515,24 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
     // Buckets of dp_bucket parameters (Megatron-LM's default max(40M, 1M x
     // dp): distributed_data_parallel.py): the last bucket's reduction
     // starts when backward ends and the first bucket's gather must end
-    // before the first layer's forward, so each shows at least its
-    // bucket's share of the device's trained parameters.
+    // before the first layer's forward, so each shows at least one
+    // bucket's time. Megatron-LM buckets only the first pipeline stage's
+    // first model chunk (a later stage's or chunk's parameters are one
+    // bucket, reduced while the first stage's backward drains the
+    // pipeline): the bucket is at most that chunk's parameters, its time
+    // its share of the collectives', which carry the fullest stage's.
     double Share = 0;
     if (GradTime > 0 || GatherTime > GatherAfterStep) {
       const double Bucket =
           M.DpBucket > 0 ? double(M.DpBucket)
                          : std::max(40e6, 1e6 * double(M.Dp));
-      const double Trained = StageParamCounter(P).trainable(St);
-      Share = Trained > 0 ? std::min(1.0, Bucket / Trained) : 1.0;
+      const double First =
+          M.Pp > 1 ? StageParamCounter(P).trainable(P.Stages.front()) /
+                         double(M.modelChunks())
+                   : StageParamCounter(P).trainable(St);
+      const double Fullest = fullestStage(P).Trainable;
+      Share = Fullest > 0 ? std::min(1.0, std::min(Bucket, First) / Fullest)
+                          : 1.0;
     }
     const double Gathers = GatherTime - GatherAfterStep;
     GradExposed = std::max(GradTime * Share,

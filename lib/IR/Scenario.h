@@ -193,7 +193,7 @@ struct RecipeConfig {
   /// weights' format; memory only).
   bool NarrowParams = false;
   /// How the MLP activation keeps its input for backward.
-  ActivationStore SaveActivation = ActivationStore::Wide;
+  ActivationStore StoreActivation = ActivationStore::Wide;
   /// Bytes per element of one quantized copy in format T, with its scales.
   double copyBytes(DType T) const {
     return dtypeBytes(T) + (Block > 0 ? 1.0 / double(Block) : 0.0);

@@ -398,9 +398,20 @@ private:
               dtypeName(Map.Precision).str());
       else if (R.NarrowParams && !R.WeightCache)
         error<DiagID::err_recipe_narrow_params>(L.Recipe, R.Name);
-      else if (R.SaveActivation != ActivationStore::Wide && !M.SwiGlu)
-        error<DiagID::err_recipe_activation_store>(
-            L.Recipe, R.Name, enumWord(R.SaveActivation).str());
+      else if (R.StoreActivation != ActivationStore::Wide) {
+        // (Megatron-Core's MLP and TEGroupedMLP pass the flag only to the
+        // fused bias-SwiGLU, bias_activation_fusion; its recomputation
+        // keeps inputs, not operators' outputs.)
+        const char *Why =
+            !M.SwiGlu              ? "the model's activation is not swiglu"
+            : !Map.Fusion.SwiGLU   ? "the mapping's fusion does not list swiglu"
+            : Map.keepsOutputs()   ? "recompute = ops and dots keep operators' "
+                                     "outputs, which Megatron-Core does not"
+                                   : nullptr;
+        if (Why)
+          error<DiagID::err_recipe_activation_store>(
+              L.Recipe, R.Name, enumWord(R.StoreActivation).str(), Why);
+      }
     }
     if (S.Training &&
         (Map.Gradients == DType::INT8 || Map.Gradients == DType::INT4))

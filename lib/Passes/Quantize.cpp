@@ -156,23 +156,28 @@ private:
 
   /// The MLP activation O with its input kept in FP8 E4M3, one byte an
   /// element (activation_store; Megatron-Core's
-  /// activation_func_fp8_input_store): forward casts the input it keeps
-  /// (read wide, write the copy; fp8_current reads it once more first for
-  /// its amax, Transformer Engine's Float8CurrentScalingQuantizer) beside
-  /// the activation, backward casts it back (read the copy, write wide)
-  /// before the activation's backward reads it. The copy is FP8 whatever
+  /// activation_func_fp8_input_store): each forward run of it (and a
+  /// recomputation's) casts its input, the up-projection's output (read
+  /// wide, write the copy; fp8_current reads it once more first for its
+  /// amax, Transformer Engine's Float8CurrentScalingQuantizer), a forward
+  /// under a recomputation's no_grad too (both implementations cast before
+  /// asking whether anything is saved); backward casts it back (read the
+  /// copy, write wide) before the activation's backward reads it. What the
+  /// forward keeps becomes the copy, unless the activation is recomputed
+  /// (a checkpoint keeps its wide input then). The copy is FP8 whatever
   /// the recipe's formats (both implementations hard-code E4M3).
-  void activation(const Op &O) {
+  void activation(const Op &O, bool Recomputed) {
     const size_t K = O.Kind == OpKind::MlpAct ? 0 : 1;
     const double Copy = dtypeBytes(DType::FP8);
     const double Read =
-        Wide * (R.SaveActivation == ActivationStore::Fp8Current ? 2 : 1);
+        Wide * (R.StoreActivation == ActivationStore::Fp8Current ? 2 : 1);
     if ((O.Ph == Phase::Forward || O.Ph == Phase::Recompute) &&
-        O.SavedBytes > 0) {
-      const double Elements = O.SavedBytes / Wide;
+        UpElements[K] > 0) {
+      const double Elements = UpElements[K];
       SavedActivation[K] = Elements;
       Op A = O;
-      A.SavedBytes = Elements * Copy;
+      if (A.SavedBytes > 0 && !Recomputed)
+        A.SavedBytes *= Copy / Wide;
       Out.push_back(A);
       Op C = pointwise(OpKind::QuantActivation, O.Ph, DType::FP8, 1, Elements,
                        traffic(Read, Copy));
@@ -196,10 +201,23 @@ private:
     Out.clear();
     Out.reserve(B.Ops.size() * 2);
     Cache = ExpertCache = CacheTotals();
+    const bool Store = R.StoreActivation != ActivationStore::Wide;
+    // (Per block: the activations' inputs and whether they are recomputed.)
+    bool Recomputed[2] = {false, false};
+    UpElements[0] = UpElements[1] = SavedActivation[0] = SavedActivation[1] = 0;
+    if (Store)
+      for (const Op &O : B.Ops)
+        if (O.Ph == Phase::Recompute &&
+            (O.Kind == OpKind::MlpAct || O.Kind == OpKind::MoeExpertAct))
+          Recomputed[O.Kind == OpKind::MlpAct ? 0 : 1] = true;
     for (const Op &O : B.Ops) {
-      if (R.SaveActivation != ActivationStore::Wide &&
+      if (Store && (O.Kind == OpKind::MlpUp || O.Kind == OpKind::MoeExpertUp) &&
+          (O.Ph == Phase::Forward || O.Ph == Phase::Recompute))
+        UpElements[O.Kind == OpKind::MlpUp ? 0 : 1] =
+            double(O.M) * double(O.N) * double(std::max<int64_t>(1, O.Batch));
+      if (Store &&
           (O.Kind == OpKind::MlpAct || O.Kind == OpKind::MoeExpertAct)) {
-        activation(O);
+        activation(O, Recomputed[O.Kind == OpKind::MlpAct ? 0 : 1]);
         continue;
       }
       if (O.Category != OpCategory::Contraction) {
@@ -413,6 +431,9 @@ private:
   /// Elements a device keeps of the last forward MLP activation's input
   /// (dense, routed experts), for its backward cast (activation_store).
   double SavedActivation[2] = {0, 0};
+  /// The up-projections' outputs (dense, routed experts) a device computes
+  /// last in forward: the activations' inputs.
+  double UpElements[2] = {0, 0};
   std::vector<Op> Out;
   /// What a block's weight cache keeps per repeat (before ZeRO-3's
   /// sharding): elements, bytes (every copy), and of those the first
