@@ -375,7 +375,13 @@ private:
     if (O.Ph == Phase::Forward && G.SavedBytes > 0 && O.ABytes > 0 &&
         !Map.keepsOutputs()) {
       double Kept = R.SaveNarrow && Wgrad ? R.copyBytes(F.Wgrad) : O.ABytes;
-      G.SavedBytes *= Kept / O.ABytes;
+      // (The shared experts' down-projection carries their activation's
+      // input too, ExpandLayers.cpp: 2 ffn of its 3 per token, gated, or 1
+      // of 2, which stays in the activations' format.)
+      double Own = 1;
+      if (O.Kind == OpKind::MoeSharedDown)
+        Own = P.Scenario.Model.GatedMlp ? 1.0 / 3.0 : 0.5;
+      G.SavedBytes *= Own * Kept / O.ABytes + (1 - Own);
     }
     Out.push_back(G);
     // Row scales applied after a backward GEMM run with per-tensor ones:
