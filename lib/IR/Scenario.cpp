@@ -223,6 +223,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     Rc.NarrowGather = Flag(RF::NarrowGather, true);
     Rc.RescaleBackward = Flag(RF::RescaleBackward, false);
     Rc.NarrowParams = Flag(RF::NarrowParams, false);
+    Rc.CacheTransposes = Flag(RF::CacheTransposes, true);
     Rc.StoreActivation =
         checkedEnum<ir::ActivationStore>(Format(RF::ActivationStore));
     C.Recipe = std::move(Rc);

@@ -192,6 +192,9 @@ struct RecipeConfig {
   /// The linear layers' weights are kept only quantized (no copy in the
   /// weights' format; memory only).
   bool NarrowParams = false;
+  /// With narrow_params: the weights' second copy kept (else made again in
+  /// each backward GEMM).
+  bool CacheTransposes = true;
   /// How the MLP activation keeps its input for backward.
   ActivationStore StoreActivation = ActivationStore::Wide;
   /// Bytes per element of one quantized copy in format T, with its scales.

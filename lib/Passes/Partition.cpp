@@ -398,6 +398,8 @@ private:
               dtypeName(Map.Precision).str());
       else if (R.NarrowParams && !R.WeightCache)
         error<DiagID::err_recipe_narrow_params>(L.Recipe, R.Name);
+      else if (!R.CacheTransposes && (!R.NarrowParams || R.Copies < 2))
+        error<DiagID::err_recipe_cache_transposes>(L.Recipe, R.Name);
       else if (R.StoreActivation != ActivationStore::Wide) {
         // (Megatron-Core's MLP and TEGroupedMLP pass the flag only to the
         // fused bias-SwiGLU, bias_activation_fusion; its recomputation

@@ -338,6 +338,12 @@ private:
       if (!R.WeightCache)
         cast(Out, OpKind::QuantWeight, O.Ph, when(Dgrad, F.Dgrad),
              std::nullopt, W, WeightBytes, false);
+      // Weights kept only in their first copy: the second (Hopper's
+      // transpose) made from it for this GEMM, and dropped after.
+      if (Dgrad && Fwd && R.WeightCache && !R.CacheTransposes)
+        Out.push_back(pointwise(OpKind::QuantWeight, O.Ph, F.Dgrad, 1, W,
+                                traffic(R.copyBytes(F.Fwd),
+                                        R.copyBytes(F.Dgrad))));
     } else if (O.Ph == Phase::BackwardWeight && Wgrad && R.SaveNarrow &&
                R.NarrowGather && SP) {
       // The kept input is the quantized shard: its re-gather carries it.
@@ -350,7 +356,7 @@ private:
       std::optional<DType> Copy1 = when(Fwd, F.Fwd), Copy2 = when(Dgrad, F.Dgrad);
       if (!Copy1)
         std::swap(Copy1, Copy2);
-      int64_t Copies = Copy2 ? R.Copies : 1;
+      int64_t Copies = Copy2 && R.CacheTransposes ? R.Copies : 1;
       double Bytes = Elements * (R.copyBytes(*Copy1) +
                                  double(Copies - 1) *
                                      R.copyBytes(Copy2 ? *Copy2 : *Copy1));
