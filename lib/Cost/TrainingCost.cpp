@@ -526,11 +526,11 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
       const double Bucket =
           M.DpBucket > 0 ? double(M.DpBucket)
                          : std::max(40e6, 1e6 * double(M.Dp));
+      const double Fullest = fullestStage(P).Trainable;
       const double First =
           M.Pp > 1 ? StageParamCounter(P).trainable(P.Stages.front()) /
                          double(M.modelChunks())
-                   : StageParamCounter(P).trainable(St);
-      const double Fullest = fullestStage(P).Trainable;
+                   : Fullest; // (one stage: the fullest)
       Share = Fullest > 0 ? std::min(1.0, std::min(Bucket, First) / Fullest)
                           : 1.0;
     }

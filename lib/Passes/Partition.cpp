@@ -285,11 +285,9 @@ private:
                                 std::to_string(Dev.ComputeUnits) +
                                 " compute_units, and ep_sms must leave some");
     }
+    // (A serve mapping's dp_bucket is Sema's err_mapping_training_only.)
     if (Map.DpBucket > 0) {
-      if (!S.Training)
-        error<DiagID::err_dp_bucket>(L.DpBucket,
-                                     "it is costed for training only");
-      else if (!Map.DpOverlap)
+      if (!Map.DpOverlap)
         error<DiagID::err_dp_bucket>(
             L.DpBucket, "without dp_overlap = true every reduction waits "
                         "for the whole backward (Megatron-LM sets no "
@@ -885,10 +883,6 @@ private:
     Out.push_back(Add);
   }
 
-  /// Each op of the model's blocks split over the devices (splitOp), with
-  /// the tensor-parallel collectives it needs before and after it; the
-  /// other blocks' ops as they are. One pass, reading Source (see run) or
-  /// the blocks' own ops.
   /// The linear layer a LoRA adapter's operators follow (Adapt puts them
   /// right after it), and how TP splits it.
   struct AdaptedLayer {
@@ -996,6 +990,10 @@ private:
     }
   }
 
+  /// Each op of the model's blocks split over the devices (splitOp), with
+  /// the tensor-parallel collectives it needs before and after it; the
+  /// other blocks' ops as they are. One pass, reading Source (see run) or
+  /// the blocks' own ops.
   void splitOps(const std::vector<Block> *Source) {
     int64_t T = Map.Tp;
     bool SP = Map.SequenceParallel;

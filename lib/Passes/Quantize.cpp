@@ -154,6 +154,15 @@ private:
     return Narrow ? std::optional<DType>(T) : std::nullopt;
   }
 
+  /// The MLP activations activation_store acts on, and the slot (dense 0,
+  /// routed experts 1) of an activation or of the up-projection feeding it.
+  static bool isActivation(OpKind K) {
+    return K == OpKind::MlpAct || K == OpKind::MoeExpertAct;
+  }
+  static int slot(OpKind K) {
+    return K == OpKind::MlpAct || K == OpKind::MlpUp ? 0 : 1;
+  }
+
   /// The MLP activation O with its input kept in FP8 E4M3, one byte an
   /// element (activation_store; Megatron-Core's
   /// activation_func_fp8_input_store): each forward run of it (and a
@@ -167,7 +176,7 @@ private:
   /// (a checkpoint keeps its wide input then). The copy is FP8 whatever
   /// the recipe's formats (both implementations hard-code E4M3).
   void activation(const Op &O, bool Recomputed) {
-    const size_t K = O.Kind == OpKind::MlpAct ? 0 : 1;
+    const int K = slot(O.Kind);
     const double Copy = dtypeBytes(DType::FP8);
     const double Read =
         Wide * (R.StoreActivation == ActivationStore::Fp8Current ? 2 : 1);
@@ -207,17 +216,15 @@ private:
     UpElements[0] = UpElements[1] = SavedActivation[0] = SavedActivation[1] = 0;
     if (Store)
       for (const Op &O : B.Ops)
-        if (O.Ph == Phase::Recompute &&
-            (O.Kind == OpKind::MlpAct || O.Kind == OpKind::MoeExpertAct))
-          Recomputed[O.Kind == OpKind::MlpAct ? 0 : 1] = true;
+        if (O.Ph == Phase::Recompute && isActivation(O.Kind))
+          Recomputed[slot(O.Kind)] = true;
     for (const Op &O : B.Ops) {
       if (Store && (O.Kind == OpKind::MlpUp || O.Kind == OpKind::MoeExpertUp) &&
           (O.Ph == Phase::Forward || O.Ph == Phase::Recompute))
-        UpElements[O.Kind == OpKind::MlpUp ? 0 : 1] =
+        UpElements[slot(O.Kind)] =
             double(O.M) * double(O.N) * double(std::max<int64_t>(1, O.Batch));
-      if (Store &&
-          (O.Kind == OpKind::MlpAct || O.Kind == OpKind::MoeExpertAct)) {
-        activation(O, Recomputed[O.Kind == OpKind::MlpAct ? 0 : 1]);
+      if (Store && isActivation(O.Kind)) {
+        activation(O, Recomputed[slot(O.Kind)]);
         continue;
       }
       if (O.Category != OpCategory::Contraction) {
