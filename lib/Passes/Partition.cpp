@@ -397,7 +397,19 @@ private:
       else if (R.NarrowParams && !R.WeightCache)
         error<DiagID::err_recipe_narrow_params>(L.Recipe, R.Name);
       else if (!R.CacheTransposes && (!R.NarrowParams || R.Copies < 2))
-        error<DiagID::err_recipe_cache_transposes>(L.Recipe, R.Name);
+        error<DiagID::err_recipe_cache_transposes>(
+            L.Recipe, R.Name,
+            "which only weights kept quantized (narrow_params) in two copies "
+            "(copies = 2) have");
+      else if (!R.CacheTransposes &&
+               !(R.copyBytes(R.Forward) < Wide &&
+                 R.copyBytes(R.InputGradient) < Wide))
+        // (The second copy is the one the input-gradient GEMM reads.)
+        error<DiagID::err_recipe_cache_transposes>(
+            L.Recipe, R.Name,
+            "but no second copy is kept: the forward GEMMs read the weights "
+            "in " + dtypeName(R.Forward).str() + " and the input-gradient "
+            "GEMMs in " + dtypeName(R.InputGradient).str());
       else if (R.StoreActivation != ActivationStore::Wide) {
         // (Megatron-Core's MLP and TEGroupedMLP pass the flag only to the
         // fused bias-SwiGLU, bias_activation_fusion; its recomputation
