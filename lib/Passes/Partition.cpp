@@ -34,6 +34,29 @@ using namespace ir;
 
 namespace {
 
+/// The kinds splitOps may put a TP collective before or after (the rules
+/// in its loop name each of them; a rule about another kind adds it here).
+bool tpNeighbour(OpKind K) {
+  switch (K) {
+  case OpKind::AttnQkv:
+  case OpKind::AttnQDown:
+  case OpKind::AttnQ:
+  case OpKind::AttnOut:
+  case OpKind::MlpUp:
+  case OpKind::MlpDown:
+  case OpKind::MoeRouter:
+  case OpKind::MoeCombine:
+  case OpKind::MoeExpertDown:
+  case OpKind::MoeSharedUp:
+  case OpKind::MoeSharedDown:
+  case OpKind::EmbedLookup:
+  case OpKind::LmHead:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool isForwardLike(Phase P) {
   return P == Phase::Forward || P == Phase::Recompute || P == Phase::Prefill ||
          P == Phase::Decode;
@@ -1050,6 +1073,14 @@ private:
         const OpKind Kind = Unsplit.Kind;
         const Phase Ph = Unsplit.Ph;
         if (T < 2) {
+          splitOp(Out.emplace_back(Unsplit));
+          if (Ph == Phase::BackwardWeight)
+            accumulate(Out);
+          continue;
+        }
+        // Most ops have no TP collective beside them (tpNeighbour): split
+        // alone.
+        if (!Adapters && !tpNeighbour(Kind)) {
           splitOp(Out.emplace_back(Unsplit));
           if (Ph == Phase::BackwardWeight)
             accumulate(Out);
