@@ -531,8 +531,14 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
           M.Pp > 1 ? StageParamCounter(P).trainable(P.Stages.front()) /
                          double(M.modelChunks())
                    : Fullest; // (one stage: the fullest)
-      Share = Fullest > 0 ? std::min(1.0, std::min(Bucket, First) / Fullest)
-                          : 1.0;
+      // A bucket holds whole parameters (param_and_grad_buffer.py closes
+      // one once it holds the size): the last one reduced and the first
+      // one gathered hold the first parameter the model registers, the
+      // embedding's table, however small the size asked for.
+      const Block *Embedding = P.block(BlockKind::Embedding);
+      const double Last = std::max(std::min(Bucket, First),
+                                   Embedding ? Embedding->trainable() : 0.0);
+      Share = Fullest > 0 ? std::min(1.0, Last / Fullest) : 1.0;
     }
     const double Gathers = GatherTime - GatherAfterStep;
     GradExposed = std::max(GradTime * Share,
