@@ -527,17 +527,23 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
           M.DpBucket > 0 ? double(M.DpBucket)
                          : std::max(40e6, 1e6 * double(M.Dp));
       const double Fullest = fullestStage(P).Trainable;
+      // The first stage's first model chunk: the embedding and its share
+      // of the stage's layers (the mean chunk's: the layers lie evenly
+      // over the chunks but for stage_layers).
+      const Block *Embedding = P.block(BlockKind::Embedding);
+      const double Table = Embedding ? Embedding->trainable() : 0.0;
       const double First =
-          M.Pp > 1 ? StageParamCounter(P).trainable(P.Stages.front()) /
-                         double(M.modelChunks())
-                   : Fullest; // (one stage: the fullest)
+          M.Pp > 1
+              ? Table + std::max(0.0, StageParamCounter(P).trainable(
+                                          P.Stages.front()) -
+                                          Table) /
+                            double(M.modelChunks())
+              : Fullest; // (one stage: the fullest)
       // A bucket holds whole parameters (param_and_grad_buffer.py closes
       // one once it holds the size): the last one reduced and the first
       // one gathered hold the first parameter the model registers, the
       // embedding's table, however small the size asked for.
-      const Block *Embedding = P.block(BlockKind::Embedding);
-      const double Last = std::max(std::min(Bucket, First),
-                                   Embedding ? Embedding->trainable() : 0.0);
+      const double Last = std::max(std::min(Bucket, First), Table);
       Share = Fullest > 0 ? std::min(1.0, Last / Fullest) : 1.0;
     }
     const double Gathers = GatherTime - GatherAfterStep;
