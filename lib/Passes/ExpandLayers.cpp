@@ -274,6 +274,8 @@ public:
       Formats Sh = formats(OpKind::MoeSharedUp);
       Op SharedUp = gemm(OpKind::MoeSharedUp, Fwd, Sh.Act, Sh.AB, Sh.WB, T, Up,
                          H, E.SharedExperts);
+      Op SharedAct = pointwise(OpKind::MoeSharedAct, Fwd, Sh.Act, Sh.AB,
+                               double(T) * E.SharedExperts * E.ExpertFfn, PM);
       Op SharedDown = gemm(OpKind::MoeSharedDown, Fwd, Sh.Act, Sh.AB, Sh.WB, T,
                            H, E.ExpertFfn, E.SharedExperts);
       SharedUp.TpAxis = Axis::N;
@@ -281,10 +283,11 @@ public:
       SharedUp.TokenAxis = SharedDown.TokenAxis = Axis::M;
       if (Training) {
         SharedUp.SavedBytes = double(T) * H * AB;
-        SharedDown.SavedBytes =
-            double(T) * E.SharedExperts * E.ExpertFfn * AB * (M.GatedMlp ? 3 : 2);
+        SharedAct.SavedBytes = double(T) * E.SharedExperts * Up * AB;
+        SharedDown.SavedBytes = double(T) * E.SharedExperts * E.ExpertFfn * AB;
       }
       Ops.push_back(SharedUp);
+      Ops.push_back(SharedAct);
       Ops.push_back(SharedDown);
     }
     Ops.push_back(

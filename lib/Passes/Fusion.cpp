@@ -189,15 +189,17 @@ bool fuse(Program &P, PassContext &) {
         continue;
       }
       if (((F.BiasGelu && !GatedMlp) || (F.SwiGLU && GatedMlp)) &&
-          (O.Kind == OpKind::MlpAct || O.Kind == OpKind::MoeExpertAct)) {
+          (O.Kind == OpKind::MlpAct || O.Kind == OpKind::MoeExpertAct ||
+           O.Kind == OpKind::MoeSharedAct)) {
         // Serving engines run the activation in the up GEMM's epilogue.
         // Training frameworks run it as one element-wise kernel of its own
         // (Megatron-LM's bias_swiglu_impl and bias_gelu_impl, torch.compile's
         // fused point-wise kernel), forward and backward: it reads the up
         // GEMM's output (a gated unit's two halves) and writes its own.
         if (O.Ph == Phase::Prefill || O.Ph == Phase::Decode) {
-          foldInto(O, O.Kind == OpKind::MlpAct ? OpKind::MlpUp
-                                               : OpKind::MoeExpertUp);
+          foldInto(O, O.Kind == OpKind::MlpAct         ? OpKind::MlpUp
+                      : O.Kind == OpKind::MoeSharedAct ? OpKind::MoeSharedUp
+                                                       : OpKind::MoeExpertUp);
           continue;
         }
         OnePass(Traits.activationRead(), Traits.activationWritten(),

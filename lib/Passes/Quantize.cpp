@@ -154,13 +154,30 @@ private:
     return Narrow ? std::optional<DType>(T) : std::nullopt;
   }
 
-  /// The MLP activations activation_store acts on, and the slot (dense 0,
-  /// routed experts 1) of an activation or of the up-projection feeding it.
+  /// The MLP activations activation_store acts on (Megatron-Core passes the
+  /// flag to the dense MLP's, the experts' and the shared experts', an MLP
+  /// of their own), and the slot of an activation or of the up-projection
+  /// feeding it.
+  static constexpr int Slots = 3;
   static bool isActivation(OpKind K) {
-    return K == OpKind::MlpAct || K == OpKind::MoeExpertAct;
+    return K == OpKind::MlpAct || K == OpKind::MoeExpertAct ||
+           K == OpKind::MoeSharedAct;
+  }
+  static bool feedsActivation(OpKind K) {
+    return K == OpKind::MlpUp || K == OpKind::MoeExpertUp ||
+           K == OpKind::MoeSharedUp;
   }
   static int slot(OpKind K) {
-    return K == OpKind::MlpAct || K == OpKind::MlpUp ? 0 : 1;
+    switch (K) {
+    case OpKind::MlpAct:
+    case OpKind::MlpUp:
+      return 0;
+    case OpKind::MoeSharedAct:
+    case OpKind::MoeSharedUp:
+      return 2;
+    default:
+      return 1;
+    }
   }
 
   /// The MLP activation O with its input kept in FP8 E4M3, one byte an
@@ -212,14 +229,15 @@ private:
     Cache = ExpertCache = CacheTotals();
     const bool Store = R.StoreActivation != ActivationStore::Wide;
     // (Per block: the activations' inputs and whether they are recomputed.)
-    bool Recomputed[2] = {false, false};
-    UpElements[0] = UpElements[1] = SavedActivation[0] = SavedActivation[1] = 0;
+    bool Recomputed[Slots] = {};
+    std::fill(UpElements, UpElements + Slots, 0.0);
+    std::fill(SavedActivation, SavedActivation + Slots, 0.0);
     if (Store)
       for (const Op &O : B.Ops)
         if (O.Ph == Phase::Recompute && isActivation(O.Kind))
           Recomputed[slot(O.Kind)] = true;
     for (const Op &O : B.Ops) {
-      if (Store && (O.Kind == OpKind::MlpUp || O.Kind == OpKind::MoeExpertUp) &&
+      if (Store && feedsActivation(O.Kind) &&
           (O.Ph == Phase::Forward || O.Ph == Phase::Recompute))
         UpElements[slot(O.Kind)] =
             double(O.M) * double(O.N) * double(std::max<int64_t>(1, O.Batch));
@@ -388,13 +406,7 @@ private:
     if (O.Ph == Phase::Forward && G.SavedBytes > 0 && O.ABytes > 0 &&
         !Map.keepsOutputs()) {
       double Kept = R.SaveNarrow && Wgrad ? R.copyBytes(F.Wgrad) : O.ABytes;
-      // (The shared experts' down-projection carries their activation's
-      // input too, ExpandLayers.cpp: 2 ffn of its 3 per token, gated, or 1
-      // of 2, which stays in the activations' format.)
-      double Own = 1;
-      if (O.Kind == OpKind::MoeSharedDown)
-        Own = P.Scenario.Model.GatedMlp ? 1.0 / 3.0 : 0.5;
-      G.SavedBytes *= Own * Kept / O.ABytes + (1 - Own);
+      G.SavedBytes *= Kept / O.ABytes;
     }
     Out.push_back(G);
     // Row scales applied after a backward GEMM run with per-tensor ones:
@@ -448,11 +460,12 @@ private:
   /// The base weights are frozen (LoRA adapters beside them).
   bool Frozen;
   /// Elements a device keeps of the last forward MLP activation's input
-  /// (dense, routed experts), for its backward cast (activation_store).
-  double SavedActivation[2] = {0, 0};
-  /// The up-projections' outputs (dense, routed experts) a device computes
+  /// (dense, routed experts, shared experts), for its backward cast
+  /// (activation_store).
+  double SavedActivation[Slots] = {};
+  /// The up-projections' outputs (by slot) a device computes
   /// last in forward: the activations' inputs.
-  double UpElements[2] = {0, 0};
+  double UpElements[Slots] = {};
   std::vector<Op> Out;
   /// What a block's weight cache keeps per repeat (before ZeRO-3's
   /// sharding): elements, bytes (every copy), and of those the first

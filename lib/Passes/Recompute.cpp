@@ -190,14 +190,16 @@ static bool selectiveRedo(Op &O, bool Moe, bool Flash,
                 O.Kind == OpKind::MoeExpertAct ||
                 O.Kind == OpKind::MoeExpertDown ||
                 O.Kind == OpKind::MoeSharedUp ||
+                O.Kind == OpKind::MoeSharedAct ||
                 O.Kind == OpKind::MoeSharedDown ||
                 O.Kind == OpKind::MoeCombine;
     Redo |= Part;
     Drop(Part && O.Kind != OpKind::MoeRouter);
   }
   if (Moe && Has(RecomputeModule::SharedExperts)) {
-    Redo |= O.Kind == OpKind::MoeSharedUp || O.Kind == OpKind::MoeSharedDown;
-    Drop(O.Kind == OpKind::MoeSharedDown);
+    Redo |= O.Kind == OpKind::MoeSharedUp || O.Kind == OpKind::MoeSharedAct ||
+            O.Kind == OpKind::MoeSharedDown;
+    Drop(O.Kind == OpKind::MoeSharedAct || O.Kind == OpKind::MoeSharedDown);
   }
   return Redo;
 }
