@@ -45,6 +45,8 @@
 #include "Passes/OpBuilder.h"
 #include "Passes/Passes.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 #include <algorithm>
 #include <optional>
 
@@ -172,11 +174,14 @@ private:
     case OpKind::MlpAct:
     case OpKind::MlpUp:
       return 0;
+    case OpKind::MoeExpertAct:
+    case OpKind::MoeExpertUp:
+      return 1;
     case OpKind::MoeSharedAct:
     case OpKind::MoeSharedUp:
       return 2;
     default:
-      return 1;
+      llvm_unreachable("not an MLP activation nor the GEMM feeding it");
     }
   }
 
