@@ -106,7 +106,8 @@ a100 = fitted("A100_SXM_40GB", "A100_SXM_80GB")
 h100 = fitted("H100_SXM", "H200")
 quoted(f"({len(a100)} cases, mean |error| {mean_abs(a100):.1%};")
 quoted(f"({len(h100)} cases, Megatron 2024's H100 runs, torchtitan's H200 "
-       f"ones, two dense Megatron-Bridge Llama runs, one of the "
+       f"ones, two dense Megatron-Bridge Llama runs and two of its "
+       f"fine-tuning runs, one of the "
        f"Megatron-Core MoE report's and thirteen of MLPerf Training's, "
        f"mean |error| {mean_abs(h100):.1%})")
 
