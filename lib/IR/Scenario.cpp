@@ -190,6 +190,11 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   const spec::Field *DpBucket = M.ifSet(MF::DpBucket);
   C.DpBucket = integerOf(DpBucket, 0);
   C.Locs.DpBucket = locOf(M, DpBucket);
+  if (const spec::Field *Gather = M.ifSet(MF::DpOverlapGather)) {
+    C.DpOverlapGather = Gather->V.Bool;
+    C.DpOverlapGatherWritten = Gather->From != spec::Origin::Default;
+    C.Locs.DpOverlapGather = locOf(M, Gather);
+  }
   C.GradAccumulationFusion = spec::boolOf(M.ifSet(MF::GradAccumulationFusion),
                                           C.GradAccumulationFusion);
   const spec::Field *EpDispatch = M.ifSet(MF::EpDispatch);

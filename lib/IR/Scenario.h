@@ -157,6 +157,7 @@ struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, CpHeads, CpGradients, CpOverlap, Ep, MicroBatch,
       GlobalBatch, Schedule, VirtualStages, Offload, Gradients, Activations,
       Recipe, TpOverlap, TpOverlapBackward, EpOverlap, EpSms, EpDispatch, DpBucket,
+      DpOverlapGather,
       ExpertTp, SparseWeights, Quantized, Recompute, RecomputeModules,
       StageLayers,
       FirstStageLayers, LastStageLayers, Fusion, Decl;
@@ -305,6 +306,11 @@ struct MappingConfig {
   bool DpOverlap = false;
   /// Parameters in each data-parallel bucket (0: Megatron-LM's default).
   int64_t DpBucket = 0;
+  /// With dp_overlap, the sharded optimizer's parameter all-gather is
+  /// overlapped too (dp_overlap_gather; false: exposed after the step),
+  /// and whether the spec wrote it.
+  bool DpOverlapGather = true;
+  bool DpOverlapGatherWritten = false;
   /// Weight-gradient GEMMs accumulate into the gradient buffer; false: a
   /// separate add per weight gradient and micro-batch.
   bool GradAccumulationFusion = true;

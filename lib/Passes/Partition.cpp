@@ -323,6 +323,23 @@ private:
         error<DiagID::err_dp_bucket>(
             L.DpBucket, "with dp x cp = 1 no gradient is reduced");
     }
+    if (Map.DpOverlapGatherWritten) {
+      if (!Map.DpOverlap)
+        error<DiagID::err_dp_overlap_gather>(
+            L.DpOverlapGather, "without dp_overlap = true no data-parallel "
+                               "collective is overlapped");
+      else if (Map.Zero == 3 || (Map.Zero == 0 && !Map.DistributedOptimizer))
+        error<DiagID::err_dp_overlap_gather>(
+            L.DpOverlapGather,
+            Map.Zero == 3 ? "with zero = 3 each layer gathers its own "
+                            "parameters before its forward and backward"
+                          : "without a sharded optimizer (distributed_"
+                            "optimizer, or zero 1 or 2) each rank keeps "
+                            "its parameters and none is gathered");
+      else if (Map.Dp * Map.Cp < 2)
+        error<DiagID::err_dp_overlap_gather>(
+            L.DpOverlapGather, "with dp x cp = 1 nothing is gathered");
+    }
     if (Map.TpOverlap && Map.Tp < 2)
       error<DiagID::err_tp_overlap>(L.TpOverlap);
     if (Map.TpOverlapBackwardWritten && !Map.TpOverlap)
@@ -1734,7 +1751,9 @@ private:
         Op Gather = collective(OpKind::DpParamAllgather, Phase::Optimizer,
                                CollectiveKind::AllGather, G.Dim, G.Size,
                                G.Stride, G.Params * WeightBytes);
-        Gather.Overlappable = !S.muon();
+        // (Without dp_overlap_gather, as after Muon's layer-wise update:
+        // the gather waits for the step, exposed.)
+        Gather.Overlappable = !S.muon() && Map.DpOverlapGather;
         Comm.push_back(Gather);
       }
     }

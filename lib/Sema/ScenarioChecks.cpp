@@ -147,6 +147,8 @@ static const std::tuple<MappingField, const char *, const char *>
          "no gradients"},
         {MappingField::DpOverlap, "dp_overlap", "no gradient reduction"},
         {MappingField::DpBucket, "dp_bucket", "no gradient reduction"},
+        {MappingField::DpOverlapGather, "dp_overlap_gather",
+         "no optimizer step"},
         {MappingField::TpGradOverlap, "tp_grad_overlap", "no backward pass"},
         {MappingField::TpOverlapBackward, "tp_overlap_backward",
          "no backward pass"},
