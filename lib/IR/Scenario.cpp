@@ -190,11 +190,10 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   const spec::Field *DpBucket = M.ifSet(MF::DpBucket);
   C.DpBucket = integerOf(DpBucket, 0);
   C.Locs.DpBucket = locOf(M, DpBucket);
-  if (const spec::Field *Gather = M.ifSet(MF::DpOverlapGather)) {
-    C.DpOverlapGather = Gather->V.Bool;
-    C.DpOverlapGatherWritten = Gather->From != spec::Origin::Default;
-    C.Locs.DpOverlapGather = locOf(M, Gather);
-  }
+  const spec::Field *DpOverlapGather = M.ifSet(MF::DpOverlapGather);
+  C.DpOverlapGather = spec::boolOf(DpOverlapGather, C.DpOverlapGather);
+  C.DpOverlapGatherWritten = DpOverlapGather != nullptr; // (optional)
+  C.Locs.DpOverlapGather = locOf(M, DpOverlapGather);
   C.GradAccumulationFusion = spec::boolOf(M.ifSet(MF::GradAccumulationFusion),
                                           C.GradAccumulationFusion);
   const spec::Field *EpDispatch = M.ifSet(MF::EpDispatch);
