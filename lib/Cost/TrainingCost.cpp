@@ -56,6 +56,10 @@ struct BlockTime {
   /// ones, see unpairedLayers): the hidden part of their expert-parallel
   /// collectives.
   double Unpaired = 0;
+  /// What the offloaded activations' host transfer adds to one repeat
+  /// (forward and backward; offload = activations), part of Comm[Host]: a
+  /// layer offload_layers leaves on the device does not pay it.
+  double Offloaded = 0;
   double GradExposed = 0;
   /// Of the context-parallel ring exchange, the share left exposed per side.
   double RingExposed[2] = {0, 0};
@@ -68,6 +72,21 @@ struct BlockTime {
   /// the device has an energy input).
   DataTraffic Data;
 };
+
+/// The host transfer a stage's layers would add that offload_layers keeps
+/// on the device (one micro-batch): of its layers the first
+/// offload_layers offload, dense ones taken first (they precede the MoE
+/// layers: a model's first_dense layers), the rest do not.
+template <typename TimeOfFn>
+double keptOnDevice(const Stage &St, const MappingConfig &M, TimeOfFn TimeOf) {
+  if (!M.OffloadActivations || M.OffloadLayers <= 0)
+    return 0;
+  int64_t Dense = std::min(St.DenseLayers, M.OffloadLayers);
+  int64_t Moe = std::min(St.MoELayers, M.OffloadLayers - Dense);
+  return double(St.DenseLayers - Dense) *
+             TimeOf(BlockKind::DenseLayer).Offloaded +
+         double(St.MoELayers - Moe) * TimeOf(BlockKind::MoELayer).Offloaded;
+}
 
 /// A LoRA adapter's own collective: NCCL calls beside the layer's, which
 /// tp_overlap's userbuffers do not hide.
@@ -230,6 +249,7 @@ void blockTime(const Block &B, const ScenarioConfig &S, BlockTime &T,
       double Left = std::max(0.0, Transfer - Compute[Side]);
       (Side ? T.Backward : T.Forward) += Left;
       T.Comm[static_cast<int>(CommKind::Host)] += Left;
+      T.Offloaded += Left;
     }
   }
   // The ring shows where it outlasts the attention it runs beside; that
@@ -439,7 +459,8 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
     const Stage &St = P.Stages[I];
     if (!St.RepeatsPrevious)
       Blocks = St.DenseLayers * Dense + St.MoELayers * Moe +
-               (St.HasEmbedding ? Emb : 0) + (St.HasHead ? Head : 0) + Comm;
+               (St.HasEmbedding ? Emb : 0) + (St.HasHead ? Head : 0) + Comm -
+               keptOnDevice(St, M, TimeOf);
     double Layers = 0, Stage = Blocks;
     if (EdgeTime > 0) {
       Layers = unpairedLayers(S, St, static_cast<int64_t>(I), R.MicroBatches);
@@ -570,6 +591,8 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   R.MemoryBoundTime = Scaled([](const BlockTime &T) { return T.MemoryBound; });
   for (int K = 0; K < NumCommKinds; ++K)
     R.ExposedComm[K] = Scaled([&](const BlockTime &T) { return T.Comm[K]; });
+  R.ExposedComm[static_cast<int>(CommKind::Host)] -=
+      Mb * keptOnDevice(St, M, TimeOf);
   if (P.Stages.size() > 1)
     R.ExposedComm[static_cast<int>(CommKind::PP)] += Mb * PipeComm;
   R.ExposedComm[static_cast<int>(CommKind::DP)] += DpExposed;

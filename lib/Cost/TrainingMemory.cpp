@@ -150,12 +150,24 @@ MemoryBreakdown trainingMemory(const Program &P) {
     B.LayerActivations =
         (St.DenseLayers * SavedDense + St.MoELayers * SavedMoe) * InFlight;
     if (M.OffloadActivations && (St.DenseLayers + St.MoELayers) > 0) {
-      // The layers' saved tensors live in host memory; the device holds
-      // two layers' of them (the one computing and the one in transfer).
-      double Layer = std::max(St.DenseLayers ? SavedDense : 0.0,
-                              St.MoELayers ? SavedMoe : 0.0);
+      // The offloaded layers' saved tensors live in host memory; the
+      // device holds two layers' of them (the one computing and the one in
+      // transfer) beside what the layers offload_layers leaves keep (its
+      // first layers offload, dense ones first, as TrainingCost.cpp's
+      // keptOnDevice counts them).
+      int64_t Off = M.OffloadLayers > 0 ? M.OffloadLayers
+                                        : St.DenseLayers + St.MoELayers;
+      int64_t OffDense = std::min(St.DenseLayers, Off);
+      int64_t OffMoe = std::min(St.MoELayers, Off - OffDense);
+      double Layer = std::max(OffDense ? SavedDense : 0.0,
+                              OffMoe ? SavedMoe : 0.0);
       B.Activations -= B.LayerActivations;
-      B.LayerActivations = 2 * Layer;
+      B.LayerActivations =
+          (M.OffloadLayers > 0 ? double(std::min<int64_t>(2, Off)) : 2) *
+              Layer +
+          (double(St.DenseLayers - OffDense) * SavedDense +
+           double(St.MoELayers - OffMoe) * SavedMoe) *
+              InFlight;
       B.Activations += B.LayerActivations;
     }
     B.InFlight = InFlight;

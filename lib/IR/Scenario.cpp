@@ -203,6 +203,9 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.OffloadWeights = Offloaded == OffloadKind::Weights;
   C.OffloadOptimizer = Offloaded == OffloadKind::Optimizer;
   C.OffloadActivations = Offloaded == OffloadKind::Activations;
+  const spec::Field *OffloadLayers = M.ifSet(MF::OffloadLayers);
+  C.OffloadLayers = integerOf(OffloadLayers, 0);
+  C.Locs.OffloadLayers = locOf(M, OffloadLayers);
   if (Activations)
     C.ActivationsWritten = Activations->From != spec::Origin::Default;
   if (const spec::Object *R = spec::objectOf(Recipe)) {

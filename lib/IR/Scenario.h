@@ -157,7 +157,7 @@ struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, CpHeads, CpGradients, CpOverlap, Ep, MicroBatch,
       GlobalBatch, Schedule, VirtualStages, Offload, Gradients, Activations,
       Recipe, TpOverlap, TpOverlapBackward, EpOverlap, EpSms, EpDispatch, DpBucket,
-      DpOverlapGather,
+      DpOverlapGather, OffloadLayers,
       ExpertTp, SparseWeights, Quantized, Recompute, RecomputeModules,
       StageLayers,
       FirstStageLayers, LastStageLayers, Fusion, Decl;
@@ -319,6 +319,9 @@ struct MappingConfig {
   bool OffloadWeights = false, OffloadOptimizer = false;
   /// Training: each layer's saved activations kept in host memory.
   bool OffloadActivations = false;
+  /// Of each stage's transformer layers, how many (its first ones) offload
+  /// their activations (offload_layers; 0: all of them).
+  int64_t OffloadLayers = 0;
   /// Training only: a low-precision recipe for the linear layers.
   std::optional<RecipeConfig> Recipe;
   /// `activations` was written (not the default): a recipe sets the GEMM

@@ -340,6 +340,21 @@ private:
         error<DiagID::err_dp_overlap_gather>(
             L.DpOverlapGather, "with dp x cp = 1 nothing is gathered");
     }
+    if (Map.OffloadLayers > 0) {
+      if (!Map.OffloadActivations)
+        error<DiagID::err_offload_layers>(
+            L.OffloadLayers, "without offload = activations no layer sends "
+                             "them");
+      else if (Map.OffloadLayers >= S.Model.Layers)
+        error<DiagID::err_offload_layers>(
+            L.OffloadLayers,
+            fmt::format("it must be fewer than the {} layers of model '{}' "
+                        "(the last layer's are read as soon as the "
+                        "backward starts: Megatron-LM refuses cpu_"
+                        "offloading_num_layers >= num_layers); unset, "
+                        "every layer offloads",
+                        S.Model.Layers, S.Model.Name));
+    }
     if (Map.TpOverlap && Map.Tp < 2)
       error<DiagID::err_tp_overlap>(L.TpOverlap);
     if (Map.TpOverlapBackwardWritten && !Map.TpOverlap)

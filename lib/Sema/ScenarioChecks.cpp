@@ -149,6 +149,8 @@ static const std::tuple<MappingField, const char *, const char *>
         {MappingField::DpBucket, "dp_bucket", "no gradient reduction"},
         {MappingField::DpOverlapGather, "dp_overlap_gather",
          "no optimizer step"},
+        {MappingField::OffloadLayers, "offload_layers",
+         "no activations are kept for a backward pass"},
         {MappingField::TpGradOverlap, "tp_grad_overlap", "no backward pass"},
         {MappingField::TpOverlapBackward, "tp_overlap_backward",
          "no backward pass"},
