@@ -20,6 +20,7 @@
 #include "IR/Figures.h"
 #include "IR/Program.h"
 
+#include <algorithm>
 #include <cassert>
 #include <functional>
 #include <initializer_list>
@@ -59,6 +60,24 @@ inline double kernelOverhead(const ir::AcceleratorConfig &A,
                              const ir::MappingConfig &M, ir::Phase Ph) {
   return M.CudaGraphs || Ph == ir::Phase::Prefill ? A.KernelOverhead
                                                   : A.LaunchOverhead;
+}
+
+/// A stage's transformer layers whose saved tensors go to host memory
+/// (offload = activations): all of them, or offload_layers' first ones,
+/// dense layers taken before MoE ones (a model's first_dense layers
+/// precede its MoE layers). The training cost and memory both read it.
+struct OffloadedLayers {
+  int64_t Dense = 0, Moe = 0;
+  int64_t total() const { return Dense + Moe; }
+};
+inline OffloadedLayers offloadedLayers(const ir::Stage &St,
+                                       const ir::MappingConfig &M) {
+  if (!M.OffloadActivations)
+    return {};
+  int64_t N = M.OffloadLayers > 0 ? M.OffloadLayers
+                                  : St.DenseLayers + St.MoELayers;
+  int64_t Dense = std::min(St.DenseLayers, N);
+  return {Dense, std::min(St.MoELayers, N - Dense)};
 }
 
 /// The mean of Time(c) over the contexts c = First .. Last of a static

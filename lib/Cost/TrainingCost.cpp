@@ -74,18 +74,15 @@ struct BlockTime {
 };
 
 /// The host transfer a stage's layers would add that offload_layers keeps
-/// on the device (one micro-batch): of its layers the first
-/// offload_layers offload, dense ones taken first (they precede the MoE
-/// layers: a model's first_dense layers), the rest do not.
+/// on the device (one micro-batch): the layers offloadedLayers leaves out.
 template <typename TimeOfFn>
 double keptOnDevice(const Stage &St, const MappingConfig &M, TimeOfFn TimeOf) {
   if (!M.OffloadActivations || M.OffloadLayers <= 0)
     return 0;
-  int64_t Dense = std::min(St.DenseLayers, M.OffloadLayers);
-  int64_t Moe = std::min(St.MoELayers, M.OffloadLayers - Dense);
-  return double(St.DenseLayers - Dense) *
+  OffloadedLayers Off = offloadedLayers(St, M);
+  return double(St.DenseLayers - Off.Dense) *
              TimeOf(BlockKind::DenseLayer).Offloaded +
-         double(St.MoELayers - Moe) * TimeOf(BlockKind::MoELayer).Offloaded;
+         double(St.MoELayers - Off.Moe) * TimeOf(BlockKind::MoELayer).Offloaded;
 }
 
 /// A LoRA adapter's own collective: NCCL calls beside the layer's, which

@@ -152,21 +152,17 @@ MemoryBreakdown trainingMemory(const Program &P) {
     if (M.OffloadActivations && (St.DenseLayers + St.MoELayers) > 0) {
       // The offloaded layers' saved tensors live in host memory; the
       // device holds two layers' of them (the one computing and the one in
-      // transfer) beside what the layers offload_layers leaves keep (its
-      // first layers offload, dense ones first, as TrainingCost.cpp's
-      // keptOnDevice counts them).
-      int64_t Off = M.OffloadLayers > 0 ? M.OffloadLayers
-                                        : St.DenseLayers + St.MoELayers;
-      int64_t OffDense = std::min(St.DenseLayers, Off);
-      int64_t OffMoe = std::min(St.MoELayers, Off - OffDense);
-      double Layer = std::max(OffDense ? SavedDense : 0.0,
-                              OffMoe ? SavedMoe : 0.0);
+      // transfer) beside what the layers offload_layers leaves keep.
+      OffloadedLayers Off = offloadedLayers(St, M);
+      double Layer = std::max(Off.Dense ? SavedDense : 0.0,
+                              Off.Moe ? SavedMoe : 0.0);
       B.Activations -= B.LayerActivations;
       B.LayerActivations =
-          (M.OffloadLayers > 0 ? double(std::min<int64_t>(2, Off)) : 2) *
+          (M.OffloadLayers > 0 ? double(std::min<int64_t>(2, Off.total()))
+                               : 2) *
               Layer +
-          (double(St.DenseLayers - OffDense) * SavedDense +
-           double(St.MoELayers - OffMoe) * SavedMoe) *
+          (double(St.DenseLayers - Off.Dense) * SavedDense +
+           double(St.MoELayers - Off.Moe) * SavedMoe) *
               InFlight;
       B.Activations += B.LayerActivations;
     }
