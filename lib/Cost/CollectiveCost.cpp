@@ -46,6 +46,16 @@
 // an all-to-all sends the (N - L g)/N of its data bound for other leaves
 // at 1/r, beside the rest. Send/recv pairs (pipeline neighbours) stay
 // under one leaf.
+// NCCL moves a collective's data in channels, one CTA each; a channel's
+// throughput is bounded by what one SM moves (NCCL's tuner: bus bandwidth
+// = channels x a channel's bandwidth). A training mapping may bound a
+// group's CTAs (Megatron-LM's per-communicator max_ctas: dp_ctas, cp_ctas,
+// pp_ctas): the group's bus bandwidth (a send's bandwidth) is then at most
+// that many times the accelerator's `channel_bandwidth`, and a ring
+// across nodes, one channel per port, leaves a node through at most that
+// many of its g ports. NCCL's NVLS all-reduce runs in channels too (its
+// channel count clamped to the bound): the switch's reducing bandwidth is
+// bounded alike.
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,7 +146,8 @@ static double linkShare(const NetworkConfig &Net, double Peers) {
   return 1;
 }
 
-CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
+CollectiveTime collectiveTime(const Op &O, const SystemConfig &S,
+                              int64_t Ctas) {
   CollectiveTime T;
   bool Spans = O.FabricLevel > 0 && S.ScaleOut.present();
   const NetworkConfig &Up = S.ScaleUp;
@@ -147,9 +158,16 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
   double BUp = Up.Bandwidth * Up.Efficiency;
   // Bus bandwidth: per device inside a node; across nodes the node's g
   // ports in parallel, capped by the scale-up fabric that feeds them.
+  // The channels a bound on the group's CTAs leaves (0: not bounded).
+  const double ChannelBandwidth = S.Device.ChannelBandwidth;
+  const double Channels = Ctas > 0 && ChannelBandwidth > 0 ? double(Ctas) : 0;
   double B = BOut;
-  if (Spans && G > 1)
-    B = BUp > 0 ? std::min(BUp, G * BOut) : G * BOut;
+  if (Spans && G > 1) {
+    double Ports = Channels > 0 ? std::min(G, Channels) : G;
+    B = BUp > 0 ? std::min(BUp, Ports * BOut) : Ports * BOut;
+  }
+  if (Channels > 0)
+    B = std::min(B, Channels * ChannelBandwidth);
   double A = Net.Latency;
   double Bytes = O.MessageBytes;
   if (B <= 0 || N < 2)
@@ -198,6 +216,8 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
         }
       } else if (Net.ReductionEfficiency > 0) {
         double Reducing = Net.Bandwidth * Net.ReductionEfficiency;
+        if (Channels > 0)
+          Reducing = std::min(Reducing, Channels * ChannelBandwidth);
         double Fixed = Net.ReductionLatency >= 0 ? Net.ReductionLatency
                                                   : 2 * A;
         double Nvls = Fixed + (N + 1) / N * Bytes / Reducing;
@@ -246,6 +266,8 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S) {
     // nodes), as much of its bandwidth as the fabric's shape gives one
     // peer.
     T.Bandwidth = BOut * linkShare(Net, Spans ? 1.0 : double(S.DevicesPerNode - 1));
+    if (Channels > 0)
+      T.Bandwidth = std::min(T.Bandwidth, Channels * ChannelBandwidth);
     T.Algorithm = "p2p";
     T.WireBytes = Bytes;
     T.Time = Bytes / T.Bandwidth + A;

@@ -120,7 +120,22 @@ struct CollectiveTime {
   /// (n+1)/n; (n-1)/n for the other collectives, a send's message.
   double WireBytes = 0;
 };
-CollectiveTime collectiveTime(const ir::Op &O, const ir::SystemConfig &S);
+/// Ctas: the most CTAs (channels) NCCL may run for the op's group
+/// (collectiveCtas; 0: not bounded).
+CollectiveTime collectiveTime(const ir::Op &O, const ir::SystemConfig &S,
+                              int64_t Ctas = 0);
+
+/// The CTA bound a training mapping puts on a collective's group (dp_ctas,
+/// cp_ctas, pp_ctas; 0: none). A serving step's collectives are the
+/// engine's, unbounded.
+inline int64_t collectiveCtas(const ir::Op &O, const ir::MappingConfig &M) {
+  switch (O.Group) {
+  case ir::ParallelDim::DP: return M.DpCtas;
+  case ir::ParallelDim::CP: return M.CpCtas;
+  case ir::ParallelDim::PP: return M.PpCtas;
+  default: return 0;
+  }
+}
 
 /// A collective of a serving step: its transfer and, as a kernel, the
 /// fixed time each kernel of the step pays (kernelOverhead; none for an

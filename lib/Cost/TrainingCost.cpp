@@ -170,7 +170,8 @@ void blockTime(const Block &B, const ScenarioConfig &S, BlockTime &T,
     if (O.Ph == Phase::Optimizer)
       continue;
     if (O.isCollective()) {
-      CollectiveTime C = collectiveTime(O, S.System);
+      CollectiveTime C =
+          collectiveTime(O, S.System, collectiveCtas(O, S.Mapping));
       if (Energy)
         T.Data.addWire(O, 1, C.WireBytes);
       if (Record)
@@ -510,13 +511,13 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
       if (!O.isCollective())
         (IsTransfer(O) ? HostTransfer : OptTime) += OptimizerOpTime(O).Time;
       else if (O.Collective == CollectiveKind::AllGather) {
-        double T = collectiveTime(O, S.System).Time;
+        double T = collectiveTime(O, S.System, collectiveCtas(O, M)).Time;
         GatherTime += T;
         if (!O.Overlappable)
           GatherAfterStep += T;
       }
       else
-        GradTime += collectiveTime(O, S.System).Time;
+        GradTime += collectiveTime(O, S.System, collectiveCtas(O, M)).Time;
     }
   double DpTime = GradTime + GatherTime;
   double DpExposed = DpTime, GradExposed = GradTime, GatherExposed = GatherTime;
@@ -698,7 +699,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
           C.Time = Rec->Time;
           C.Algorithm = Rec->Algorithm;
         } else {
-          C = collectiveTime(O, S.System);
+          C = collectiveTime(O, S.System, collectiveCtas(O, M));
         }
         CollectiveRow &Row = Tables.addCollective(O, C, N);
         if (B.Kind == BlockKind::Optimizer) {

@@ -190,6 +190,14 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   const spec::Field *DpBucket = M.ifSet(MF::DpBucket);
   C.DpBucket = integerOf(DpBucket, 0);
   C.Locs.DpBucket = locOf(M, DpBucket);
+  for (auto [F, Ctas, Loc] :
+       {std::make_tuple(MF::DpCtas, &C.DpCtas, &C.Locs.DpCtas),
+        std::make_tuple(MF::CpCtas, &C.CpCtas, &C.Locs.CpCtas),
+        std::make_tuple(MF::PpCtas, &C.PpCtas, &C.Locs.PpCtas)}) {
+    const spec::Field *Written = M.ifSet(F);
+    *Ctas = integerOf(Written, 0);
+    *Loc = locOf(M, Written);
+  }
   const spec::Field *DpOverlapGather = M.ifSet(MF::DpOverlapGather);
   C.DpOverlapGather = spec::boolOf(DpOverlapGather, C.DpOverlapGather);
   C.DpOverlapGatherWritten = DpOverlapGather != nullptr; // (optional)
@@ -331,6 +339,7 @@ AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   if (const spec::Object *Host = spec::objectOf(A.ifSet(AF::HostLink)))
     C.HostLinkBandwidth = numberOf(Host->ifSet(NetworkField::Bandwidth), 0) *
                           numberOf(Host->ifSet(NetworkField::Efficiency), 1);
+  C.ChannelBandwidth = numberOf(A.ifSet(AF::ChannelBandwidth), 0);
   C.Price = numberOf(A.ifSet(AF::Price), 0);
   C.StaticPower = numberOf(A.ifSet(AF::StaticPower), 0);
   static_assert(static_cast<int>(FlopEnergyField::FP4) + 1 == NumDTypes,

@@ -157,7 +157,7 @@ struct MappingLocs {
   llvm::SMRange Dp, Tp, Pp, Cp, CpHeads, CpGradients, CpOverlap, Ep, MicroBatch,
       GlobalBatch, Schedule, VirtualStages, Offload, Gradients, Activations,
       Recipe, TpOverlap, TpOverlapBackward, EpOverlap, EpSms, EpDispatch, DpBucket,
-      DpOverlapGather, OffloadLayers,
+      DpOverlapGather, OffloadLayers, DpCtas, CpCtas, PpCtas,
       ExpertTp, SparseWeights, Quantized, Recompute, RecomputeModules,
       StageLayers,
       FirstStageLayers, LastStageLayers, Fusion, Decl;
@@ -322,6 +322,10 @@ struct MappingConfig {
   /// Of each stage's transformer layers, how many (its first ones) offload
   /// their activations (offload_layers; 0: all of them).
   int64_t OffloadLayers = 0;
+  /// Training: the most CTAs NCCL may run for the data-parallel,
+  /// context-parallel and pipeline groups' collectives (dp_ctas, cp_ctas,
+  /// pp_ctas; 0: not bounded).
+  int64_t DpCtas = 0, CpCtas = 0, PpCtas = 0;
   /// Training only: a low-precision recipe for the linear layers.
   std::optional<RecipeConfig> Recipe;
   /// `activations` was written (not the default): a recipe sets the GEMM
@@ -441,6 +445,9 @@ struct AcceleratorConfig {
   double ReservedMemory = 0;
   /// The host link's achieved bandwidth per direction (0: none).
   double HostLinkBandwidth = 0;
+  /// The bus bandwidth one NCCL channel (one CTA) reaches over the node's
+  /// fabric (channel_bandwidth; 0: not given).
+  double ChannelBandwidth = 0;
 
   /// The peak for a number format; formats without support run at the
   /// nearest wider format's rate (fp8 on an A100 runs as bf16).

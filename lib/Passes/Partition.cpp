@@ -283,6 +283,7 @@ private:
           Reduces ? "NCCL's all-reduce in a switch that reduces"
                   : "a serving engine's one-sided all-to-all",
           Sys.Name);
+
     if (Map.EpDispatchKind != EpDispatch::AllToAll && Map.Ep < 2)
       error<DiagID::err_ep_dispatch>(Map.Locs.EpDispatch,
                                      enumWord(Map.EpDispatchKind));
@@ -354,6 +355,33 @@ private:
                         "offloading_num_layers >= num_layers); unset, "
                         "every layer offloads",
                         S.Model.Layers, S.Model.Name));
+    }
+    // (A serve mapping's bounds are Sema's err_mapping_training_only.)
+    struct CtaBound {
+      int64_t Ctas;
+      llvm::SMRange Loc;
+      const char *Name, *Idle;
+      int64_t Size;
+    };
+    for (const CtaBound &C :
+         {CtaBound{Map.DpCtas, L.DpCtas, "dp_ctas",
+                   "with dp x cp = 1 no data-parallel collective runs",
+                   Map.Dp * Map.Cp},
+          CtaBound{Map.CpCtas, L.CpCtas, "cp_ctas",
+                   "with cp = 1 no context-parallel exchange runs", Map.Cp},
+          CtaBound{Map.PpCtas, L.PpCtas, "pp_ctas",
+                   "with pp = 1 no activations pass between stages",
+                   Map.Pp}}) {
+      if (C.Ctas <= 0)
+        continue;
+      if (C.Size < 2)
+        error<DiagID::err_mapping_ctas>(C.Loc, C.Name, C.Idle);
+      else if (Sys.Device.ChannelBandwidth <= 0)
+        error<DiagID::err_mapping_ctas>(
+            C.Loc, C.Name,
+            fmt::format("accelerator '{}' gives no channel_bandwidth (what "
+                        "one CTA moves) to bound them by",
+                        Sys.Device.Name));
     }
     if (Map.TpOverlap && Map.Tp < 2)
       error<DiagID::err_tp_overlap>(L.TpOverlap);

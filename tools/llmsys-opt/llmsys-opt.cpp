@@ -161,7 +161,8 @@ static void printCosts(const ir::Program &P, raw_ostream &OS) {
       if (O.isCollective()) {
         cost::CollectiveTime C =
             P.Scenario.Training
-                ? cost::collectiveTime(O, Sys)
+                ? cost::collectiveTime(
+                      O, Sys, cost::collectiveCtas(O, P.Scenario.Mapping))
                 : cost::servingCollectiveTime(O, Sys, P.Scenario.Mapping);
         OS << fmt::format("    {:<10} {:<22} {} {} bytes {:.4g} time {:.4g} s "
                           "bandwidth {:.4g} B/s\n",
