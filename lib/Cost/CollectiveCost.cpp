@@ -156,11 +156,12 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S,
   double G = Spans ? std::clamp<double>(double(O.GroupPerNode), 1, N) : N;
   double BOut = Net.Bandwidth * Net.Efficiency;
   double BUp = Up.Bandwidth * Up.Efficiency;
-  // Bus bandwidth: per device inside a node; across nodes the node's g
-  // ports in parallel, capped by the scale-up fabric that feeds them.
   // The channels a bound on the group's CTAs leaves (0: not bounded).
   const double ChannelBandwidth = S.Device.ChannelBandwidth;
   const double Channels = Ctas > 0 && ChannelBandwidth > 0 ? double(Ctas) : 0;
+  // Bus bandwidth: per device inside a node; across nodes the node's g
+  // ports in parallel (at most one a channel), capped by the scale-up
+  // fabric that feeds them and by the channels' own bandwidth.
   double B = BOut;
   if (Spans && G > 1) {
     double Ports = Channels > 0 ? std::min(G, Channels) : G;

@@ -283,7 +283,6 @@ private:
           Reduces ? "NCCL's all-reduce in a switch that reduces"
                   : "a serving engine's one-sided all-to-all",
           Sys.Name);
-
     if (Map.EpDispatchKind != EpDispatch::AllToAll && Map.Ep < 2)
       error<DiagID::err_ep_dispatch>(Map.Locs.EpDispatch,
                                      enumWord(Map.EpDispatchKind));
