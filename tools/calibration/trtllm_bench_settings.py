@@ -67,22 +67,22 @@ NVML_GIB = {
 FRACTION = 0.95  # calc_engine_setting's kv_cache_gpu_mem_fraction
 
 
+def round_up(x, floor, small, mid, large):
+    """finetune_setting's rounding: below `small` limit up to a multiple of
+    its step (at least `floor`), below `mid` to a multiple of its step, else
+    of `large`'s step. Each of small and mid is (limit, step)."""
+    (small_limit, small_step), (mid_limit, mid_step) = small, mid
+    if x < small_limit:
+        return max(floor, small_step * math.ceil(x / small_step))
+    step = mid_step if x < mid_limit else large
+    return step * math.ceil(x / step)
+
+
 def finetune(requests, isl, osl, pp):
     raw_bs = min(requests, 4096) / pp
     raw_tok = min(raw_bs * (1 + isl / osl), 32768)
-    if raw_bs < 256:
-        bs = max(64, 32 * math.ceil(raw_bs / 32))
-    elif raw_bs < 1024:
-        bs = 128 * math.ceil(raw_bs / 128)
-    else:
-        bs = 256 * math.ceil(raw_bs / 256)
-    if raw_tok < 4096:
-        tok = max(2048, 256 * math.ceil(raw_tok / 256))
-    elif raw_tok < 8192:
-        tok = 512 * math.ceil(raw_tok / 512)
-    else:
-        tok = 1024 * math.ceil(raw_tok / 1024)
-    return bs, tok
+    return (round_up(raw_bs, 64, (256, 32), (1024, 128), 256),
+            round_up(raw_tok, 2048, (4096, 256), (8192, 512), 1024))
 
 
 def engine_settings(model, fp8, tp, pp, isl, osl, gib):
