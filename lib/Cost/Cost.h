@@ -385,6 +385,12 @@ struct TrafficReport {
   bool Simulated = false;
   int64_t Requests = 0;  ///< over all replicas
   int64_t Steps = 0;     ///< engine steps of one replica
+  double SequenceSteps = 0; ///< their sequences, summed over the steps
+  /// The steps do not depend on their times (all requests at once, one
+  /// lane, one rank): the run lasts the sum of the steps' times, and a
+  /// time added to each step, or to each sequence of a step, lengthens it
+  /// by that time times Steps, or SequenceSteps.
+  bool StepsFixed = false;
   double Duration = 0;   ///< first arrival to last completion
   double RequestRate = 0; ///< completed requests per second, all replicas
   double MeanBatch = 0;  ///< sequences in a step, weighted by step time

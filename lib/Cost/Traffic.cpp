@@ -419,6 +419,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   int64_t Ticks = 0;
   int64_t Next = 0;             // next request to arrive
   int64_t Done = 0, PeakBatch = 0, Steps = 0;
+  double SequenceSteps = 0; ///< the steps' sequences, summed
   int64_t Preemptions = 0, Admissions = 0;
   double PeakReserved = 0, BatchTime = 0;
   double Now = 0;
@@ -689,6 +690,11 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       if (!Cost.ok())
         return false;
       L.InStep = D + int64_t(Chunks.size());
+      // The engine's host time between steps, which the devices do not
+      // overlap (step_overhead, sequence_overhead).
+      if (L.InStep > 0)
+        Step += S.Mapping.StepOverhead +
+                S.Mapping.SequenceOverhead * double(L.InStep);
       // (A lane with nothing to run runs nothing: no step, no energy.)
       if (L.InStep > 0)
         DataEnergy += AtT.Energy + PerContext(AtD.EnergyPerContext);
@@ -707,6 +713,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       L.InFlight = L.InStep > 0;
       L.Tick = L.InFlight ? Step / double(Stages) : 0;
       Steps += L.InFlight;
+      SequenceSteps += L.InStep;
       PeakBatch = std::max(PeakBatch, L.InStep);
       PeakReserved = std::max(PeakReserved, double(Reserved));
     }
@@ -748,6 +755,12 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   T.Simulated = true;
   T.Requests = Requests * Groups;
   T.Steps = Steps;
+  T.SequenceSteps = SequenceSteps;
+  // Every request at once, one lane and one rank: no step waits for a
+  // time, so the steps are the same whatever they take and the run lasts
+  // their sum.
+  T.StepsFixed = Tr.Arrival == ArrivalKind::Offline && Stages == 1 &&
+                 Lockstep == 1 && !Tr.Prefilled && !Tr.PrefillOnly;
   // From the first arrival (the arrivals are in order).
   double Start = All.empty() ? 0 : All.front().Arrival;
   T.Duration = Now - Start;

@@ -3,6 +3,7 @@
 #include "Driver/CrossValidate.h"
 #include "Driver/Evaluate.h"
 #include "IR/Scenario.h"
+#include "IR/Spec.h"
 
 #include <cmath>
 #include <limits>
@@ -38,9 +39,58 @@ std::string sustainedOwner(const spec::Object &Scenario) {
   return Acc->Name;
 }
 
+} // namespace
+
+std::string engineOwner(const spec::Object &Scenario) {
+  if (Scenario.Type->Id != StructID::Serve)
+    return "";
+  const spec::Object *Map =
+      spec::objectOf(Scenario.ifSet(ServeField::Mapping));
+  if (!Map)
+    return "";
+  for (MappingField Id :
+       {MappingField::StepOverhead, MappingField::SequenceOverhead}) {
+    const spec::Field *F = Map->ifSet(Id);
+    if (!F || F->From == spec::Origin::Default)
+      continue;
+    if (F->From == spec::Origin::Inherited && F->InheritedFrom)
+      return F->InheritedFrom->Name;
+    return Map->Name;
+  }
+  return "";
+}
+
+bool engineFitsOn(llvm::StringRef Engine, llvm::StringRef Figure,
+                  const Evaluation &E) {
+  // (Figures that count over the run's duration: its output tokens, or
+  // requests, per second.)
+  const bool PerRun = Figure == "throughput" ||
+                      Figure == "throughput_per_device" ||
+                      Figure == "request_throughput";
+  const cost::TrafficReport &T = E.Serve.Traffic;
+  return !Engine.empty() && !E.Training && PerRun && T.Simulated &&
+         T.StepsFixed && T.Duration > 0;
+}
+
+namespace {
+
 struct CaseInfo {
   ir::ScenarioConfig Config;
   std::string Owner;
+  /// The engine whose step overheads the case uses ("" for none), and
+  /// whether they are fitted on it: a calibrating case of a run whose
+  /// steps do not depend on their times, with a figure over the run
+  /// (TrafficReport::StepsFixed), whose figure at any overheads follows
+  /// from one evaluation: the run at the written ones lasts Duration,
+  /// over Steps steps of SequenceSteps sequences in all.
+  std::string Engine;
+  bool FitsEngine = false;
+  double Figure = 0, Duration = 0, Steps = 0, SequenceSteps = 0;
+  double EngineFigure(double Step, double Sequence) const {
+    double D = Duration + (Step - Config.Mapping.StepOverhead) * Steps +
+               (Sequence - Config.Mapping.SequenceOverhead) * SequenceSteps;
+    return D > 0 ? Figure * Duration / D : 0;
+  }
   const ValidationCase *Case = nullptr;
   /// Training cases: the prediction at every grid value.
   std::vector<double> Grid;
@@ -56,7 +106,8 @@ public:
       I.Case = &C;
       I.Config = ir::scenarioFromSpec(*C.Measurement->Scenario);
       I.Owner = sustainedOwner(*C.Measurement->Scenario);
-      if (C.Calibrates)
+      I.Engine = C.Engine;
+      if (C.Calibrates && C.Training)
         FittedOwners.insert(I.Owner);
       Cases.push_back(std::move(I));
     }
@@ -65,13 +116,75 @@ public:
   double value(int G) const { return double(Low + G) / 1000; }
   int points() const { return High - Low + 1; }
 
-  /// The figure of case I with the device's sustained set to V.
-  std::optional<double> predict(const CaseInfo &I, double V) {
+  /// The figure of case I with the device's sustained set to V (and with
+  /// an engine's step overheads, Step and Sequence).
+  std::optional<double>
+  predict(const CaseInfo &I, double V,
+          std::optional<std::pair<double, double>> Overheads = std::nullopt) {
     ir::ScenarioConfig Config = I.Config;
     Config.System.Device.Sustained = V;
+    if (Overheads) {
+      Config.Mapping.StepOverhead = Overheads->first;
+      Config.Mapping.SequenceOverhead = Overheads->second;
+    }
     std::optional<Evaluation> E = evaluate(Config, Ctx, /*Detail=*/false);
     return E ? E->figure(I.Case->Figure) : std::nullopt;
   }
+
+  /// Reads, for each serving case of an engine, what its figure at other
+  /// step overheads follows from (CaseInfo::FitsEngine).
+  bool readEngineCases() {
+    for (CaseInfo &I : Cases) {
+      if (I.Case->Training || !I.Case->Calibrates)
+        continue;
+      std::optional<Evaluation> E = evaluate(I.Config, Ctx, /*Detail=*/false);
+      if (!E)
+        return false;
+      const cost::TrafficReport &T = E->Serve.Traffic;
+      std::optional<double> F = E->figure(I.Case->Figure);
+      // (Validate found the same of the same run.)
+      if (!F || !engineFitsOn(I.Engine, I.Case->Figure, *E))
+        return false;
+      I.FitsEngine = true;
+      I.Figure = *F;
+      I.Duration = T.Duration;
+      I.Steps = double(T.Steps);
+      I.SequenceSteps = T.SequenceSteps;
+      FittedEngines.insert(I.Engine);
+    }
+    return true;
+  }
+
+  /// Engine's step overheads fitted on its cases outside group Out: the
+  /// grid point of least mean |error| (the lowest step_overhead, then
+  /// sequence_overhead, of tied ones); nullopt when no case is left.
+  std::optional<std::pair<double, double>>
+  fitEngine(const std::string &Engine, const std::string &Out) const {
+    std::vector<const CaseInfo *> Use;
+    for (const CaseInfo &I : Cases)
+      if (I.FitsEngine && I.Engine == Engine && I.Case->Source != Out)
+        Use.push_back(&I);
+    if (Use.empty())
+      return std::nullopt;
+    double Least = std::numeric_limits<double>::infinity();
+    std::pair<double, double> Best{0, 0};
+    for (int A = 0; A < StepPoints; ++A)
+      for (int B = 0; B < SequencePoints; ++B) {
+        double Step = A / StepsPerSecond, Sequence = B / SequencesPerSecond;
+        double Sum = 0;
+        for (const CaseInfo *I : Use)
+          Sum += absError(I->EngineFigure(Step, Sequence), I->Case->Measured);
+        if (Sum < Least * (1 - 1e-12)) {
+          Least = Sum;
+          Best = {Step, Sequence};
+        }
+      }
+    return Best;
+  }
+
+  static constexpr int StepPoints = 51, SequencePoints = 51;
+  // (Grid points a second: a step is 0.1 ms, 0.1 us.)
+  static constexpr double StepsPerSecond = 1e4, SequencesPerSecond = 1e7;
 
   /// Costs every training case at every grid value.
   bool tabulate() {
@@ -103,7 +216,7 @@ public:
     for (int G = 0; G < points(); ++G) {
       unsigned N = 0;
       for (const CaseInfo &I : Cases)
-        if (I.Case->Calibrates && Use(I)) {
+        if (I.Case->Training && I.Case->Calibrates && Use(I)) {
           Sums[G] += absError(I.Grid[G], I.Case->Measured);
           ++N;
         }
@@ -142,6 +255,8 @@ public:
   std::vector<CaseInfo> Cases;
   /// The parameters some training case uses (the fitted ones).
   std::set<std::string> FittedOwners;
+  /// The engines some serving case fits step overheads on.
+  std::set<std::string> FittedEngines;
 };
 
 } // namespace
@@ -172,8 +287,12 @@ std::optional<CrossValidation> crossValidate(const ValidationResult &R,
   CV.GridLow = Low / 1000.0;
   CV.GridHigh = High / 1000.0;
   Fitter F(R, Ctx, Low, High);
-  if (!F.tabulate())
+  if (!F.tabulate() || !F.readEngineCases())
     return std::nullopt;
+  CV.StepHigh = (Fitter::StepPoints - 1) / Fitter::StepsPerSecond;
+  CV.StepStep = 1 / Fitter::StepsPerSecond;
+  CV.SequenceHigh = (Fitter::SequencePoints - 1) / Fitter::SequencesPerSecond;
+  CV.SequenceStep = 1 / Fitter::SequencesPerSecond;
 
   // The parameters, as written and refitted on every training case.
   std::map<std::string, FittedParameter> Params;
@@ -181,16 +300,40 @@ std::optional<CrossValidation> crossValidate(const ValidationResult &R,
     FittedParameter &P = Params[I.Owner];
     P.Owner = I.Owner;
     P.Written = I.Config.System.Device.Sustained;
-    if (I.Case->Calibrates)
+    if (I.Case->Calibrates && I.Case->Training) {
       ++P.TrainingCases;
-    if (I.Case->Calibrates)
       ++CV.CalibratingCases;
+    }
   }
   for (auto &[Owner, P] : Params) {
     if (!P.TrainingCases)
       continue; // not fitted: an input of the cases that write it
     P.Fitted = F.value(F.fitOwner(Owner, "").first);
     CV.Parameters.push_back(P);
+  }
+  // The engines' step overheads, as written and refitted on every case.
+  std::map<std::string, std::pair<FittedParameter, FittedParameter>> Engines;
+  for (const CaseInfo &I : F.Cases) {
+    if (!I.FitsEngine)
+      continue;
+    auto &[Step, Sequence] = Engines[I.Engine];
+    Step.Owner = Sequence.Owner = I.Engine;
+    Step.Field = "step_overhead";
+    Sequence.Field = "sequence_overhead";
+    Step.Written = I.Config.Mapping.StepOverhead;
+    Sequence.Written = I.Config.Mapping.SequenceOverhead;
+    ++Step.TrainingCases;
+    ++Sequence.TrainingCases;
+    ++CV.EngineCases;
+  }
+  std::map<std::string, std::pair<double, double>> EngineFits;
+  for (auto &[Engine, P] : Engines) {
+    std::pair<double, double> Fit = *F.fitEngine(Engine, "");
+    EngineFits[Engine] = Fit;
+    P.first.Fitted = Fit.first;
+    P.second.Fitted = Fit.second;
+    CV.Parameters.push_back(P.first);
+    CV.Parameters.push_back(P.second);
   }
 
   // Each group predicted with the values fitted on the others.
@@ -202,20 +345,40 @@ std::optional<CrossValidation> crossValidate(const ValidationResult &R,
     HeldOutGroup &H = Groups[C.Source];
     H.Source = C.Source;
     auto [G, Pooled] = F.fitOwner(I.Owner, C.Source);
+    // An engine's step overheads fitted without the group (the written
+    // ones when no case of the engine is left, or it fits none).
+    std::optional<std::pair<double, double>> Overheads;
+    if (!I.Engine.empty()) {
+      if (F.FittedEngines.count(I.Engine))
+        Overheads = F.fitEngine(I.Engine, C.Source);
+      HeldOutGroup::EngineValue &EV = H.Engines[I.Engine];
+      if (Overheads)
+        EV = {Overheads->first, Overheads->second,
+              HeldOutGroup::Origin::Fitted};
+      else
+        EV = {I.Config.Mapping.StepOverhead, I.Config.Mapping.SequenceOverhead,
+              HeldOutGroup::Origin::Written};
+    }
     double Predicted;
-    if (G < 0) {
+    if (G < 0 && !Overheads) {
       // Not a fitted parameter, or no training case outside the group at
       // all: the spec's value.
       Predicted = C.Predicted;
       H.Values[I.Owner] = {I.Config.System.Device.Sustained,
                            HeldOutGroup::Origin::Written};
     } else {
-      H.Values[I.Owner] = {F.value(G), Pooled ? HeldOutGroup::Origin::Pooled
-                                              : HeldOutGroup::Origin::Fitted};
+      double V = I.Config.System.Device.Sustained;
+      if (G < 0) {
+        H.Values[I.Owner] = {V, HeldOutGroup::Origin::Written};
+      } else {
+        V = F.value(G);
+        H.Values[I.Owner] = {V, Pooled ? HeldOutGroup::Origin::Pooled
+                                       : HeldOutGroup::Origin::Fitted};
+      }
       if (C.Training) {
         Predicted = I.Grid[G];
       } else {
-        std::optional<double> P = F.predict(I, F.value(G));
+        std::optional<double> P = F.predict(I, V, Overheads);
         if (!P)
           return std::nullopt;
         Predicted = *P;

@@ -22,6 +22,7 @@
 #define LLMSYS_DRIVER_CROSSVALIDATE_H
 
 #include "Driver/Validate.h"
+#include "Driver/Evaluate.h"
 
 #include <map>
 #include <string>
@@ -33,9 +34,13 @@ namespace driver {
 /// A fitted parameter: one accelerator entity's `efficiency.sustained`.
 struct FittedParameter {
   std::string Owner;      ///< the entity that writes the value
+  /// The field: efficiency.sustained (an accelerator's, fitted on training
+  /// cases), step_overhead or sequence_overhead (an in-flight batching
+  /// engine's mapping, fitted on its serving cases).
+  std::string Field = "efficiency.sustained";
   double Written = 1;     ///< its value in the spec
-  double Fitted = 1;      ///< refitted on every training case
-  unsigned TrainingCases = 0; ///< that it is fitted on
+  double Fitted = 1;      ///< refitted on every case it is fitted on
+  unsigned TrainingCases = 0; ///< the cases it is fitted on
 };
 
 struct HeldOutGroup {
@@ -53,6 +58,13 @@ struct HeldOutGroup {
   };
   /// The value of each parameter the group's cases use.
   std::map<std::string, Value> Values;
+  /// An engine's step_overhead and sequence_overhead, by the mapping that
+  /// writes them.
+  struct EngineValue {
+    double Step = 0, Sequence = 0;
+    Origin From = Origin::Fitted;
+  };
+  std::map<std::string, EngineValue> Engines;
 };
 
 struct CrossValidation {
@@ -65,7 +77,13 @@ struct CrossValidation {
   /// The training cases the parameters are fitted on (the others are
   /// `calibrates = false`).
   unsigned CalibratingCases = 0;
+  /// The serving cases the engines' step overheads are fitted on.
+  unsigned EngineCases = 0;
   double GridLow = 0.5, GridHigh = 1.0, GridStep = 0.001;
+  /// The step overheads' grids (seconds): 0 .. StepHigh by StepStep, 0 ..
+  /// SequenceHigh by SequenceStep.
+  double StepHigh = 5e-3, StepStep = 1e-4;
+  double SequenceHigh = 5e-6, SequenceStep = 1e-7;
 
   /// A source group's held-out summary, else "train", "serve" or "all";
   /// null for another name.
@@ -74,6 +92,20 @@ struct CrossValidation {
 
 /// "fitted", "pooled", "written".
 llvm::StringRef originName(HeldOutGroup::Origin O);
+
+/// The in-flight batching engine whose step_overhead and sequence_overhead
+/// a serve scenario uses: the mapping entity that writes them (the
+/// mappings extending it share them); "" when its mapping writes neither
+/// (not fitted, and the scenario's measurements not fitted on).
+std::string engineOwner(const spec::Object &Scenario);
+
+/// Whether a serving case of Engine's (engineOwner) can fit its step
+/// overheads: a run whose steps do not depend on their times
+/// (TrafficReport::StepsFixed) and a figure over the run (throughput,
+/// throughput_per_device, request_throughput), whose value at any
+/// overheads follows from the run's duration, steps and sequences.
+bool engineFitsOn(llvm::StringRef Engine, llvm::StringRef Figure,
+                  const Evaluation &E);
 
 /// Refits and predicts as above; R is validate()'s result for the same
 /// spec (its cases are costed again at each grid value). Returns nullopt

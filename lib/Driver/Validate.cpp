@@ -1,6 +1,7 @@
 //===- Validate.cpp - predictions against published measurements ----------===//
 
 #include "Driver/Validate.h"
+#include "Driver/CrossValidate.h"
 #include "Driver/Evaluate.h"
 #include "Basic/Diagnostics.h"
 #include "IR/Scenario.h"
@@ -60,12 +61,16 @@ ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
     C.Figure = M->Figure->Name;
     C.Unit = M->Measured.Dim.unitString();
     C.Training = Config.Training;
-    C.Calibrates = Config.Training && M->Calibrates;
+    C.Engine = engineOwner(*M->Scenario);
     C.Accelerator = Config.System.Device.Name;
     C.Measured = M->Measured.Num;
     C.Measurement = M;
     std::optional<Evaluation> E = evaluate(Config, Ctx, /*Detail=*/false);
     std::optional<double> Value = E ? E->figure(C.Figure) : std::nullopt;
+    // Fitted on: training cases, and the serving cases an engine's step
+    // overheads are fitted on (CrossValidate.cpp), unless excluded.
+    C.Calibrates = M->Calibrates &&
+                   (C.Training || (E && engineFitsOn(C.Engine, C.Figure, *E)));
     if (!Value) {
       // A scenario that fails was diagnosed by the passes; a figure it
       // does not have is diagnosed here, at the measurement.

@@ -25,7 +25,13 @@ struct ValidationCase {
   std::string Figure;
   std::string Unit; ///< base unit of the figure ("s", "FLOP/s", ...)
   bool Training = true;
-  bool Calibrates = true; ///< fitted on (a training case the spec does not exclude)
+  /// Fitted on: a training case the spec does not exclude, or a serving
+  /// case of an engine's fitted step overheads whose figure at other
+  /// overheads follows from its run (engineFitsOn).
+  bool Calibrates = true;
+  /// The in-flight batching engine whose step overheads a serving case
+  /// uses (engineOwner; "" for none).
+  std::string Engine;
   std::string Accelerator; ///< the scenario's device (calibration is per device)
   const spec::Measurement *Measurement = nullptr;
   double Predicted = 0, Measured = 0;

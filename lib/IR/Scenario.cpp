@@ -177,6 +177,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
       }
   C.TpOverlap = spec::boolOf(TpOverlap, C.TpOverlap);
   C.CudaGraphs = spec::boolOf(M.ifSet(MF::CudaGraphs), C.CudaGraphs);
+  C.StepOverhead = spec::numberOf(M.ifSet(MF::StepOverhead), 0);
+  C.SequenceOverhead = spec::numberOf(M.ifSet(MF::SequenceOverhead), 0);
   if (EpOverlap)
     C.EpOverlap = EpOverlap->V.Bool;
   C.EpSms = integerOf(EpSms, 0);

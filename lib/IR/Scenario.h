@@ -276,6 +276,9 @@ struct MappingConfig {
   /// A step's kernels replayed from a captured CUDA graph (false: the host
   /// launches each; the accelerator's launch_overhead applies).
   bool CudaGraphs = true;
+  /// In-flight batching: the host time each engine step adds, and per
+  /// sequence the step runs (seconds).
+  double StepOverhead = 0, SequenceOverhead = 0;
   bool TpOverlap = false;
   /// tp_overlap also hides the backward's TP communication (false: the
   /// forward's only, PyTorch's async TP).

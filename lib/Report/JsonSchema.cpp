@@ -296,7 +296,8 @@ llvm::json::Value validateJsonSchema() {
                         .key("field", text())
                         .key("written", number())
                         .key("fitted", number())
-                        .key("training_cases", integer())
+                        .key("cases", integer())
+                        .optionalKey("training_cases", integer())
                         .build();
   Value Held = Closed()
                    .key("value", number())
@@ -305,11 +306,19 @@ llvm::json::Value validateJsonSchema() {
                                driver::originName(Origin::Pooled),
                                driver::originName(Origin::Written)}))
                    .build();
+  Value Engine = Closed()
+                     .key("step_overhead", number())
+                     .key("sequence_overhead", number())
+                     .key("from",
+                          words({driver::originName(Origin::Fitted),
+                                 driver::originName(Origin::Written)}))
+                     .build();
   Value Group = Closed()
                     .key("source", text())
                     .key("in_sample", summary())
                     .key("held_out", summary())
                     .key("sustained", mapOf(std::move(Held)))
+                    .optionalKey("engines", mapOf(std::move(Engine)))
                     .build();
   Value Cross = Closed()
                     .key("parameters", arrayOf(std::move(Parameter)))

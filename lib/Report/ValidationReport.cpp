@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <cassert>
 #include <fmt/format.h>
 
 namespace llmsys {
@@ -41,10 +42,19 @@ pairSummaries(const ValidationResult &R) {
   return Out;
 }
 
-/// "A100_SXM_40GB 0.812 (26 training cases), H100_SXM 0.817 (9)"
-static std::string parameterList(const driver::CrossValidation &CV) {
+/// An engine's step overheads: "1.3 ms + 1.9 us a sequence".
+static std::string engineOverheads(double Step, double Sequence) {
+  return fmt::format("{:.1f} ms + {:.1f} us a sequence", Step * 1e3,
+                     Sequence * 1e6);
+}
+
+/// "A100_SXM_40GB 0.812 (26 training cases), H100_SXM 0.817 (9)": the
+/// accelerators' sustained values.
+static std::string sustainedList(const driver::CrossValidation &CV) {
   std::string Out;
   for (const driver::FittedParameter &P : CV.Parameters) {
+    if (P.Field != "efficiency.sustained")
+      continue;
     if (!Out.empty())
       Out += ", ";
     Out += fmt::format("{} {:.3f} ({}{})", P.Owner, P.Fitted, P.TrainingCases,
@@ -53,9 +63,39 @@ static std::string parameterList(const driver::CrossValidation &CV) {
   return Out;
 }
 
-/// The mark of a training case the parameters are not fitted on.
+/// "trt_executor 1.3 ms + 1.9 us a sequence (284 serving cases)": the
+/// engines' step overheads (each engine's step_overhead followed by its
+/// sequence_overhead in CV.Parameters).
+static std::string engineList(const driver::CrossValidation &CV) {
+  std::string Out;
+  const auto &Ps = CV.Parameters;
+  for (size_t I = 0; I + 1 < Ps.size(); ++I) {
+    if (Ps[I].Field != "step_overhead")
+      continue;
+    assert(Ps[I + 1].Field == "sequence_overhead" &&
+           Ps[I + 1].Owner == Ps[I].Owner && "an engine's pair apart");
+    if (!Out.empty())
+      Out += ", ";
+    Out += fmt::format("{} {} ({}{})", Ps[I].Owner,
+                       engineOverheads(Ps[I].Fitted, Ps[I + 1].Fitted),
+                       Ps[I].TrainingCases, Out.empty() ? " serving cases" : "");
+  }
+  return Out;
+}
+
+/// Both lists, as the text report prints them.
+static std::string parameterList(const driver::CrossValidation &CV) {
+  std::string Out = sustainedList(CV), Engines = engineList(CV);
+  if (!Out.empty() && !Engines.empty())
+    Out += ", ";
+  return Out + Engines;
+}
+
+/// The mark of a case a fitted parameter could be, but is not, fitted on.
 static std::string notFittedOn(const driver::ValidationCase &C) {
-  return C.Training && !C.Calibrates ? "  (not fitted on)" : "";
+  return (C.Training || !C.Engine.empty()) && !C.Calibrates
+             ? "  (not fitted on)"
+             : "";
 }
 
 /// "A100_SXM_40GB 0.815, H100_SXM 0.790 pooled, llmc_dev 1.000 written"
@@ -70,7 +110,27 @@ static std::string refitValues(const driver::HeldOutGroup &G) {
       From = " " + driver::originName(V.From).str();
     Out += fmt::format("{} {:.3f}{}", Owner, V.V, From);
   }
+  for (const auto &[Engine, V] : G.Engines) {
+    std::string From;
+    if (V.From != driver::HeldOutGroup::Origin::Fitted)
+      From = " " + driver::originName(V.From).str();
+    Out += fmt::format(", {} {}{}", Engine, engineOverheads(V.Step, V.Sequence),
+                       From);
+  }
   return Out;
+}
+
+/// The engines' part of the fitted parameters' line: " and 308 serving
+/// cases (284 fitted on)"; "" without engines.
+static std::string engineCases(const ValidationResult &R,
+                               const driver::CrossValidation &CV) {
+  unsigned Cases = 0;
+  for (const driver::ValidationCase &C : R.Cases)
+    Cases += !C.Training && !C.Engine.empty();
+  if (!Cases)
+    return "";
+  return fmt::format(" and {} serving cases ({} fitted on)", Cases,
+                     CV.EngineCases);
 }
 
 void printValidationText(const ValidationResult &R, llvm::raw_ostream &OS,
@@ -103,12 +163,20 @@ void printValidationText(const ValidationResult &R, llvm::raw_ostream &OS,
     return;
   OS << fmt::format("cross-validation: each source group predicted with "
                     "efficiency.sustained refitted without it ({:.3f} .. "
-                    "{:.3f}, step {:.3f})\n",
+                    "{:.3f}, step {:.3f})",
                     CV->GridLow, CV->GridHigh, CV->GridStep);
+  if (CV->EngineCases)
+    OS << fmt::format(", and with an engine's step_overhead (0 .. {:.1f} ms, "
+                      "step {:.1f} ms) and sequence_overhead (0 .. {:.1f} us, "
+                      "step {:.1f} us)",
+                      CV->StepHigh * 1e3, CV->StepStep * 1e3,
+                      CV->SequenceHigh * 1e6, CV->SequenceStep * 1e6);
+  OS << '\n';
   OS << fmt::format("fitted parameters: {} for {} training cases ({} fitted "
-                    "on): {}\n",
+                    "on){}: {}\n",
                     CV->Parameters.size(), CV->TrainHeldOut.Cases,
-                    CV->CalibratingCases, parameterList(*CV));
+                    CV->CalibratingCases, engineCases(R, *CV),
+                    parameterList(*CV));
   for (const driver::HeldOutGroup &G : CV->Groups)
     OS << fmt::format("held-out group {}: {} cases, in-sample {:.1f}%, "
                       "held-out {:.1f}%, max {:.1f}% ({})\n",
@@ -161,7 +229,7 @@ void printValidationMarkdown(const ValidationResult &R, llvm::raw_ostream &OS,
   if (!CV)
     return;
   OS << "\n| held out | n | in-sample mean \\|error\\| | held-out mean "
-        "\\|error\\| | held-out max \\|error\\| | `sustained` fitted without "
+        "\\|error\\| | held-out max \\|error\\| | parameters fitted without "
         "the group |\n"
         "| --- | ---: | ---: | ---: | ---: | --- |\n";
   for (const driver::HeldOutGroup &G : CV->Groups)
@@ -179,10 +247,15 @@ void printValidationMarkdown(const ValidationResult &R, llvm::raw_ostream &OS,
   Held("all train", R.Train, CV->TrainHeldOut);
   Held("all serve", R.Serve, CV->ServeHeldOut);
   Held("**all**", R.All, CV->AllHeldOut);
-  OS << fmt::format("\nFitted parameters: {} (`efficiency.sustained` of {}) "
-                    "for {} training cases ({} fitted on).\n",
-                    CV->Parameters.size(), markdownCell(parameterList(*CV)),
-                    CV->TrainHeldOut.Cases, CV->CalibratingCases);
+  std::string Engines = engineList(*CV);
+  if (!Engines.empty())
+    Engines = "; `step_overhead` and `sequence_overhead` of " +
+              markdownCell(Engines);
+  OS << fmt::format("\nFitted parameters: {} (`efficiency.sustained` of {}{}) "
+                    "for {} training cases ({} fitted on){}.\n",
+                    CV->Parameters.size(), markdownCell(sustainedList(*CV)),
+                    Engines, CV->TrainHeldOut.Cases, CV->CalibratingCases,
+                    engineCases(R, *CV));
 }
 
 void printValidationCsv(const ValidationResult &R, llvm::raw_ostream &OS,
@@ -264,21 +337,33 @@ llvm::json::Value validationJson(const ValidationResult &R,
   if (!CV)
     return Out;
   llvm::json::Array Params, Held;
-  for (const driver::FittedParameter &P : CV->Parameters)
-    Params.push_back(llvm::json::Object{{"owner", P.Owner},
-                                        {"field", "efficiency.sustained"},
-                                        {"written", P.Written},
-                                        {"fitted", P.Fitted},
-                                        {"training_cases", P.TrainingCases}});
+  for (const driver::FittedParameter &P : CV->Parameters) {
+    llvm::json::Object Param{{"owner", P.Owner},
+                             {"field", P.Field},
+                             {"written", P.Written},
+                             {"fitted", P.Fitted},
+                             {"cases", P.TrainingCases}};
+    if (P.Field == "efficiency.sustained")
+      Param["training_cases"] = P.TrainingCases;
+    Params.push_back(std::move(Param));
+  }
   for (const driver::HeldOutGroup &G : CV->Groups) {
-    llvm::json::Object Values;
+    llvm::json::Object Values, Engines;
     for (const auto &[Owner, V] : G.Values)
       Values[Owner] = llvm::json::Object{{"value", V.V},
                                          {"from", driver::originName(V.From)}};
-    Held.push_back(llvm::json::Object{{"source", G.Source},
-                                      {"in_sample", Summary(G.InSample)},
-                                      {"held_out", Summary(G.HeldOut)},
-                                      {"sustained", std::move(Values)}});
+    for (const auto &[Engine, V] : G.Engines)
+      Engines[Engine] =
+          llvm::json::Object{{"step_overhead", V.Step},
+                             {"sequence_overhead", V.Sequence},
+                             {"from", driver::originName(V.From)}};
+    llvm::json::Object Group{{"source", G.Source},
+                             {"in_sample", Summary(G.InSample)},
+                             {"held_out", Summary(G.HeldOut)},
+                             {"sustained", std::move(Values)}};
+    if (!G.Engines.empty())
+      Group["engines"] = std::move(Engines);
+    Held.push_back(std::move(Group));
   }
   Out["cross_validation"] = llvm::json::Object{
       {"parameters", std::move(Params)},

@@ -129,6 +129,35 @@ void checkLaunches(const Object &Sc, DiagnosticEngine &Diags) {
         Graphs->Loc, Acc->Name, spec::formatNumber(Kernel * 1e6) + " us");
 }
 
+static const spec::Field *writtenOverhead(const Object *Map, MappingField F) {
+  const spec::Field *X = Map ? Map->ifSet(F) : nullptr;
+  return X && X->From != spec::Origin::Default ? X : nullptr;
+}
+
+bool writesStepOverhead(const Object &Serve) {
+  const Object *Map = spec::objectOf(Serve.ifSet(ServeField::Mapping));
+  return writtenOverhead(Map, MappingField::StepOverhead) ||
+         writtenOverhead(Map, MappingField::SequenceOverhead);
+}
+
+void checkStepOverheads(const Object &Sc, DiagnosticEngine &Diags) {
+  const bool Train = Sc.Type->Id == StructID::Train;
+  const Object *Map = spec::objectOf(Train ? Sc.ifSet(TrainField::Mapping)
+                                           : Sc.ifSet(ServeField::Mapping));
+  if (!Train && Sc.ifSet(ServeField::Traffic))
+    return;
+  for (auto [F, Name] : {std::pair{MappingField::StepOverhead, "step_overhead"},
+                         {MappingField::SequenceOverhead, "sequence_overhead"}})
+    if (const spec::Field *X = writtenOverhead(Map, F);
+        X && spec::numberOf(X, 0) != 0) {
+      if (Train)
+        Diags.report<DiagID::err_step_overhead_training>(X->Loc, Name,
+                                                         Sc.Name);
+      else
+        Diags.report<DiagID::err_step_overhead_static>(X->Loc, Name, Sc.Name);
+    }
+}
+
 /// What a training step has and a serving step has not: a backward pass
 /// (recomputation, gradients and their reduction), an optimizer, a global
 /// batch of micro-batches and a training pipeline schedule. (ep_overlap is

@@ -37,6 +37,16 @@ void checkIdleDevices(const spec::Object &Serve, DiagnosticEngine &Diags);
 /// the choice moves no figure, and is said.
 void checkLaunches(const spec::Object &Scenario, DiagnosticEngine &Diags);
 
+/// A mapping's step_overhead and sequence_overhead are an in-flight
+/// batching engine's: a train scenario, or a serve scenario without a
+/// traffic block, whose mapping sets either (to a time other than 0) is an
+/// error at the field.
+void checkStepOverheads(const spec::Object &Scenario, DiagnosticEngine &Diags);
+
+/// Whether the serve scenario's mapping writes a step_overhead or a
+/// sequence_overhead (its measurements may then be fitted on).
+bool writesStepOverhead(const spec::Object &Serve);
+
 /// A serve scenario's mapping (and its prefill pool's) may not write the
 /// fields only training reads: each is an error at the field.
 void checkTrainingOnlyFields(const spec::Object &Serve,

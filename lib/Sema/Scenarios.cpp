@@ -489,7 +489,7 @@ void Resolver::resolveMeasurement(EntityInfo &EI) {
   if (const spec::Field *F = M->ifSet(MF::Calibrates);
       F && !spec::boolOf(F, true)) {
     bool Training = Scenario->Type->Id == StructID::Train;
-    if (!Training) {
+    if (!Training && !writesStepOverhead(*Scenario)) {
       Diags.report<DiagID::err_calibrates_serve>(F->Loc, M->Name);
       return;
     }

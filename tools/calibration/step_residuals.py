@@ -9,7 +9,9 @@ For each `serve` scenario of FILE that has `traffic` and a throughput
 (decode-heavy: the prompts' prefill is a small part of the run), the script
 takes the simulation's mean batch and time per output token (`llmsys eval
 --format=json`), writes the scenario again as a static batch of that size
-(its `traffic` block removed, `batch = N` added) and reads that batch's
+(its `traffic` block removed, `batch = N` added, the engine's
+step_overhead and sequence_overhead set to 0: the devices' step alone) and
+reads that batch's
 decode operators and collectives (one step at the mean context). The
 measured step is the predicted one times (1 + error) (`llmsys validate
 --format=csv`): the throughput is the batch over the step time when the
@@ -78,6 +80,10 @@ def main():
             continue
         batch = max(1, round(s["mean_batch"]))
         body = re.sub(r"  traffic \{.*?\n  \}\n", "", body, flags=re.S)
+        # (The engine's host time between steps is not the devices' step:
+        # a static batch has none.)
+        body = re.sub(r"(  mapping = \S+ \{)", r"\1 step_overhead = 0 s; "
+                      r"sequence_overhead = 0 s;", body)
         static.append("serve step_%s {\n%s  batch = %d\n}" % (name, body, batch))
         meta["step_" + name] = (case, batch, s["tpot_s"], errors[case])
     if not meta:
