@@ -391,6 +391,10 @@ struct TrafficReport {
   /// time added to each step, or to each sequence of a step, lengthens it
   /// by that time times Steps, or SequenceSteps.
   bool StepsFixed = false;
+  /// What the engine's host time between steps (step_overhead,
+  /// sequence_overhead) added to the run: each step's, over the stages
+  /// with pipeline lanes (exact with one lane).
+  double HostTime = 0;
   double Duration = 0;   ///< first arrival to last completion
   double RequestRate = 0; ///< completed requests per second, all replicas
   double MeanBatch = 0;  ///< sequences in a step, weighted by step time

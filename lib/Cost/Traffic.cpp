@@ -420,6 +420,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   int64_t Next = 0;             // next request to arrive
   int64_t Done = 0, PeakBatch = 0, Steps = 0;
   double SequenceSteps = 0; ///< the steps' sequences, summed
+  double HostTime = 0;      ///< the host time between steps they added
   int64_t Preemptions = 0, Admissions = 0;
   double PeakReserved = 0, BatchTime = 0;
   double Now = 0;
@@ -692,9 +693,12 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       L.InStep = D + int64_t(Chunks.size());
       // The engine's host time between steps, which the devices do not
       // overlap (step_overhead, sequence_overhead).
-      if (L.InStep > 0)
-        Step += S.Mapping.StepOverhead +
-                S.Mapping.SequenceOverhead * double(L.InStep);
+      if (L.InStep > 0) {
+        const double Host = S.Mapping.StepOverhead +
+                            S.Mapping.SequenceOverhead * double(L.InStep);
+        Step += Host;
+        HostTime += Host / double(Stages);
+      }
       // (A lane with nothing to run runs nothing: no step, no energy.)
       if (L.InStep > 0)
         DataEnergy += AtT.Energy + PerContext(AtD.EnergyPerContext);
@@ -756,6 +760,7 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
   T.Requests = Requests * Groups;
   T.Steps = Steps;
   T.SequenceSteps = SequenceSteps;
+  T.HostTime = HostTime;
   // Every request at once, one lane and one rank: no step waits for a
   // time, so the steps are the same whatever they take and the run lasts
   // their sum.

@@ -189,6 +189,7 @@ static Value trafficJson(const ScenarioConfig &S, const cost::TrafficReport &T) 
                 {"mean_prompt_tokens", T.MeanPrompt},
                 {"mean_output_tokens", T.MeanOutput},
                 {"duration_s", T.Duration},
+                {"host_time_s", T.HostTime},
                 {"peak_batch", T.PeakBatch},
                 {"kv_cache_tokens", T.KvTokens},
                 {"peak_kv_cache_tokens", T.PeakKvTokens},

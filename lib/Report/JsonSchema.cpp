@@ -196,7 +196,7 @@ Value serving() {
     Traffic.key(K, integer());
   for (const char *K :
        {"mean_prompt_tokens", "mean_output_tokens", "duration_s",
-        "kv_cache_tokens", "peak_kv_cache_tokens", "ttft_mean_s",
+        "host_time_s", "kv_cache_tokens", "peak_kv_cache_tokens", "ttft_mean_s",
         "tpot_mean_s", "e2e_mean_s", "kv_transfer_mean_s"})
     Traffic.key(K, number());
   Closed Slo;

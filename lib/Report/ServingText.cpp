@@ -76,7 +76,14 @@ void printServingText(const Program &P, const cost::ServingReport &R,
                      "a replica{}{}, peak {} reserved; {} steps",
                      C.MaxBatch, C.MaxTokens, T.KvTokens, Blocks, Demand,
                      percent(T.KvTokens > 0 ? T.PeakKvTokens / double(T.KvTokens) : 0),
-                     T.Steps));
+                     T.Steps) +
+             (T.HostTime > 0
+                  ? fmt::format("; the engine's host {} between them ({} "
+                                "a step + {} a sequence)",
+                                duration(T.HostTime),
+                                duration(S.Mapping.StepOverhead),
+                                duration(S.Mapping.SequenceOverhead))
+                  : ""));
     if (C.Disaggregated)
       line(OS, "prefill pool",
            fmt::format("{} engine{} of tp {}{} (the mapping above "
