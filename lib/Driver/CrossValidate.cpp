@@ -326,10 +326,8 @@ std::optional<CrossValidation> crossValidate(const ValidationResult &R,
     ++Sequence.TrainingCases;
     ++CV.EngineCases;
   }
-  std::map<std::string, std::pair<double, double>> EngineFits;
   for (auto &[Engine, P] : Engines) {
     std::pair<double, double> Fit = *F.fitEngine(Engine, "");
-    EngineFits[Engine] = Fit;
     P.first.Fitted = Fit.first;
     P.second.Fitted = Fit.second;
     CV.Parameters.push_back(P.first);
@@ -337,6 +335,9 @@ std::optional<CrossValidation> crossValidate(const ValidationResult &R,
   }
 
   // Each group predicted with the values fitted on the others.
+  std::map<std::pair<std::string, std::string>,
+           std::optional<std::pair<double, double>>>
+      EngineFits;
   CV.HeldOutPredicted.assign(F.Cases.size(), 0);
   std::map<std::string, HeldOutGroup> Groups;
   for (size_t K = 0; K < F.Cases.size(); ++K) {
@@ -349,8 +350,13 @@ std::optional<CrossValidation> crossValidate(const ValidationResult &R,
     // ones when no case of the engine is left, or it fits none).
     std::optional<std::pair<double, double>> Overheads;
     if (!I.Engine.empty()) {
-      if (F.FittedEngines.count(I.Engine))
-        Overheads = F.fitEngine(I.Engine, C.Source);
+      if (F.FittedEngines.count(I.Engine)) {
+        // (One fit per engine and left-out group.)
+        auto [At, New] = EngineFits.try_emplace({I.Engine, C.Source});
+        if (New)
+          At->second = F.fitEngine(I.Engine, C.Source);
+        Overheads = At->second;
+      }
       HeldOutGroup::EngineValue &EV = H.Engines[I.Engine];
       if (Overheads)
         EV = {Overheads->first, Overheads->second,
