@@ -691,17 +691,16 @@ bool simulateTraffic(const Program &P, const ProgramAtBatch &AtBatch,
       if (!Cost.ok())
         return false;
       L.InStep = D + int64_t(Chunks.size());
-      // The engine's host time between steps, which the devices do not
-      // overlap (step_overhead, sequence_overhead).
+      // (A lane with nothing to run runs nothing: no step, no energy.)
       if (L.InStep > 0) {
+        // The engine's host time between steps, which the devices do not
+        // overlap (step_overhead, sequence_overhead).
         const double Host = S.Mapping.StepOverhead +
                             S.Mapping.SequenceOverhead * double(L.InStep);
         Step += Host;
         HostTime += Host / double(Stages);
-      }
-      // (A lane with nothing to run runs nothing: no step, no energy.)
-      if (L.InStep > 0)
         DataEnergy += AtT.Energy + PerContext(AtD.EnergyPerContext);
+      }
       // The head's activity where a token comes out, as its time.
       double HeadActivity = Logits <= 0   ? 0
                             : Logits == T ? AtT.HeadActivity

@@ -131,28 +131,21 @@ public:
     return E ? E->figure(I.Case->Figure) : std::nullopt;
   }
 
-  /// Reads, for each serving case of an engine, what its figure at other
-  /// step overheads follows from (CaseInfo::FitsEngine).
-  bool readEngineCases() {
+  /// Takes, for each serving case an engine's overheads are fitted on,
+  /// what its figure at other overheads follows from: its run as validate
+  /// costed it (ValidationCase::RunDuration, CaseInfo::FitsEngine).
+  void readEngineCases() {
     for (CaseInfo &I : Cases) {
-      if (I.Case->Training || !I.Case->Calibrates)
+      const ValidationCase &C = *I.Case;
+      if (C.Training || !C.Calibrates)
         continue;
-      std::optional<Evaluation> E = evaluate(I.Config, Ctx, /*Detail=*/false);
-      if (!E)
-        return false;
-      const cost::TrafficReport &T = E->Serve.Traffic;
-      std::optional<double> F = E->figure(I.Case->Figure);
-      // (Validate found the same of the same run.)
-      if (!F || !engineFitsOn(I.Engine, I.Case->Figure, *E))
-        return false;
       I.FitsEngine = true;
-      I.Figure = *F;
-      I.Duration = T.Duration;
-      I.Steps = double(T.Steps);
-      I.SequenceSteps = T.SequenceSteps;
+      I.Figure = C.Predicted;
+      I.Duration = C.RunDuration;
+      I.Steps = C.RunSteps;
+      I.SequenceSteps = C.RunSequenceSteps;
       FittedEngines.insert(I.Engine);
     }
-    return true;
   }
 
   /// Engine's step overheads fitted on its cases outside group Out: the
@@ -287,8 +280,9 @@ std::optional<CrossValidation> crossValidate(const ValidationResult &R,
   CV.GridLow = Low / 1000.0;
   CV.GridHigh = High / 1000.0;
   Fitter F(R, Ctx, Low, High);
-  if (!F.tabulate() || !F.readEngineCases())
+  if (!F.tabulate())
     return std::nullopt;
+  F.readEngineCases();
   CV.StepHigh = (Fitter::StepPoints - 1) / Fitter::StepsPerSecond;
   CV.StepStep = 1 / Fitter::StepsPerSecond;
   CV.SequenceHigh = (Fitter::SequencePoints - 1) / Fitter::SequencesPerSecond;

@@ -71,6 +71,12 @@ ValidationResult validate(const spec::Spec &S, passes::PassContext &Ctx) {
     // overheads are fitted on (CrossValidate.cpp), unless excluded.
     C.Calibrates = M->Calibrates &&
                    (C.Training || (E && engineFitsOn(C.Engine, C.Figure, *E)));
+    if (C.Calibrates && !C.Training) {
+      const cost::TrafficReport &T = E->Serve.Traffic;
+      C.RunDuration = T.Duration;
+      C.RunSteps = double(T.Steps);
+      C.RunSequenceSteps = T.SequenceSteps;
+    }
     if (!Value) {
       // A scenario that fails was diagnosed by the passes; a figure it
       // does not have is diagnosed here, at the measurement.

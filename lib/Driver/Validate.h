@@ -32,6 +32,10 @@ struct ValidationCase {
   /// The in-flight batching engine whose step overheads a serving case
   /// uses (engineOwner; "" for none).
   std::string Engine;
+  /// A serving case the engine's overheads are fitted on: its run at the
+  /// written overheads (duration, steps and the steps' sequences summed),
+  /// from which its figure at others follows (CrossValidate.cpp).
+  double RunDuration = 0, RunSteps = 0, RunSequenceSteps = 0;
   std::string Accelerator; ///< the scenario's device (calibration is per device)
   const spec::Measurement *Measurement = nullptr;
   double Predicted = 0, Measured = 0;

@@ -98,25 +98,24 @@ static std::string notFittedOn(const driver::ValidationCase &C) {
              : "";
 }
 
+/// Where a held-out value came from, after it: fitted values unmarked.
+static std::string originMark(driver::HeldOutGroup::Origin O) {
+  if (O == driver::HeldOutGroup::Origin::Fitted)
+    return "";
+  return " " + driver::originName(O).str();
+}
+
 /// "A100_SXM_40GB 0.815, H100_SXM 0.790 pooled, llmc_dev 1.000 written"
 static std::string refitValues(const driver::HeldOutGroup &G) {
   std::string Out;
   for (const auto &[Owner, V] : G.Values) {
     if (!Out.empty())
       Out += ", ";
-    // Fitted values go unmarked.
-    std::string From;
-    if (V.From != driver::HeldOutGroup::Origin::Fitted)
-      From = " " + driver::originName(V.From).str();
-    Out += fmt::format("{} {:.3f}{}", Owner, V.V, From);
+    Out += fmt::format("{} {:.3f}{}", Owner, V.V, originMark(V.From));
   }
-  for (const auto &[Engine, V] : G.Engines) {
-    std::string From;
-    if (V.From != driver::HeldOutGroup::Origin::Fitted)
-      From = " " + driver::originName(V.From).str();
+  for (const auto &[Engine, V] : G.Engines)
     Out += fmt::format(", {} {}{}", Engine, engineOverheads(V.Step, V.Sequence),
-                       From);
-  }
+                       originMark(V.From));
   return Out;
 }
 
