@@ -69,4 +69,27 @@ TEST(SchemaTest, PeakFieldsFollowTheNumberFormats) {
   EXPECT_EQ(Peak.Fields[size_t(PeakField::FP4)].Name, "fp4");
 }
 
+// ifSet answers for any value; ifWritten only for one a spec wrote (its
+// own text, a parent's, or derived), not the schema's default.
+TEST(SchemaTest, IfWrittenLeavesOutDefaults) {
+  const StructSpec &Mapping = Schema::get().of(StructID::Mapping);
+  spec::Object M;
+  M.Type = &Mapping;
+  M.Fields.resize(Mapping.Fields.size());
+  auto &Tp = M.Fields[size_t(MappingField::Tp)];
+  EXPECT_EQ(M.ifSet(MappingField::Tp), nullptr);
+  EXPECT_EQ(M.ifWritten(MappingField::Tp), nullptr);
+  for (spec::Origin From : {spec::Origin::File, spec::Origin::Inherited,
+                            spec::Origin::Derived}) {
+    Tp.From = From;
+    EXPECT_EQ(M.ifSet(MappingField::Tp), &Tp);
+    EXPECT_EQ(M.ifWritten(MappingField::Tp), &Tp);
+    EXPECT_TRUE(Tp.isWritten());
+  }
+  Tp.From = spec::Origin::Default;
+  EXPECT_EQ(M.ifSet(MappingField::Tp), &Tp);
+  EXPECT_EQ(M.ifWritten(MappingField::Tp), nullptr);
+  EXPECT_FALSE(Tp.isWritten());
+}
+
 } // namespace

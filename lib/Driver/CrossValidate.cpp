@@ -50,8 +50,8 @@ std::string engineOwner(const spec::Object &Scenario) {
     return "";
   for (MappingField Id :
        {MappingField::StepOverhead, MappingField::SequenceOverhead}) {
-    const spec::Field *F = Map->ifSet(Id);
-    if (!F || F->From == spec::Origin::Default)
+    const spec::Field *F = Map->ifWritten(Id);
+    if (!F)
       continue;
     if (F->From == spec::Origin::Inherited && F->InheritedFrom)
       return F->InheritedFrom->Name;

@@ -47,7 +47,7 @@ using spec::wordOf;
 
 /// Where a field was written, else the object's declaration.
 static SMRange locOf(const spec::Object &O, const spec::Field *F) {
-  return !F || F->From == spec::Origin::Default ? O.DeclRange : F->Loc;
+  return F && F->isWritten() ? F->Loc : O.DeclRange;
 }
 
 bool modelHasPart(const ModelConfig &M, QuantizedPart P) {
@@ -113,11 +113,11 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.Ep = integerOf(Ep, 1);
   C.CpQueryHeads =
       checkedEnum<ir::CpHeads>(wordOf(CpHeads)) == ir::CpHeads::Query;
-  C.CpHeadsWritten = CpHeads && CpHeads->From != spec::Origin::Default;
+  C.CpHeadsWritten = CpHeads && CpHeads->isWritten();
   if (CpGradients)
     C.CpGradients = dtypeFromWord(wordOf(CpGradients));
   C.CpOverlap = spec::boolOf(CpOverlap, C.CpOverlap);
-  C.CpOverlapWritten = CpOverlap && CpOverlap->From != spec::Origin::Default;
+  C.CpOverlapWritten = CpOverlap && CpOverlap->isWritten();
   // Unset, expert_tp follows tp (also where a sweep sets tp).
   C.ExpertTpWritten = ExpertTp != nullptr;
   C.ExpertTp = integerOf(ExpertTp, C.Tp);
@@ -184,8 +184,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.EpSms = integerOf(EpSms, 0);
   if (TpOverlapBackward) {
     C.TpOverlapBackward = TpOverlapBackward->V.Bool;
-    C.TpOverlapBackwardWritten =
-        TpOverlapBackward->From != spec::Origin::Default;
+    C.TpOverlapBackwardWritten = TpOverlapBackward->isWritten();
   }
   C.TpGradOverlap = spec::boolOf(M.ifSet(MF::TpGradOverlap), C.TpGradOverlap);
   C.DpOverlap = spec::boolOf(M.ifSet(MF::DpOverlap), C.DpOverlap);
@@ -217,7 +216,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.OffloadLayers = integerOf(OffloadLayers, 0);
   C.Locs.OffloadLayers = locOf(M, OffloadLayers);
   if (Activations)
-    C.ActivationsWritten = Activations->From != spec::Origin::Default;
+    C.ActivationsWritten = Activations->isWritten();
   if (const spec::Object *R = spec::objectOf(Recipe)) {
     using RF = RecipeField;
     auto Format = [&](RF F) { return wordOf(R->ifSet(F)); };
@@ -540,7 +539,7 @@ static void readTraffic(const spec::Object &S, ScenarioConfig &C) {
   T.ArrivalLoc = locOf(S, Get(TrafficField::Arrival));
   T.MaxTokensLoc = locOf(S, Get(TrafficField::MaxTokens));
   auto Written = [](const spec::Field *F) {
-    return F && F->From != spec::Origin::Default ? F->Loc : SMRange();
+    return F && F->isWritten() ? F->Loc : SMRange();
   };
   T.ClientsLoc = Written(Arrive(ArrivalField::Clients));
   T.RateLoc = Written(Arrive(ArrivalField::Rate));

@@ -152,6 +152,9 @@ struct Field {
   const FieldNote *Note = nullptr;
   Origin From = Origin::Unset;
   bool isSet() const { return From != Origin::Unset; }
+  /// Set by a spec (the entity's own text, a parent's, or derived from
+  /// them), not filled in from the schema's default.
+  bool isWritten() const { return isSet() && From != Origin::Default; }
   llvm::StringRef derivation() const {
     return Note ? llvm::StringRef(Note->Derivation) : llvm::StringRef();
   }
@@ -181,6 +184,12 @@ struct Object {
     requireType(StructOfField<FieldEnum>::Struct);
     const Field &Fd = Fields[static_cast<size_t>(F)];
     return Fd.isSet() ? &Fd : nullptr;
+  }
+  /// The same, null also when the schema's default filled it in: the
+  /// field was written (Field::isWritten).
+  template <typename FieldEnum> const Field *ifWritten(FieldEnum F) const {
+    const Field *Fd = ifSet(F);
+    return Fd && Fd->isWritten() ? Fd : nullptr;
   }
   /// The same through the block or entity a field holds: `hbm.capacity`
   /// is ifSet(AcceleratorField::Hbm, MemoryLevelField::Capacity).

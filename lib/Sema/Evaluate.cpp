@@ -327,8 +327,7 @@ void Resolver::checkNetworkFields(const Object &N) {
   // Fields of one topology, written on another, would change nothing.
   llvm::StringRef Topo = spec::wordOf(N.ifSet(NetworkField::Topology));
   auto Written = [&](NetworkField Field) -> const spec::Field * {
-    const spec::Field *F = N.ifSet(Field);
-    return F && F->From != spec::Origin::Default ? F : nullptr;
+    return N.ifWritten(Field);
   };
   using ir::Topology;
   for (auto [Field, Wants] :

@@ -110,8 +110,9 @@ void checkLaunches(const Object &Sc, DiagnosticEngine &Diags) {
   bool Train = Sc.Type->Id == StructID::Train;
   const Object *Map = spec::objectOf(Train ? Sc.ifSet(TrainField::Mapping)
                                            : Sc.ifSet(ServeField::Mapping));
-  const spec::Field *Graphs = Map ? Map->ifSet(MappingField::CudaGraphs) : nullptr;
-  if (!Graphs || Graphs->V.Bool || Graphs->From == spec::Origin::Default)
+  const spec::Field *Graphs =
+      Map ? Map->ifWritten(MappingField::CudaGraphs) : nullptr;
+  if (!Graphs || Graphs->V.Bool)
     return;
   const Object *Sys = spec::objectOf(Train ? Sc.ifSet(TrainField::System)
                                            : Sc.ifSet(ServeField::System));
@@ -130,8 +131,7 @@ void checkLaunches(const Object &Sc, DiagnosticEngine &Diags) {
 }
 
 static const spec::Field *writtenOverhead(const Object *Map, MappingField F) {
-  const spec::Field *X = Map ? Map->ifSet(F) : nullptr;
-  return X && X->From != spec::Origin::Default ? X : nullptr;
+  return Map ? Map->ifWritten(F) : nullptr;
 }
 
 bool writesStepOverhead(const Object &Serve) {
@@ -214,8 +214,7 @@ void checkTrainingOnlyFields(const Object &Serve, DiagnosticEngine &Diags) {
     if (!M)
       continue;
     for (auto [F, Name, Why] : TrainingOnly)
-      if (const spec::Field *X = M->ifSet(F);
-          X && X->From != spec::Origin::Default)
+      if (const spec::Field *X = M->ifWritten(F))
         Diags.report<DiagID::err_mapping_training_only>(X->Loc, Name,
                                                         Serve.Name, Why);
   }
@@ -242,7 +241,7 @@ void readRequests(Object &Serve, SourceFiles &Sources, DiagnosticEngine &Diags,
                          {Traffic->ifSet(TrafficField::PromptStdev), "prompt"},
                          {Traffic->ifSet(TrafficField::OutputStdev), "output"},
                          {Traffic->ifSet(TrafficField::Lengths), "lengths"}})
-    if (F && F->From != spec::Origin::Default)
+    if (F && F->isWritten())
       Diags.report<DiagID::err_traffic_trace_field>(F->Loc, What,
                                                     F->Spec->Name);
   const Object *Model = spec::objectOf(Serve.ifSet(ServeField::Model));
