@@ -88,11 +88,31 @@ inline OffloadedLayers offloadedLayers(const ir::Stage &St,
 double chunkedTpot(double First, double Last, double Chunk,
                    const std::function<double(double)> &Time);
 
+/// The rate of a cast kernel of the mapping's low-precision recipe (the
+/// operators the quantize pass adds) relative to the accelerator's
+/// memory-bound kernels: the recipe's cast_efficiency; 1 for every other
+/// op. (The same for a forward op and its recomputation.)
+inline double castEfficiency(const ir::MappingConfig &M, const ir::Op &O) {
+  if (!M.Recipe)
+    return 1;
+  switch (O.Kind) {
+  case ir::OpKind::QuantInput:
+  case ir::OpKind::QuantGrad:
+  case ir::OpKind::QuantWeight:
+  case ir::OpKind::QuantRescale:
+  case ir::OpKind::QuantActivation:
+    return M.Recipe->CastEfficiency;
+  default:
+    return 1;
+  }
+}
+
 /// One execution of a compute op; Context is the KV length for decode ops;
 /// Overhead the fixed time of its kernel (kernelOverhead of the scenario's
-/// mapping).
+/// mapping); Streaming the fraction of the accelerator's memory-bound rate
+/// its kernel reaches (castEfficiency of the scenario's mapping).
 OpTime opTime(const ir::Op &O, const ir::AcceleratorConfig &A, double Context,
-              double Overhead);
+              double Overhead, double Streaming = 1);
 
 /// Whether two ops cost the same but for their phases (opTime reads no
 /// field that this leaves out; it also compares ABytes and Window): a

@@ -163,7 +163,7 @@ bool sameOpCost(const Op &R, const Op &F) {
 }
 
 OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
-              double Overhead) {
+              double Overhead, double Streaming) {
   // (Every field read here but the phase is one sameOpCost compares: a
   // field opTime comes to read goes there too. No phase but backward-data,
   // prefill and decode may change a time: the training cost gives a
@@ -252,7 +252,8 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
           ? A.ElementwiseEfficiency
       : ServingExperts ? A.ExpertMemoryEfficiency
                        : A.MemoryEfficiency;
-  double Bandwidth = A.HbmBandwidth * Fraction;
+  // (A low-precision recipe's cast kernels at a rate of their own.)
+  double Bandwidth = A.HbmBandwidth * Fraction * Streaming;
   // A transfer takes at least one access (small ones: mostly the access).
   if (Bytes > 0 && Bandwidth > 0)
     T.Memory = Bytes / Bandwidth + A.HbmLatency;

@@ -218,7 +218,9 @@ void blockTime(const Block &B, const ScenarioConfig &S, BlockTime &T,
         }
     }
     const OpTime OT =
-        Repeat ? *Repeat : opTime(O, A, 0, kernelOverhead(A, S.Mapping, O.Ph));
+        Repeat ? *Repeat
+               : opTime(O, A, 0, kernelOverhead(A, S.Mapping, O.Ph),
+                        castEfficiency(S.Mapping, O));
     if (MayRepeat && O.Ph == Phase::Forward)
       Forwards.push_back({&O, OT});
     if (Record)
@@ -504,7 +506,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
       return Streamed(Bytes / A.HostLinkBandwidth);
     if (O.Kind == OpKind::OffloadHostUpdate && HostMemory > 0)
       return Streamed(Bytes / HostMemory);
-    return opTime(O, A, 0, kernelOverhead(A, M, O.Ph));
+    return opTime(O, A, 0, kernelOverhead(A, M, O.Ph), castEfficiency(M, O));
   };
   if (const Block *Opt = P.block(BlockKind::Optimizer))
     for (const Op &O : Opt->Ops) {
@@ -740,7 +742,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
       } else {
         OT = B.Kind == BlockKind::Optimizer
                  ? OptimizerOpTime(O)
-                 : opTime(O, A, 0, kernelOverhead(A, M, O.Ph));
+                 : opTime(O, A, 0, kernelOverhead(A, M, O.Ph), castEfficiency(M, O));
       }
       Tables.addOp(O, OT.MemoryBound, N, O.Flops, O.BytesRead + O.BytesWritten,
                    OT.Time);

@@ -242,6 +242,7 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
     Rc.CacheTransposes = Flag(RF::CacheTransposes, true);
     Rc.StoreActivation =
         checkedEnum<ir::ActivationStore>(Format(RF::ActivationStore));
+    Rc.CastEfficiency = numberOf(R->ifSet(RF::CastEfficiency), 1);
     C.Recipe = std::move(Rc);
   }
   C.Locs.Dp = locOf(M, Dp);

@@ -198,6 +198,9 @@ struct RecipeConfig {
   bool CacheTransposes = true;
   /// How the MLP activation keeps its input for backward.
   ActivationStore StoreActivation = ActivationStore::Wide;
+  /// The cast kernels' rate relative to the accelerator's memory-bound
+  /// kernels (quant.input, quant.grad, quant.weight, quant.rescale).
+  double CastEfficiency = 1;
   /// Bytes per element of one quantized copy in format T, with its scales.
   double copyBytes(DType T) const {
     return dtypeBytes(T) + (Block > 0 ? 1.0 / double(Block) : 0.0);
