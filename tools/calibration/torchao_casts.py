@@ -26,6 +26,10 @@ cost llmsys leaves to the training step's kernel overhead; above 2 ms
 those are a few percent of the time, below they are most of it (the
 1024-token rows lose 2x in FP8 at every K and N).
 
+The tensor-wise recipe's two published points (its README's text,
+reference/kernels/torchao-float8-tensorwise-2024-09) are printed beside
+llmsys's at that recipe's own written rate, a check, not a fit.
+
     python3 tools/calibration/torchao_casts.py          # the stdlib's value
     python3 tools/calibration/torchao_casts.py --fit    # grid 0.30 .. 1.00
 """
@@ -44,6 +48,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 DATA = os.path.join(ROOT, "reference", "kernels",
                     "torchao-float8-rowwise-2025-06", "speedup.csv")
+# The tensor-wise recipe's two published points: printed beside llmsys's
+# at the recipe's written rate, a check that it keeps 1 (not fitted on).
+TENSORWISE = os.path.join(ROOT, "reference", "kernels",
+                          "torchao-float8-tensorwise-2024-09", "speedup.csv")
 RECIPE_FILE = os.path.join(ROOT, "stdlib", "recipes", "torchao.llmsys")
 RECIPE = "torchao_float8_rowwise"
 ACCEL = "H100_SXM"
@@ -56,15 +64,16 @@ def shapes(path):
             for r in csv.DictReader(open(path))]
 
 
-def spec(rows, efficiency):
+def spec(rows, efficiency, recipe=RECIPE):
     """One spec: per shape a model and two scenarios, bM_K_N in BF16 and
-    rM_K_N with the row-wise recipe at the cast efficiency tried."""
+    rM_K_N with the recipe (row-wise unless told) at the cast efficiency
+    tried."""
     lines = ["import std.hardware.nvidia", "import std.recipes.torchao",
              "network cal_link { bandwidth = 450 GB/s; latency = 1 us }",
              "system cal_one { node { accelerator = %s; devices = 1; "
              "fabric = cal_link } }" % ACCEL,
              "recipe cal_casts extends %s { cast_efficiency = %r }"
-             % (RECIPE, efficiency)]
+             % (recipe, efficiency)]
     for m, k, n, _ in rows:
         heads = k // 128
         name = "%d_%d_%d" % (m, k, n)
@@ -116,11 +125,11 @@ def benchmark_time(ops):
     return t
 
 
-def predictions(llmsys_opt, stdlib, rows, efficiency):
+def predictions(llmsys_opt, stdlib, rows, efficiency, recipe=RECIPE):
     """{(m, k, n): (BF16 time, predicted speedup)}."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "shapes.llmsys")
-        open(path, "w").write(spec(rows, efficiency))
+        open(path, "w").write(spec(rows, efficiency, recipe))
         out = subprocess.run([llmsys_opt, "--emit=costs", "--stdlib", stdlib,
                               path], capture_output=True, text=True)
     if out.returncode != 0:
@@ -134,10 +143,10 @@ def predictions(llmsys_opt, stdlib, rows, efficiency):
     return result
 
 
-def written():
-    """The stdlib's cast_efficiency of the row-wise recipe."""
+def written(recipe=RECIPE):
+    """The stdlib's cast_efficiency of a torchao recipe (1 unless written)."""
     text = open(RECIPE_FILE).read()
-    block = re.search(r"recipe %s \{(.*?)\n\}" % RECIPE, text, re.S).group(1)
+    block = re.search(r"recipe %s \{(.*?)\n\}" % recipe, text, re.S).group(1)
     m = re.search(r"cast_efficiency\s*=\s*([0-9.]+)", block)
     return float(m.group(1)) if m else 1.0
 
@@ -184,6 +193,16 @@ def main():
             sel = [e for e, s in errs if s[2] == n]
             print("n %5d: %3d shapes, mean error %+.1f%%"
                   % (n, len(sel), 100 * sum(sel) / len(sel)))
+        tensorwise = shapes(TENSORWISE)
+        value = written("torchao_float8_tensorwise")
+        pred = predictions(a.llmsys, stdlib, tensorwise, value,
+                           "torchao_float8_tensorwise")
+        print("torchao_float8_tensorwise at cast_efficiency %.2f (stdlib), "
+              "the README's two points (not fitted on):" % value)
+        for m, k, n, s in tensorwise:
+            p = pred[(m, k, n)][1]
+            print("%6d %6d %6d %9.2f %9.2f %+6.1f%%"
+                  % (m, k, n, s, p, 100 * (p / s - 1)))
 
 
 if __name__ == "__main__":
