@@ -140,14 +140,25 @@ double gemmEfficiency(const Op &O, const AcceleratorConfig &A, double KScale) {
 /// capped by its outer one, the sequence one kernel call holds: with
 /// context parallelism each ring step is a call over the local chunk.
 /// The causal mask, window or chunks are in `Executed`.
-static double attentionBlocks(const Op &O) {
+static double attentionBlocks(const Op &O, double Executed) {
   bool InnerK = O.Kind == OpKind::AttnContext ||
                 O.Kind == OpKind::AttnScoreDq ||
                 O.Kind == OpKind::AttnScoreDk ||
                 O.Kind == OpKind::AttnContextDv;
   double Extent = double(std::min(O.M, InnerK ? O.K : O.N));
   return std::max(1e-3,
-                  O.Executed * fusedAttentionBlocks(std::max(1.0, Extent)));
+                  Executed * fusedAttentionBlocks(std::max(1.0, Extent)));
+}
+
+/// The fraction of a sliding-window attention product's counted work
+/// (window keys per query) that a causal pass visiting every key block
+/// up to its own performs: query block i visits i + 1 blocks, (n + 1) / 2
+/// on average over the n blocks of the sequence (its longest extent).
+static double unwindowedFraction(const Op &O) {
+  double Seq = double(std::max({O.M, O.N, O.K, int64_t(1)}));
+  double Keys = std::min(Seq, double(O.span()));
+  double N = fusedAttentionBlocks(Seq);
+  return (N + 1) * FusedAttentionBlock / (2 * Keys);
 }
 
 bool sameOpCost(const Op &R, const Op &F) {
@@ -201,10 +212,10 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
   // 8-bit products at their own fractions, forward and backward
   // (attention_narrow, attention_narrow_backward; attention's products
   // are never block-scaled). FlashAttention-2 keeps `narrow`.
+  bool NarrowAttention = false;
   if (Contraction) {
     // (Only the own kernel's products ask which format they run as: the
     // GEMMs, most of a program, take the rate's fraction at once.)
-    bool NarrowAttention = false;
     if (O.FusedAttention == ir::AttentionKernel::Native) {
       const DType Runs = A.runsAs(O.Type);
       NarrowAttention = Runs == DType::FP8 || Runs == DType::INT8;
@@ -218,8 +229,16 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
   double Peak = Flops > 0 ? R.Peak : 0;
   if (O.SparseWeight)
     Peak *= std::max(1.0, A.Sparsity);
+  // The part's own kernel's 8-bit backward may visit key blocks a
+  // sliding window leaves out (cuDNN 9.22 on Blackwell visits all of a
+  // causal pass's): that share of them more.
+  double Executed = O.Executed;
+  if (NarrowAttention && O.Ph == Phase::BackwardData && O.Window > 0 &&
+      A.AttentionNarrowWindow > 0)
+    Executed += A.AttentionNarrowWindow *
+                std::max(0.0, unwindowedFraction(O) - Executed);
   if (Peak > 0 && Efficiency > 0 && A.Sustained > 0)
-    T.Compute = Flops * O.Executed / (Peak * Efficiency * A.Sustained);
+    T.Compute = Flops * Executed / (Peak * Efficiency * A.Sustained);
   // A fused attention kernel pays a fixed cost per query block (forward)
   // or key block (backward) beside the v blocks of its inner loop it
   // visits: (v + c) / v of its products' time.
@@ -227,7 +246,7 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
     double C = O.Ph == Phase::BackwardData ? A.AttentionOverheadBackward
                                            : A.AttentionOverhead;
     if (C > 0) {
-      double V = attentionBlocks(O);
+      double V = attentionBlocks(O, Executed);
       T.BlockOverhead = T.Compute * C / V;
       T.Compute += T.BlockOverhead;
     }

@@ -742,7 +742,8 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
       } else {
         OT = B.Kind == BlockKind::Optimizer
                  ? OptimizerOpTime(O)
-                 : opTime(O, A, 0, kernelOverhead(A, M, O.Ph), castEfficiency(M, O));
+                 : opTime(O, A, 0, kernelOverhead(A, M, O.Ph),
+                          castEfficiency(M, O));
       }
       Tables.addOp(O, OT.MemoryBound, N, O.Flops, O.BytesRead + O.BytesWritten,
                    OT.Time);

@@ -375,6 +375,7 @@ AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.AttentionNarrowEfficiency = Eff(EF::AttentionNarrow, C.NarrowEfficiency);
   C.AttentionNarrowBackwardEfficiency =
       Eff(EF::AttentionNarrowBackward, C.AttentionNarrowEfficiency);
+  C.AttentionNarrowWindow = Eff(EF::AttentionNarrowWindow, 0);
   C.Sustained = Eff(EF::Sustained, 1);
   C.KernelOverhead = Eff(EF::KernelOverhead, 0);
   C.LaunchOverhead = Eff(EF::LaunchOverhead, C.KernelOverhead);

@@ -443,6 +443,9 @@ struct AcceleratorConfig {
   /// attention_narrow_backward).
   double AttentionNarrowEfficiency = 1;
   double AttentionNarrowBackwardEfficiency = 1;
+  /// Share of the key blocks before a sliding window that the kernel's
+  /// 8-bit backward visits anyway (efficiency.attention_narrow_window).
+  double AttentionNarrowWindow = 0;
   /// Fraction of the short-run compute rate sustained through a long run.
   double Sustained = 1;
   double KernelOverhead = 0;

@@ -26,6 +26,16 @@ never block-scaled, so per-tensor FP8 and MXFP8 share it), and prints
 each timing's error.
 
     python3 tools/calibration/blackwell_attention.py [--part GB200]
+
+With --window, a check instead of a fit: NVIDIA's timings of the same
+benchmark's GPT-OSS configuration (128 query and 128 K/V heads of 64,
+batch 2, a 128-token sliding window, causal, 2k to 32k tokens, BF16, FP8
+and MXFP8; `gb200_gpt_oss.csv`, `gb300_gpt_oss.csv`) beside llmsys's at
+the part's written values (`sustained` 1, no kernel launch): the forward
+and the BF16 backward visit the window's key blocks alone, the 8-bit
+backward every causal block before them (`attention_narrow_window`).
+
+    python3 tools/calibration/blackwell_attention.py --window [--part GB200]
 """
 import argparse
 import csv
@@ -39,6 +49,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 DATA = os.path.join(ROOT, "reference", "kernels", "cudnn-sdpa-2026-04")
 PARTS = {"GB200": "gb200_llama3.1.csv", "GB300": "gb300_llama3.1.csv"}
+WINDOWED = {"GB200": "gb200_gpt_oss.csv", "GB300": "gb300_gpt_oss.csv"}
 NARROW = ("fp8", "mxfp8")
 
 
@@ -137,11 +148,87 @@ def fit(llmsys, part, rows):
     return out, times
 
 
+def window_timings(path):
+    """(format, pass, batch, tokens, seconds) of the sliding-window
+    timings, the non-deterministic backward."""
+    out = []
+    for r in csv.DictReader(open(path)):
+        if r["backend"] != "cudnn" or r["deterministic_bwd"] == "True":
+            continue
+        assert (r["num_q_heads"], r["num_kv_heads"], r["head_dim_qk"],
+                r["sliding_window_size"], r["attn_mask"]) == \
+            ("128", "128", "64", "128", "top_left"), r
+        out.append((r["data_type"], r["profile_pass"], int(r["batch_size"]),
+                    int(r["q_seqlen"]), float(r["time_ms"]) * 1e-3))
+    return out
+
+
+def window_check(llmsys, part):
+    """Prints each windowed timing beside llmsys's at the part's values."""
+    rows = window_timings(os.path.join(DATA, WINDOWED[part]))
+    shapes = sorted({(fmt, batch, seq) for fmt, _, batch, seq, _ in rows})
+    lines = [
+        "import std.hardware.nvidia",
+        "import std.recipes.transformer_engine",
+        "network cal_link { bandwidth = 900 GB/s; latency = 1 us }",
+        "accelerator cal_part extends %s { efficiency.sustained = 1; "
+        "efficiency.kernel_overhead = 0 us }" % part,
+        "system cal_one { node { accelerator = cal_part; devices = 1; "
+        "fabric = cal_link } }",
+        "model cal_window { layers = 1; hidden = 8192; heads = 128; "
+        "kv_heads = 128; head_dim = 64; ffn = 1024; vocab = 256; "
+        "max_seq = 32768; sliding_window = 128; bias = false }",
+        "recipe cal_fp8 extends te_fp8_current_blackwell { attention = fp8 }"]
+    for i, (fmt, batch, seq) in enumerate(shapes):
+        lines.append(
+            "train s%d { model = cal_window; system = cal_one; seq_len = %d; "
+            "mapping { micro_batch = %d; global_batch = %d; "
+            "fusion = [flash_attention]%s } }"
+            % (i, seq, batch, batch,
+               "; recipe = cal_fp8" if fmt in NARROW else ""))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "window.llmsys")
+        open(path, "w").write("\n".join(lines) + "\n")
+        out = json.loads(llmsys_run.run(
+            llmsys, os.path.join(ROOT, "stdlib"),
+            ["eval", "--format=json", "--ops=0", path]))
+    times = llmsys_run.attention_pass_times(out)
+    errors = {}
+    print("%s, 128-token window: cuDNN against llmsys" % part)
+    for fmt, side, batch, seq, seconds in rows:
+        fwd, bwd = times[shapes.index((fmt, batch, seq))]
+        t = fwd if side == "fwd" else bwd
+        errors.setdefault((fmt, side), []).append(t / seconds - 1)
+        print("  %-8s %-3s %5d tokens %9.3f ms %9.3f ms %+6.1f%%"
+              % (fmt, side, seq, seconds * 1e3, t * 1e3,
+                 100 * (t / seconds - 1)))
+    # How each pass grows with the sequence: as the sequence (the window's
+    # blocks alone) or as its square (every causal block).
+    growth = {}
+    for fmt, side, batch, seq, seconds in rows:
+        fwd, bwd = times[shapes.index((fmt, batch, seq))]
+        growth.setdefault((fmt, side), {})[seq] = (
+            seconds, fwd if side == "fwd" else bwd)
+    for (fmt, side), errs in sorted(errors.items()):
+        g = growth[(fmt, side)]
+        lo, hi = min(g), max(g)
+        print("  %-8s %-3s mean |error| %.1f%% over %d; %d to %d tokens: "
+              "cuDNN x%.1f, llmsys x%.1f"
+              % (fmt, side, 100 * sum(abs(e) for e in errs) / len(errs),
+                 len(errs), lo, hi, g[hi][0] / g[lo][0], g[hi][1] / g[lo][1]))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--part", choices=sorted(PARTS), action="append")
     p.add_argument("--llmsys", default=os.path.join(ROOT, "build", "bin", "llmsys"))
+    p.add_argument("--window", action="store_true",
+                   help="check the sliding-window timings (no fit)")
     a = p.parse_args()
+    if a.window:
+        for part in a.part or sorted(WINDOWED):
+            window_check(a.llmsys, part)
+        return
     names = {"fwd": ("attention", "attention_overhead", "attention_narrow"),
              "bwd": ("attention_backward", "attention_overhead_backward",
                      "attention_narrow_backward")}
