@@ -28,7 +28,11 @@ those are a few percent of the time, below they are most of it (the
 
 The tensor-wise recipe's two published points (its README's text,
 reference/kernels/torchao-float8-tensorwise-2024-09) are printed beside
-llmsys's at that recipe's own written rate, a check, not a fit.
+llmsys's at that recipe's own written rate, a check, not a fit. The MXFP8
+recipe's rate is read off torchao's B200 timings of the two cast kernels it
+runs on each tensor (reference/kernels/torchao-mxfp8-casts-2026-01: dim 0
+in Triton, dim 1 in CUDA, RCEIL scales): a pair of equal casts at their
+harmonic mean, over the B200's memory-bound rate in llmsys.
 
     python3 tools/calibration/torchao_casts.py          # the stdlib's value
     python3 tools/calibration/torchao_casts.py --fit    # grid 0.30 .. 1.00
@@ -52,6 +56,10 @@ DATA = os.path.join(ROOT, "reference", "kernels",
 # at the recipe's written rate, a check that it keeps 1 (not fitted on).
 TENSORWISE = os.path.join(ROOT, "reference", "kernels",
                           "torchao-float8-tensorwise-2024-09", "speedup.csv")
+# The MXFP8 recipe's casts: torchao's B200 timings of its cast kernels,
+# read off (module docstring).
+MXFP8_CASTS = os.path.join(ROOT, "reference", "kernels",
+                           "torchao-mxfp8-casts-2026-01", "casts.csv")
 RECIPE_FILE = os.path.join(ROOT, "stdlib", "recipes", "torchao.llmsys")
 RECIPE = "torchao_float8_rowwise"
 ACCEL = "H100_SXM"
@@ -143,6 +151,25 @@ def predictions(llmsys_opt, stdlib, rows, efficiency, recipe=RECIPE):
     return result
 
 
+def memory_rate(llmsys_opt, accelerator):
+    """An accelerator's memory-bound rate in llmsys (B/s): its
+    hbm.bandwidth times its efficiency.memory, as the stdlib resolves
+    them."""
+    out = subprocess.run([llmsys_opt, "--emit=spec", "--include-imported",
+                          os.path.join(ROOT, "stdlib", "hardware",
+                                       "nvidia.llmsys")],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(out.stderr)
+    block = re.search(r"^accelerator %s .*?(?=^accelerator |\Z)" % accelerator,
+                      out.stdout, re.S | re.M).group(0)
+    bandwidth = float(re.search(r"^\s+hbm\.bandwidth = (\S+) B/s", block,
+                                re.M).group(1))
+    fraction = float(re.search(r"^\s+efficiency\.memory = (\S+)", block,
+                               re.M).group(1))
+    return bandwidth * fraction
+
+
 def written(recipe=RECIPE):
     """The stdlib's cast_efficiency of a torchao recipe (1 unless written)."""
     text = open(RECIPE_FILE).read()
@@ -203,6 +230,16 @@ def main():
             p = pred[(m, k, n)][1]
             print("%6d %6d %6d %9.2f %9.2f %+6.1f%%"
                   % (m, k, n, s, p, 100 * (p / s - 1)))
+        rates = {r["mode"]: float(r["gbps"]) * 1e9
+                 for r in csv.DictReader(open(MXFP8_CASTS))}
+        dim0, dim1 = (rates["dim0_mxfp8_triton_rceil"],
+                      rates["dim1_mxfp8_cuda_rceil"])
+        pair = 2 / (1 / dim0 + 1 / dim1)
+        rate = memory_rate(a.llmsys, "B200")
+        print("torchao_mxfp8: dim0 Triton %.0f and dim1 CUDA %.0f GB/s, %.0f "
+              "GB/s a pair, %.3f of the B200's %.1f TB/s; written %.2f"
+              % (dim0 / 1e9, dim1 / 1e9, pair / 1e9, pair / rate,
+                 rate / 1e12, written("torchao_mxfp8")))
 
 
 if __name__ == "__main__":
