@@ -17,9 +17,8 @@ them), is the recipe's rate.
 import argparse
 import csv
 import os
-import re
 
-from torchao_casts import memory_rate
+from torchao_casts import memory_rate, written
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -30,14 +29,6 @@ RECIPE_FILE = os.path.join(ROOT, "stdlib", "recipes",
 BLOCK = 32   # MXFP8: one 1-byte E8M0 scale per 32 elements
 BYTES = {"rowwise": 2 + (1 + 1 / BLOCK), "colwise": 2 + (1 + 1 / BLOCK),
          "both": 2 + 2 * (1 + 1 / BLOCK)}
-
-
-def written():
-    """te_mxfp8's cast_efficiency in the stdlib (1 unless written)."""
-    text = open(RECIPE_FILE).read()
-    block = re.search(r"recipe te_mxfp8 \{(.*?)\n\}", text, re.S).group(1)
-    m = re.search(r"cast_efficiency\s*=\s*([0-9.]+)", block)
-    return float(m.group(1)) if m else 1.0
 
 
 def main():
@@ -56,7 +47,8 @@ def main():
               % (r["itype"], r["scaling"], r["rows"], r["cols"],
                  float(r["b200_us"]), moved / 1e6, bandwidth / 1e12,
                  bandwidth / rate))
-    print("te_mxfp8 writes cast_efficiency %.2f (the 'both' row)" % written())
+    print("te_mxfp8 writes cast_efficiency %.2f (the 'both' row)"
+          % written("te_mxfp8", RECIPE_FILE))
 
 
 if __name__ == "__main__":

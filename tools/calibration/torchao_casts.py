@@ -170,9 +170,10 @@ def memory_rate(llmsys_opt, accelerator):
     return bandwidth * fraction
 
 
-def written(recipe=RECIPE):
-    """The stdlib's cast_efficiency of a torchao recipe (1 unless written)."""
-    text = open(RECIPE_FILE).read()
+def written(recipe=RECIPE, path=RECIPE_FILE):
+    """The stdlib's cast_efficiency of a recipe of the file at path (the
+    torchao recipes' unless told; 1 unless written)."""
+    text = open(path).read()
     block = re.search(r"recipe %s \{(.*?)\n\}" % recipe, text, re.S).group(1)
     m = re.search(r"cast_efficiency\s*=\s*([0-9.]+)", block)
     return float(m.group(1)) if m else 1.0
