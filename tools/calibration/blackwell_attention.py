@@ -36,6 +36,14 @@ and the BF16 backward visit the window's key blocks alone, the 8-bit
 backward every causal block before them (`attention_narrow_window`).
 
     python3 tools/calibration/blackwell_attention.py --window [--part GB200]
+
+With --mla, the same kind of check on the benchmark's DeepSeek-V3
+configuration (`gb200_dsv3.csv`, `gb300_dsv3.csv`: 128 heads, query and
+key 192 wide, value 128, batch 2, 2k to 32k tokens, causal and not, BF16,
+FP8 and MXFP8), costed as the stdlib's deepseek_v3 attention (MLA): the
+fits above saw heads of 128 alone.
+
+    python3 tools/calibration/blackwell_attention.py --mla [--part GB200]
 """
 import argparse
 import csv
@@ -50,6 +58,7 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 DATA = os.path.join(ROOT, "reference", "kernels", "cudnn-sdpa-2026-04")
 PARTS = {"GB200": "gb200_llama3.1.csv", "GB300": "gb300_llama3.1.csv"}
 WINDOWED = {"GB200": "gb200_gpt_oss.csv", "GB300": "gb300_gpt_oss.csv"}
+MLA = {"GB200": "gb200_dsv3.csv", "GB300": "gb300_dsv3.csv"}
 NARROW = ("fp8", "mxfp8")
 
 
@@ -163,36 +172,48 @@ def window_timings(path):
     return out
 
 
-def window_check(llmsys, part):
-    """Prints each windowed timing beside llmsys's at the part's values."""
-    rows = window_timings(os.path.join(DATA, WINDOWED[part]))
-    shapes = sorted({(fmt, batch, seq) for fmt, _, batch, seq, _ in rows})
+def written_times(llmsys, part, models, shapes):
+    """{index: (forward seconds, backward seconds)} of the fused attention
+    products of each shape, on the part as the stdlib writes it (sustained
+    1, no kernel launch). models: spec lines defining the models; shapes:
+    (model, format, batch, tokens) per scenario."""
     lines = [
         "import std.hardware.nvidia",
+        "import std.models.deepseek",
         "import std.recipes.transformer_engine",
         "network cal_link { bandwidth = 900 GB/s; latency = 1 us }",
         "accelerator cal_part extends %s { efficiency.sustained = 1; "
         "efficiency.kernel_overhead = 0 us }" % part,
         "system cal_one { node { accelerator = cal_part; devices = 1; "
         "fabric = cal_link } }",
-        "model cal_window { layers = 1; hidden = 8192; heads = 128; "
-        "kv_heads = 128; head_dim = 64; ffn = 1024; vocab = 256; "
-        "max_seq = 32768; sliding_window = 128; bias = false }",
         "recipe cal_fp8 extends te_fp8_current_blackwell { attention = fp8 }"]
-    for i, (fmt, batch, seq) in enumerate(shapes):
+    lines += models
+    for i, (model, fmt, batch, seq) in enumerate(shapes):
         lines.append(
-            "train s%d { model = cal_window; system = cal_one; seq_len = %d; "
+            "train s%d { model = %s; system = cal_one; seq_len = %d; "
             "mapping { micro_batch = %d; global_batch = %d; "
             "fusion = [flash_attention]%s } }"
-            % (i, seq, batch, batch,
+            % (i, model, seq, batch, batch,
                "; recipe = cal_fp8" if fmt in NARROW else ""))
     with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "window.llmsys")
+        path = os.path.join(tmp, "check.llmsys")
         open(path, "w").write("\n".join(lines) + "\n")
         out = json.loads(llmsys_run.run(
             llmsys, os.path.join(ROOT, "stdlib"),
             ["eval", "--format=json", "--ops=0", path]))
-    times = llmsys_run.attention_pass_times(out)
+    return llmsys_run.attention_pass_times(out)
+
+
+def window_check(llmsys, part):
+    """Prints each windowed timing beside llmsys's at the part's values."""
+    rows = window_timings(os.path.join(DATA, WINDOWED[part]))
+    shapes = sorted({(fmt, batch, seq) for fmt, _, batch, seq, _ in rows})
+    times = written_times(
+        llmsys, part,
+        ["model cal_window { layers = 1; hidden = 8192; heads = 128; "
+         "kv_heads = 128; head_dim = 64; ffn = 1024; vocab = 256; "
+         "max_seq = 32768; sliding_window = 128; bias = false }"],
+        [("cal_window", fmt, batch, seq) for fmt, batch, seq in shapes])
     errors = {}
     print("%s, 128-token window: cuDNN against llmsys" % part)
     for fmt, side, batch, seq, seconds in rows:
@@ -218,16 +239,60 @@ def window_check(llmsys, part):
                  len(errs), lo, hi, g[hi][0] / g[lo][0], g[hi][1] / g[lo][1]))
 
 
+def mla_check(llmsys, part):
+    """Prints each DeepSeek-V3-shaped timing beside llmsys's at the part's
+    values, and the mean |error| per format, mask and pass."""
+    rows = []
+    for r in csv.DictReader(open(os.path.join(DATA, MLA[part]))):
+        if r["backend"] != "cudnn" or r["deterministic_bwd"] == "True":
+            continue
+        assert (r["num_q_heads"], r["head_dim_qk"], r["head_dim_vo"]) == \
+            ("128", "192", "128"), r
+        rows.append((r["data_type"], r["attn_mask"] == "top_left",
+                     r["profile_pass"], int(r["batch_size"]),
+                     int(r["q_seqlen"]), float(r["time_ms"]) * 1e-3))
+    shapes = sorted({(fmt, causal, batch, seq)
+                     for fmt, causal, _, batch, seq, _ in rows})
+    # One MoE layer of DeepSeek-V3 (its attention is what is read).
+    times = written_times(
+        llmsys, part,
+        ["model cal_mla extends deepseek_v3 { layers = 1; mtp_layers = 0; "
+         "max_seq = 32768; moe { dense_layers = 0 } }",
+         "model cal_mla_full extends cal_mla { kind = encoder }"],
+        [("cal_mla" if causal else "cal_mla_full", fmt, batch, seq)
+         for fmt, causal, batch, seq in shapes])
+    errors = {}
+    print("%s, DeepSeek-V3 attention (MLA): cuDNN against llmsys" % part)
+    for fmt, causal, side, batch, seq, seconds in rows:
+        fwd, bwd = times[shapes.index((fmt, causal, batch, seq))]
+        t = fwd if side == "fwd" else bwd
+        mask = "causal" if causal else "full"
+        errors.setdefault((fmt, mask, side), []).append(t / seconds - 1)
+        print("  %-8s %-6s %-3s %5d tokens %9.3f ms %9.3f ms %+6.1f%%"
+              % (fmt, mask, side, seq, seconds * 1e3, t * 1e3,
+                 100 * (t / seconds - 1)))
+    for (fmt, mask, side), errs in sorted(errors.items()):
+        print("  %-8s %-6s %-3s mean |error| %.1f%%, mean %+.1f%% over %d"
+              % (fmt, mask, side, 100 * sum(abs(e) for e in errs) / len(errs),
+                 100 * sum(errs) / len(errs), len(errs)))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--part", choices=sorted(PARTS), action="append")
     p.add_argument("--llmsys", default=os.path.join(ROOT, "build", "bin", "llmsys"))
     p.add_argument("--window", action="store_true",
                    help="check the sliding-window timings (no fit)")
+    p.add_argument("--mla", action="store_true",
+                   help="check the DeepSeek-V3 (MLA) timings (no fit)")
     a = p.parse_args()
     if a.window:
         for part in a.part or sorted(WINDOWED):
             window_check(a.llmsys, part)
+        return
+    if a.mla:
+        for part in a.part or sorted(MLA):
+            mla_check(a.llmsys, part)
         return
     names = {"fwd": ("attention", "attention_overhead", "attention_narrow"),
              "bwd": ("attention_backward", "attention_overhead_backward",
