@@ -114,6 +114,14 @@ inline double castEfficiency(const ir::MappingConfig &M, const ir::Op &O) {
 OpTime opTime(const ir::Op &O, const ir::AcceleratorConfig &A, double Context,
               double Overhead, double Streaming = 1);
 
+/// One execution of an op (no KV context) as the scenario's mapping runs
+/// it: its kernels' fixed time (kernelOverhead) and its recipe's casts'
+/// rate (castEfficiency).
+inline OpTime mappedOpTime(const ir::Op &O, const ir::AcceleratorConfig &A,
+                           const ir::MappingConfig &M) {
+  return opTime(O, A, 0, kernelOverhead(A, M, O.Ph), castEfficiency(M, O));
+}
+
 /// Whether two ops cost the same but for their phases (opTime reads no
 /// field that this leaves out; it also compares ABytes and Window): a
 /// recomputed op takes its forward op's time (TrainingCost.cpp).

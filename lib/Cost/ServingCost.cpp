@@ -637,8 +637,7 @@ double decodeHeadTime(const Program &P, const SystemConfig *Sys) {
       if (O.Ph != Phase::Decode || O.fused())
         continue;
       if (O.Kind == OpKind::LmHead)
-        T += N *
-             opTime(O, A, 0, kernelOverhead(A, P.Scenario.Mapping, O.Ph)).Time;
+        T += N * mappedOpTime(O, A, P.Scenario.Mapping).Time;
       else if (O.Kind == OpKind::TpAllgatherLogits) // the head's rows
         T += N * servingCollectiveTime(O, On, P.Scenario.Mapping).Time;
     }
@@ -655,8 +654,7 @@ AttentionParts prefillAttentionTime(const Program &P,
     for (const Op &O : B.Ops)
       if (O.Ph == Phase::Prefill && !O.fused() && !O.isCollective() &&
           (isAttentionProduct(O) || O.Kind == OpKind::AttnSoftmax)) {
-        OpTime Cost =
-            opTime(O, A, 0, kernelOverhead(A, P.Scenario.Mapping, O.Ph));
+        OpTime Cost = mappedOpTime(O, A, P.Scenario.Mapping);
         // The per-block cost, where the compute binds (it is part of it).
         double Linear = Cost.MemoryBound ? 0 : Cost.BlockOverhead;
         T.Quadratic += N * (Cost.Time - Linear);

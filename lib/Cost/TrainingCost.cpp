@@ -218,9 +218,7 @@ void blockTime(const Block &B, const ScenarioConfig &S, BlockTime &T,
         }
     }
     const OpTime OT =
-        Repeat ? *Repeat
-               : opTime(O, A, 0, kernelOverhead(A, S.Mapping, O.Ph),
-                        castEfficiency(S.Mapping, O));
+        Repeat ? *Repeat : mappedOpTime(O, A, S.Mapping);
     if (MayRepeat && O.Ph == Phase::Forward)
       Forwards.push_back({&O, OT});
     if (Record)
@@ -506,7 +504,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
       return Streamed(Bytes / A.HostLinkBandwidth);
     if (O.Kind == OpKind::OffloadHostUpdate && HostMemory > 0)
       return Streamed(Bytes / HostMemory);
-    return opTime(O, A, 0, kernelOverhead(A, M, O.Ph), castEfficiency(M, O));
+    return mappedOpTime(O, A, M);
   };
   if (const Block *Opt = P.block(BlockKind::Optimizer))
     for (const Op &O : Opt->Ops) {
@@ -742,8 +740,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
       } else {
         OT = B.Kind == BlockKind::Optimizer
                  ? OptimizerOpTime(O)
-                 : opTime(O, A, 0, kernelOverhead(A, M, O.Ph),
-                          castEfficiency(M, O));
+                 : mappedOpTime(O, A, M);
       }
       Tables.addOp(O, OT.MemoryBound, N, O.Flops, O.BytesRead + O.BytesWritten,
                    OT.Time);

@@ -62,15 +62,23 @@ MLA = {"GB200": "gb200_dsv3.csv", "GB300": "gb300_dsv3.csv"}
 NARROW = ("fp8", "mxfp8")
 
 
-def timings(path):
+# The attention shape each file holds, column by column.
+LLAMA_SHAPE = {"num_q_heads": "64", "num_kv_heads": "8", "head_dim_qk": "128"}
+WINDOW_SHAPE = {"num_q_heads": "128", "num_kv_heads": "128",
+                "head_dim_qk": "64", "sliding_window_size": "128",
+                "attn_mask": "top_left"}
+MLA_SHAPE = {"num_q_heads": "128", "head_dim_qk": "192", "head_dim_vo": "128"}
+
+
+def timings(path, shape):
     """(format, causal, pass, batch, tokens, seconds) of cuDNN's timings,
-    the non-deterministic backward."""
+    the non-deterministic backward; asserts each row has the columns of
+    shape."""
     out = []
     for r in csv.DictReader(open(path)):
         if r["backend"] != "cudnn" or r["deterministic_bwd"] == "True":
             continue
-        assert (r["num_q_heads"], r["num_kv_heads"], r["head_dim_qk"]) == \
-            ("64", "8", "128"), r
+        assert all(r[k] == v for k, v in shape.items()), r
         out.append((r["data_type"], r["attn_mask"] == "top_left",
                     r["profile_pass"], int(r["batch_size"]),
                     int(r["q_seqlen"]), float(r["time_ms"]) * 1e-3))
@@ -157,21 +165,6 @@ def fit(llmsys, part, rows):
     return out, times
 
 
-def window_timings(path):
-    """(format, pass, batch, tokens, seconds) of the sliding-window
-    timings, the non-deterministic backward."""
-    out = []
-    for r in csv.DictReader(open(path)):
-        if r["backend"] != "cudnn" or r["deterministic_bwd"] == "True":
-            continue
-        assert (r["num_q_heads"], r["num_kv_heads"], r["head_dim_qk"],
-                r["sliding_window_size"], r["attn_mask"]) == \
-            ("128", "128", "64", "128", "top_left"), r
-        out.append((r["data_type"], r["profile_pass"], int(r["batch_size"]),
-                    int(r["q_seqlen"]), float(r["time_ms"]) * 1e-3))
-    return out
-
-
 def written_times(llmsys, part, models, shapes):
     """{index: (forward seconds, backward seconds)} of the fused attention
     products of each shape, on the part as the stdlib writes it (sustained
@@ -206,7 +199,9 @@ def written_times(llmsys, part, models, shapes):
 
 def window_check(llmsys, part):
     """Prints each windowed timing beside llmsys's at the part's values."""
-    rows = window_timings(os.path.join(DATA, WINDOWED[part]))
+    rows = [(fmt, side, batch, seq, seconds)
+            for fmt, _, side, batch, seq, seconds in
+            timings(os.path.join(DATA, WINDOWED[part]), WINDOW_SHAPE)]
     shapes = sorted({(fmt, batch, seq) for fmt, _, batch, seq, _ in rows})
     times = written_times(
         llmsys, part,
@@ -242,15 +237,7 @@ def window_check(llmsys, part):
 def mla_check(llmsys, part):
     """Prints each DeepSeek-V3-shaped timing beside llmsys's at the part's
     values, and the mean |error| per format, mask and pass."""
-    rows = []
-    for r in csv.DictReader(open(os.path.join(DATA, MLA[part]))):
-        if r["backend"] != "cudnn" or r["deterministic_bwd"] == "True":
-            continue
-        assert (r["num_q_heads"], r["head_dim_qk"], r["head_dim_vo"]) == \
-            ("128", "192", "128"), r
-        rows.append((r["data_type"], r["attn_mask"] == "top_left",
-                     r["profile_pass"], int(r["batch_size"]),
-                     int(r["q_seqlen"]), float(r["time_ms"]) * 1e-3))
+    rows = timings(os.path.join(DATA, MLA[part]), MLA_SHAPE)
     shapes = sorted({(fmt, causal, batch, seq)
                      for fmt, causal, _, batch, seq, _ in rows})
     # One MoE layer of DeepSeek-V3 (its attention is what is read).
@@ -298,7 +285,7 @@ def main():
              "bwd": ("attention_backward", "attention_overhead_backward",
                      "attention_narrow_backward")}
     for part in a.part or sorted(PARTS):
-        rows = timings(os.path.join(DATA, PARTS[part]))
+        rows = timings(os.path.join(DATA, PARTS[part]), LLAMA_SHAPE)
         out, times = fit(a.llmsys, part, rows)
         for side, ((eff0, mean0), c, eff, mean, ratio, mean8) in out.items():
             frac, over, narrow = names[side]

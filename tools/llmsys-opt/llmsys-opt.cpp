@@ -173,10 +173,8 @@ static void printCosts(const ir::Program &P, raw_ostream &OS) {
       }
       if (O.fused())
         continue;
-      cost::OpTime T = cost::opTime(
-          O, Sys.Device, 0,
-          cost::kernelOverhead(Sys.Device, P.Scenario.Mapping, O.Ph),
-          cost::castEfficiency(P.Scenario.Mapping, O));
+      cost::OpTime T =
+          cost::mappedOpTime(O, Sys.Device, P.Scenario.Mapping);
       OS << fmt::format("    {:<10} {:<22} time {:.4g} s compute {:.4g} "
                         "memory {:.4g} efficiency {:.4g} {}\n",
                         ir::phaseName(O.Ph).str(), O.name(), T.Time, T.Compute,
