@@ -140,6 +140,7 @@ ModelConfig modelFromSpec(const spec::Object &M) {
   C.FullAttentionEvery = Int(F::FullAttentionEvery);
   C.MtpLayers = Int(F::MtpLayers);
   C.Dropout = numberOf(M.ifSet(F::Dropout), 0);
+  C.GluClamp = numberOf(M.ifSet(F::GluClamp), 0);
   if (spec::objectOf(M.ifSet(F::Moe))) {
     auto Moe = [&](MoeField Field) { return M.ifSet(F::Moe, Field); };
     MoEConfig E;

@@ -75,6 +75,8 @@ struct ModelConfig {
   /// Multi-token-prediction modules (training only).
   int64_t MtpLayers = 0;
   double Dropout = 0;
+  /// A gated activation's clamp (glu_clamp; 0: none).
+  double GluClamp = 0;
   std::optional<MoEConfig> Moe;
   std::optional<MLAConfig> Mla;
   std::optional<double> ReferenceParams, ReferenceActiveParams;

@@ -174,6 +174,9 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
       case FusedKernel::Rope:
         C.Fusion.Rope = true;
         break;
+      case FusedKernel::GluClamp:
+        C.Fusion.GluClamp = true;
+        break;
       }
   C.TpOverlap = spec::boolOf(TpOverlap, C.TpOverlap);
   C.CudaGraphs = spec::boolOf(M.ifSet(MF::CudaGraphs), C.CudaGraphs);

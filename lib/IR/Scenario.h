@@ -150,6 +150,9 @@ struct FusionSet {
   bool Softmax = false;
   bool SwiGLU = false;
   bool Rope = false;
+  /// A gated activation's clamp (model glu_clamp) inside the fused
+  /// activation's kernel (swiglu).
+  bool GluClamp = false;
 };
 
 /// Where each mapping field was written, for diagnostics at the field.

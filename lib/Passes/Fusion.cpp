@@ -191,19 +191,27 @@ bool fuse(Program &P, PassContext &) {
       if (((F.BiasGelu && !GatedMlp) || (F.SwiGLU && GatedMlp)) &&
           (O.Kind == OpKind::MlpAct || O.Kind == OpKind::MoeExpertAct ||
            O.Kind == OpKind::MoeSharedAct)) {
+        // A gated activation's clamp (model glu_clamp) is inside the
+        // kernel with `glu_clamp`; without it the clamp's passes stay
+        // beside the kernel (Passes/OpBuilder.h clampRead), and the
+        // activation cannot run in a GEMM's epilogue.
+        const bool ClampOutside = Traits.GluClamp && !F.GluClamp;
         // Serving engines run the activation in the up GEMM's epilogue.
         // Training frameworks run it as one element-wise kernel of its own
         // (Megatron-LM's bias_swiglu_impl and bias_gelu_impl, torch.compile's
         // fused point-wise kernel), forward and backward: it reads the up
         // GEMM's output (a gated unit's two halves) and writes its own.
-        if (O.Ph == Phase::Prefill || O.Ph == Phase::Decode) {
+        if ((O.Ph == Phase::Prefill || O.Ph == Phase::Decode) &&
+            !ClampOutside) {
           foldInto(O, O.Kind == OpKind::MlpAct         ? OpKind::MlpUp
                       : O.Kind == OpKind::MoeSharedAct ? OpKind::MoeSharedUp
                                                        : OpKind::MoeExpertUp);
           continue;
         }
+        const double Clamp = ClampOutside ? 1 : 0;
         OnePass(Traits.activationRead(), Traits.activationWritten(),
-                Traits.fusedActivationRead(), 1, 0);
+                Traits.fusedActivationRead() + Clamp * Traits.clampRead(),
+                1 + Clamp * Traits.clampWritten(), 0);
         continue;
       }
       if (F.Rope && O.Kind == OpKind::AttnRope &&

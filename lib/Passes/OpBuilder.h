@@ -117,22 +117,29 @@ struct PointwiseModel {
   bool LearnedPositions = false, Sgd = false;
   bool Routed = false; ///< tokens reach experts (top-k above 0)
   bool Bias = false;   ///< the linear layers add biases (model `bias`)
+  bool GluClamp = false; ///< a gated activation clamps its halves first
   double Read = 0, Written = 0;
 
   /// The MLP activation unfused, values per output element: a gated
   /// unit's activation of the gate half (read 1, write 1) and product with
   /// the up half (read 2, write 1), a plain unit's activation (1 and 1);
   /// with biases, first their add over what the up GEMM wrote (a gated
-  /// unit's two halves).
+  /// unit's two halves); with a clamp (model glu_clamp), its passes.
   double activationRead() const {
-    return GatedMlp ? (Bias ? 5 : 3) : (Bias ? 2 : 1);
+    return (GatedMlp ? (Bias ? 5 : 3) : (Bias ? 2 : 1)) + clampRead();
   }
   double activationWritten() const {
-    return GatedMlp ? (Bias ? 4 : 2) : (Bias ? 2 : 1);
+    return (GatedMlp ? (Bias ? 4 : 2) : (Bias ? 2 : 1)) + clampWritten();
   }
   /// The same fused into one pass: the up GEMM's output read, one value
   /// written.
   double fusedActivationRead() const { return GatedMlp ? 2 : 1; }
+  /// A gated activation's clamp outside its kernel, values per output
+  /// element: each half clamped (read 1, write 1 each) and the two joined
+  /// again (read 2, write 2), as Megatron-LM's
+  /// weighted_bias_quick_geglu_impl runs them before its fused kernel.
+  double clampRead() const { return GluClamp ? 4 : 0; }
+  double clampWritten() const { return GluClamp ? 4 : 0; }
 };
 
 /// The model's traits the pointwise counts of IR/OpKinds.def read.
@@ -144,6 +151,7 @@ inline PointwiseModel pointwiseModel(const ir::ModelConfig &M, bool Dropout) {
   C.LearnedPositions = M.LearnedPositions;
   C.Routed = M.Moe && M.Moe->TopK > 0;
   C.Bias = M.Bias;
+  C.GluClamp = M.GatedMlp && M.GluClamp > 0;
   return C;
 }
 

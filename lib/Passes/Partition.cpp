@@ -462,6 +462,8 @@ private:
     }
     if (Map.Fusion.TwoAttentionKernels)
       error<DiagID::err_fusion_attention_kernels>(L.Fusion);
+    if (Map.Fusion.GluClamp && !Map.Fusion.SwiGLU)
+      error<DiagID::err_fusion_glu_clamp>(L.Fusion);
     if (Map.Recipe && !S.Training)
       error<DiagID::err_recipe_serving>(L.Recipe,  Map.Recipe->Name);
     else if (Map.Recipe && Map.ActivationsWritten)

@@ -372,6 +372,14 @@ void Resolver::checkModelFields(const Object &M) {
   if (const spec::Field *Qk = M.ifSet(ModelField::QkNorm);
       Qk && Qk->V.Bool && spec::objectOf(M.ifSet(ModelField::Mla)))
     Diags.report<DiagID::err_qk_norm_mla>(at(Qk->Loc), M.Name);
+  // A clamp of the two halves of a gated activation.
+  if (const spec::Field *Clamp = M.ifSet(ModelField::GluClamp)) {
+    // (Set: the schema's default fills an unwritten activation in.)
+    llvm::StringRef Act = spec::wordOf(M.ifSet(ModelField::Activation));
+    if (Act != "swiglu" && Act != "geglu")
+      Diags.report<DiagID::err_glu_clamp_not_gated>(at(Clamp->Loc), M.Name,
+                                                    Act);
+  }
   // A layer's attention is local one way.
   if (Window && Chunk)
     Diags.report<DiagID::err_window_and_chunk>(at(Chunk->Loc), M.Name);
