@@ -121,7 +121,7 @@ ModelConfig modelFromSpec(const spec::Object &M) {
   ActivationKind Act =
       checkedEnum<ActivationKind>(wordOf(M.ifSet(F::Activation)));
   C.SwiGlu = Act == ActivationKind::SwiGlu;
-  C.GatedMlp = Act == ActivationKind::SwiGlu || Act == ActivationKind::GeGlu;
+  C.GatedMlp = gatedActivation(Act);
   C.RmsNorm =
       checkedEnum<NormKind>(wordOf(M.ifSet(F::Norm))) == NormKind::RmsNorm;
   C.LearnedPositions =

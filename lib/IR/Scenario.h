@@ -113,6 +113,11 @@ template <typename E> E checkedEnum(llvm::StringRef W) {
   assert(V && "a word the schema does not list");
   return V ? *V : E();
 }
+/// A gated activation: two halves from the up-projection, three MLP
+/// matrices (swiglu, geglu).
+inline bool gatedActivation(ActivationKind A) {
+  return A == ActivationKind::SwiGlu || A == ActivationKind::GeGlu;
+}
 llvm::StringRef recomputeName(Recompute R);
 llvm::StringRef scheduleName(ScheduleKind S);
 

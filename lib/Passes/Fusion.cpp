@@ -208,10 +208,10 @@ bool fuse(Program &P, PassContext &) {
                                                        : OpKind::MoeExpertUp);
           continue;
         }
-        const double Clamp = ClampOutside ? 1 : 0;
         OnePass(Traits.activationRead(), Traits.activationWritten(),
-                Traits.fusedActivationRead() + Clamp * Traits.clampRead(),
-                1 + Clamp * Traits.clampWritten(), 0);
+                Traits.fusedActivationRead() +
+                    (ClampOutside ? Traits.clampRead() : 0),
+                1 + (ClampOutside ? Traits.clampWritten() : 0), 0);
         continue;
       }
       if (F.Rope && O.Kind == OpKind::AttnRope &&

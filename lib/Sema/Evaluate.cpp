@@ -376,7 +376,9 @@ void Resolver::checkModelFields(const Object &M) {
   if (const spec::Field *Clamp = M.ifSet(ModelField::GluClamp)) {
     // (Set: the schema's default fills an unwritten activation in.)
     llvm::StringRef Act = spec::wordOf(M.ifSet(ModelField::Activation));
-    if (Act != "swiglu" && Act != "geglu")
+    std::optional<ir::ActivationKind> Kind =
+        ir::enumFromWord<ir::ActivationKind>(Act);
+    if (Kind && !ir::gatedActivation(*Kind))
       Diags.report<DiagID::err_glu_clamp_not_gated>(at(Clamp->Loc), M.Name,
                                                     Act);
   }
