@@ -114,12 +114,23 @@ inline double castEfficiency(const ir::MappingConfig &M, const ir::Op &O) {
 OpTime opTime(const ir::Op &O, const ir::AcceleratorConfig &A, double Context,
               double Overhead, double Streaming = 1);
 
+/// The kernels an op's execution launches: a routed-expert GEMM run
+/// per_expert (expert_gemms) one for each of the device's experts (its
+/// batch), any other op one.
+inline double launches(const ir::Op &O, const ir::MappingConfig &M) {
+  return M.ExpertGemmKind == ir::ExpertGemms::PerExpert && O.routedExpert() &&
+                 O.Category == ir::OpCategory::Contraction
+             ? double(std::max<int64_t>(1, O.Batch))
+             : 1.0;
+}
+
 /// One execution of an op (no KV context) as the scenario's mapping runs
 /// it: its kernels' fixed time (kernelOverhead) and its recipe's casts'
 /// rate (castEfficiency).
 inline OpTime mappedOpTime(const ir::Op &O, const ir::AcceleratorConfig &A,
                            const ir::MappingConfig &M) {
-  return opTime(O, A, 0, kernelOverhead(A, M, O.Ph), castEfficiency(M, O));
+  return opTime(O, A, 0, kernelOverhead(A, M, O.Ph) * launches(O, M),
+                castEfficiency(M, O));
 }
 
 /// Whether two ops cost the same but for their phases (opTime reads no

@@ -210,6 +210,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
                                           C.GradAccumulationFusion);
   const spec::Field *EpDispatch = M.ifSet(MF::EpDispatch);
   C.EpDispatchKind = checkedEnum<ir::EpDispatch>(wordOf(EpDispatch));
+  C.ExpertGemmKind =
+      checkedEnum<ir::ExpertGemms>(wordOf(M.ifSet(MF::ExpertGemms)));
   C.Locs.EpDispatch = locOf(M, EpDispatch);
   OffloadKind Offloaded = checkedEnum<OffloadKind>(wordOf(Offload));
   C.OffloadWeights = Offloaded == OffloadKind::Weights;

@@ -314,6 +314,9 @@ struct MappingConfig {
   /// HybridEP), or every token to every member (all-gather, the outputs
   /// reduce-scattered back).
   EpDispatch EpDispatchKind = EpDispatch::AllToAll;
+  /// Training's routed-expert GEMMs: one kernel for a device's experts,
+  /// or one launch per local expert (expert_gemms).
+  ExpertGemms ExpertGemmKind = ExpertGemms::Grouped;
   /// Column-parallel layers' input-gradient collective hides behind their
   /// weight-gradient GEMMs.
   bool TpGradOverlap = false;

@@ -181,6 +181,9 @@ static const std::tuple<MappingField, const char *, const char *>
         {MappingField::OffloadLayers, "offload_layers",
          "no activations are kept for a backward pass"},
         {MappingField::DpCtas, "dp_ctas", "no gradient reduction"},
+        {MappingField::ExpertGemms, "expert_gemms",
+         "a serving engine's expert GEMMs are its own kernels, costed with "
+         "efficiency.expert_overhead"},
         {MappingField::CpCtas, "cp_ctas",
          "a serving engine's collectives are its own"},
         {MappingField::PpCtas, "pp_ctas",
