@@ -118,8 +118,7 @@ OpTime opTime(const ir::Op &O, const ir::AcceleratorConfig &A, double Context,
 /// per_expert (expert_gemms) one for each of the device's experts (its
 /// batch), any other op one.
 inline double launches(const ir::Op &O, const ir::MappingConfig &M) {
-  return M.ExpertGemmKind == ir::ExpertGemms::PerExpert && O.routedExpert() &&
-                 O.Category == ir::OpCategory::Contraction
+  return M.ExpertGemmKind == ir::ExpertGemms::PerExpert && O.routedExpert()
              ? double(std::max<int64_t>(1, O.Batch))
              : 1.0;
 }

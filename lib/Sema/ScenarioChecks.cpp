@@ -130,6 +130,21 @@ void checkLaunches(const Object &Sc, DiagnosticEngine &Diags) {
         Graphs->Loc, Acc->Name, spec::formatNumber(Kernel * 1e6) + " us");
 }
 
+void checkExpertGemms(const Object &Sc, DiagnosticEngine &Diags) {
+  if (Sc.Type->Id != StructID::Train)
+    return;
+  const Object *Map = spec::objectOf(Sc.ifSet(TrainField::Mapping));
+  const spec::Field *Gemms =
+      Map ? Map->ifWritten(MappingField::ExpertGemms) : nullptr;
+  if (!Gemms || ir::enumFromWord<ir::ExpertGemms>(spec::wordOf(Gemms)) !=
+                    ir::ExpertGemms::PerExpert)
+    return;
+  const Object *Model = spec::objectOf(Sc.ifSet(TrainField::Model));
+  if (Model && !spec::objectOf(Model->ifSet(ModelField::Moe)))
+    Diags.report<DiagID::err_expert_gemms_dense>(Gemms->Loc, Sc.Name,
+                                                 Model->Name);
+}
+
 static const spec::Field *writtenOverhead(const Object *Map, MappingField F) {
   return Map ? Map->ifWritten(F) : nullptr;
 }

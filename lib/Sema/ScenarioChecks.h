@@ -37,6 +37,11 @@ void checkIdleDevices(const spec::Object &Serve, DiagnosticEngine &Diags);
 /// the choice moves no figure, and is said.
 void checkLaunches(const spec::Object &Scenario, DiagnosticEngine &Diags);
 
+/// A train scenario whose mapping launches the routed experts' GEMMs per
+/// expert (`expert_gemms = per_expert`) and whose model has no experts:
+/// the field would move no figure, an error.
+void checkExpertGemms(const spec::Object &Train, DiagnosticEngine &Diags);
+
 /// A mapping's step_overhead and sequence_overhead are an in-flight
 /// batching engine's: a train scenario, or a serve scenario without a
 /// traffic block, whose mapping sets either (to a time other than 0) is an
