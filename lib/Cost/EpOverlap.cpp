@@ -22,6 +22,7 @@ static bool combineNodeOp(const Op &O) {
 /// runs the experts' activation inside the experts' backward).
 static bool expertOp(const Op &O) {
   return O.routedExpert() || O.Kind == OpKind::MoeExpertAct ||
+         O.Kind == OpKind::MoeUpBias || O.Kind == OpKind::MoeDownBias ||
          O.Kind == OpKind::MoeSort || O.Kind == OpKind::MoeUnsort;
 }
 

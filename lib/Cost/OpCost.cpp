@@ -259,15 +259,16 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
   // Bandwidth: decode attention reading the KV cache (scattered per
   // sequence and head; an 8- or 4-bit cache, the B operand of its
   // products, at a fraction of its own), normalisation and element-wise
-  // kernels, and the rest (GEMM operands, weights, the optimizer) each at
-  // its own fraction.
+  // kernels (but the streaming ones: IR/OpKinds.def), and the rest (GEMM
+  // operands, weights, the optimizer) each at its own fraction.
   double Fraction =
       O.BytesPerContext > 0
           ? (Contraction && O.BBytes > 0 && O.BBytes <= 1
                  ? A.KvCacheNarrowEfficiency
                  : A.KvCacheEfficiency)
-      : O.Category == OpCategory::Normalization ||
-              O.Category == OpCategory::Elementwise
+      : (O.Category == OpCategory::Normalization ||
+         O.Category == OpCategory::Elementwise) &&
+              !hasKindTrait(O.Kind, KindStreaming)
           ? A.ElementwiseEfficiency
       : ServingExperts ? A.ExpertMemoryEfficiency
                        : A.MemoryEfficiency;

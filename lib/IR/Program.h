@@ -88,6 +88,7 @@ enum KindTrait : uint8_t {
   KindAttentionGradient = 1 << 2, ///< a backward one of those
   KindAttentionCore = 1 << 3,     ///< what selective recomputation redoes
   KindNormedInput = 1 << 4,       ///< forward input from a norm or activation
+  KindStreaming = 1 << 5,         ///< element-wise passes that stream at `memory`
 };
 
 /// The category every op of kind K has.

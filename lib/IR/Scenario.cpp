@@ -212,6 +212,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.EpDispatchKind = checkedEnum<ir::EpDispatch>(wordOf(EpDispatch));
   C.ExpertGemmKind =
       checkedEnum<ir::ExpertGemms>(wordOf(M.ifSet(MF::ExpertGemms)));
+  C.ExpertBiasKind =
+      checkedEnum<ir::ExpertBias>(wordOf(M.ifSet(MF::ExpertBias)));
   C.Locs.EpDispatch = locOf(M, EpDispatch);
   OffloadKind Offloaded = checkedEnum<OffloadKind>(wordOf(Offload));
   C.OffloadWeights = Offloaded == OffloadKind::Weights;

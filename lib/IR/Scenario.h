@@ -317,6 +317,9 @@ struct MappingConfig {
   /// Training's routed-expert GEMMs: one kernel for a device's experts,
   /// or one launch per local expert (expert_gemms).
   ExpertGemms ExpertGemmKind = ExpertGemms::Grouped;
+  /// Training's routed-expert biases: inside the experts' kernels, or
+  /// added by passes of their own after the GEMMs (expert_bias).
+  ExpertBias ExpertBiasKind = ExpertBias::Fused;
   /// Column-parallel layers' input-gradient collective hides behind their
   /// weight-gradient GEMMs.
   bool TpGradOverlap = false;

@@ -234,6 +234,30 @@ public:
     Ops.push_back(linear(OpKind::MlpDown, T, Ffn, H, false, Axis::K));
   }
 
+  /// A routed expert GEMM's bias added by passes of its own over its
+  /// output, Rows x Width values in training's activation format
+  /// (Passes/OpBuilder.h expertBiasTraffic): the op's A and C bytes are
+  /// that format's, its B bytes those of the bias as added. The down
+  /// projection's is weighted by the routing probabilities, FP32 where
+  /// DeepEP or HybridEP dispatch (ep_dispatch = hierarchical: Megatron-LM's
+  /// MoEFlexTokenDispatcher casts them), else in the router's format, the
+  /// activations' (moe_router_dtype unset). What the passes keep for
+  /// backward is a bias row and a probability per token: nothing counted.
+  Op expertBias(OpKind Kind, double Rows, int64_t Width) {
+    double Sum = Kind == OpKind::MoeDownBias &&
+                         S.Mapping.EpDispatchKind == EpDispatch::Hierarchical
+                     ? std::max(AB, dtypeBytes(DType::FP32))
+                     : AB;
+    ExpertBiasTraffic Per = expertBiasTraffic(Kind, AB, Sum, false);
+    double Elements = Rows * double(Width);
+    Op O = pointwise(Kind, Fwd, Act, 1, Elements,
+                     traffic(Per.Read, Per.Written));
+    O.Flops = Elements * Per.Flops;
+    O.ABytes = float(AB);
+    O.BBytes = float(Sum);
+    return O;
+  }
+
   void moe(std::vector<Op> &Ops) {
     const MoEConfig &E = *M.Moe;
     int64_t H = M.Hidden;
@@ -255,8 +279,16 @@ public:
     int64_t Up = M.GatedMlp ? 2 * E.ExpertFfn : E.ExpertFfn;
     Op ExpertUp = gemm(OpKind::MoeExpertUp, Fwd, X.Act, X.AB, X.WB, PerExpert,
                        Up, H, Experts);
+    // The experts' biases added apart (expert_bias), over the GEMMs'
+    // outputs, which are in training's activation format whatever the
+    // recipe.
+    const ExpertBias BiasKind =
+        Training && M.Bias ? S.Mapping.ExpertBiasKind : ExpertBias::Fused;
+    PointwiseModel ActModel = PM;
+    ActModel.Bias = PM.Bias && !upBiasApart(M, S.Mapping);
     Op ExpertAct = pointwise(OpKind::MoeExpertAct, Fwd, X.Act, X.AB,
-                             double(PerExpert) * Experts * E.ExpertFfn, PM);
+                             double(PerExpert) * Experts * E.ExpertFfn,
+                             ActModel);
     Op ExpertDown = gemm(OpKind::MoeExpertDown, Fwd, X.Act, X.AB, X.WB,
                          PerExpert, H, E.ExpertFfn, Experts);
     ExpertUp.TpAxis = Axis::N;
@@ -268,8 +300,14 @@ public:
       ExpertDown.SavedBytes = double(PerExpert) * Experts * E.ExpertFfn * AB;
     }
     Ops.push_back(ExpertUp);
+    if (BiasKind == ExpertBias::Unfused)
+      Ops.push_back(expertBias(OpKind::MoeUpBias, double(PerExpert) * Experts,
+                               Up));
     Ops.push_back(ExpertAct);
     Ops.push_back(ExpertDown);
+    if (BiasKind != ExpertBias::Fused)
+      Ops.push_back(expertBias(OpKind::MoeDownBias,
+                               double(PerExpert) * Experts, H));
     if (E.SharedExperts) {
       Formats Sh = formats(OpKind::MoeSharedUp);
       Op SharedUp = gemm(OpKind::MoeSharedUp, Fwd, Sh.Act, Sh.AB, Sh.WB, T, Up,
@@ -412,6 +450,19 @@ void appendBackward(std::vector<Op> &Ops) {
     Bwd.Flops = 2 * F.Flops;
     Bwd.BytesRead = F.BytesRead + F.BytesWritten; // gradient and saved input
     Bwd.BytesWritten = F.BytesRead;
+    if (F.Kind == OpKind::MoeUpBias || F.Kind == OpKind::MoeDownBias) {
+      // Counted pass by pass (Passes/OpBuilder.h), over the forward's
+      // elements.
+      ExpertBiasTraffic Fw =
+          expertBiasTraffic(F.Kind, F.ABytes, F.BBytes, false);
+      ExpertBiasTraffic Bw =
+          expertBiasTraffic(F.Kind, F.ABytes, F.BBytes, true);
+      double Elements = F.BytesRead / Fw.Read;
+      Bwd.Ph = Phase::BackwardData;
+      Bwd.Flops = Elements * Bw.Flops;
+      Bwd.BytesRead = Elements * Bw.Read;
+      Bwd.BytesWritten = Elements * Bw.Written;
+    }
     Bwd.SavedBytes = 0;
     Ops.push_back(Bwd);
   }

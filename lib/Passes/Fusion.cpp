@@ -146,6 +146,10 @@ bool fuse(Program &P, PassContext &) {
   const bool GatedMlp = M.GatedMlp;
   // The MLP activation's unfused and one-pass counts (Passes/OpBuilder.h).
   const PointwiseModel Traits = pointwiseModel(M, /*Dropout=*/false);
+  // The routed experts' activation without the bias add where the up
+  // projection's bias is a pass of its own (expand-layers built it so).
+  PointwiseModel ExpertTraits = Traits;
+  ExpertTraits.Bias = Traits.Bias && !upBiasApart(M, P.Scenario.Mapping);
   for (Block &B : P.Blocks) {
     if (F.flashAttention() &&
         (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer))
@@ -195,7 +199,9 @@ bool fuse(Program &P, PassContext &) {
         // kernel with `glu_clamp`; without it the clamp's passes stay
         // beside the kernel (Passes/OpBuilder.h clampRead), and the
         // activation cannot run in a GEMM's epilogue.
-        const bool ClampOutside = Traits.GluClamp && !F.GluClamp;
+        const PointwiseModel &Act =
+            O.Kind == OpKind::MoeExpertAct ? ExpertTraits : Traits;
+        const bool ClampOutside = Act.GluClamp && !F.GluClamp;
         // Serving engines run the activation in the up GEMM's epilogue.
         // Training frameworks run it as one element-wise kernel of its own
         // (Megatron-LM's bias_swiglu_impl and bias_gelu_impl, torch.compile's
@@ -208,10 +214,10 @@ bool fuse(Program &P, PassContext &) {
                                                        : OpKind::MoeExpertUp);
           continue;
         }
-        OnePass(Traits.activationRead(), Traits.activationWritten(),
-                Traits.fusedActivationRead() +
-                    (ClampOutside ? Traits.clampRead() : 0),
-                1 + (ClampOutside ? Traits.clampWritten() : 0), 0);
+        OnePass(Act.activationRead(), Act.activationWritten(),
+                Act.fusedActivationRead() +
+                    (ClampOutside ? Act.clampRead() : 0),
+                1 + (ClampOutside ? Act.clampWritten() : 0), 0);
         continue;
       }
       if (F.Rope && O.Kind == OpKind::AttnRope &&

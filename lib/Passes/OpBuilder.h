@@ -155,6 +155,50 @@ inline PointwiseModel pointwiseModel(const ir::ModelConfig &M, bool Dropout) {
   return C;
 }
 
+/// Whether the routed experts' up-projection bias is a pass of its own
+/// (expert_bias = unfused: moe.up_bias), which the experts' activation
+/// then leaves out of its counts.
+inline bool upBiasApart(const ir::ModelConfig &M,
+                        const ir::MappingConfig &Map) {
+  return M.Bias && M.Moe && Map.ExpertBiasKind == ir::ExpertBias::Unfused;
+}
+
+/// FLOPs and bytes read and written per element of a routed expert GEMM's
+/// output (Out bytes an element) by the passes that add its bias after
+/// the GEMM (mapping expert_bias), as Megatron-LM's
+/// TEGroupedMLP._apply_bias and NeMo AutoModel's
+/// GroupedExpertsDeepEP._apply_bias run them (eager PyTorch, a piece per
+/// local expert):
+///  - moe.down_bias, the bias weighted by each routed copy's probability,
+///    in Sum bytes an element (the wider of Out and the probability's):
+///    forward, b * p written (Sum), t + b * p (read Out and Sum, write
+///    Sum), the pieces joined (torch.cat: read Sum, write Sum) and, when
+///    Sum is wider, cast back (read Sum, write Out); backward, that cast's
+///    gradient (read Out, write Sum) and the output's gradient cast to the
+///    GEMM's format (read Sum, write Out), then the bias's and the
+///    probability's gradients, each a product (read Sum, write Sum)
+///    summed (read Sum).
+///  - moe.up_bias, in the GEMM's format: forward t + b and torch.cat (read
+///    and write Out each); backward only the bias's gradient, summed over
+///    each expert's tokens (read Out): the output's gradient passes
+///    through.
+struct ExpertBiasTraffic {
+  double Flops = 0, Read = 0, Written = 0;
+};
+inline ExpertBiasTraffic expertBiasTraffic(ir::OpKind K, double Out,
+                                           double Sum, bool Backward) {
+  if (K == ir::OpKind::MoeDownBias) {
+    double Cast = Sum > Out ? 1 : 0;
+    return Backward ? ExpertBiasTraffic{4, 4 * Sum + Cast * (Out + Sum),
+                                        2 * Sum + Cast * (Sum + Out)}
+                    : ExpertBiasTraffic{2, Out + 2 * Sum + Cast * Sum,
+                                        3 * Sum + Cast * Out};
+  }
+  assert(K == ir::OpKind::MoeUpBias && "not an expert bias kind");
+  return Backward ? ExpertBiasTraffic{1, Out, 0}
+                  : ExpertBiasTraffic{1, 2 * Out, 2 * Out};
+}
+
 /// FLOPs and values read and written per element of a pointwise kind.
 struct PointwiseCounts {
   double Flops = 0, Read = 0, Written = 0;

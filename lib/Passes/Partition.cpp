@@ -1371,6 +1371,13 @@ private:
       return;
     std::vector<Op> Out;
     Out.reserve(B->Ops.size() + 18); // up to 18 inserted (recompute, expert_tp)
+    // The experts' last forward op: the down projection, or the pass that
+    // adds its bias after it (expert_bias), before the outputs go back.
+    const OpKind Last =
+        llvm::any_of(B->Ops,
+                     [](const Op &O) { return O.Kind == OpKind::MoeDownBias; })
+            ? OpKind::MoeDownBias
+            : OpKind::MoeExpertDown;
     for (const Op &O : B->Ops) {
       bool Fwd = isForwardLike(O.Ph);
       bool Bwd = O.Ph == Phase::BackwardData;
@@ -1459,13 +1466,13 @@ private:
         Expert(OpKind::EtpAllgather, CollectiveKind::AllGather, InBytes);
         Sort(OpKind::MoeSort);
       }
-      if (Bwd && O.Kind == OpKind::MoeExpertDown) {
+      if (Bwd && O.Kind == Last) {
         Exchange(OpKind::EpCombineGrad, InElem);
         Expert(OpKind::EtpAllgather, CollectiveKind::AllGather, InBytes);
         Sort(OpKind::MoeSort);
       }
       Out.push_back(O);
-      if (Fwd && O.Kind == OpKind::MoeExpertDown) {
+      if (Fwd && O.Kind == Last) {
         Sort(OpKind::MoeUnsort);
         Expert(OpKind::EtpReducescatter, CollectiveKind::ReduceScatter,
                OutBytes);

@@ -187,8 +187,10 @@ static bool selectiveRedo(Op &O, bool Moe, bool Flash,
     bool Part = O.Kind == OpKind::MoeRouter || O.Kind == OpKind::MoeTopk ||
                 O.Kind == OpKind::MoeDispatch ||
                 O.Kind == OpKind::MoeExpertUp ||
+                O.Kind == OpKind::MoeUpBias ||
                 O.Kind == OpKind::MoeExpertAct ||
                 O.Kind == OpKind::MoeExpertDown ||
+                O.Kind == OpKind::MoeDownBias ||
                 O.Kind == OpKind::MoeSharedUp ||
                 O.Kind == OpKind::MoeSharedAct ||
                 O.Kind == OpKind::MoeSharedDown ||

@@ -145,6 +145,28 @@ void checkExpertGemms(const Object &Sc, DiagnosticEngine &Diags) {
                                                  Model->Name);
 }
 
+void checkExpertBias(const Object &Sc, DiagnosticEngine &Diags) {
+  if (Sc.Type->Id != StructID::Train)
+    return;
+  const Object *Map = spec::objectOf(Sc.ifSet(TrainField::Mapping));
+  const spec::Field *Bias =
+      Map ? Map->ifWritten(MappingField::ExpertBias) : nullptr;
+  if (!Bias || ir::enumFromWord<ir::ExpertBias>(spec::wordOf(Bias)) ==
+                   ir::ExpertBias::Fused)
+    return;
+  const Object *Model = spec::objectOf(Sc.ifSet(TrainField::Model));
+  if (!Model)
+    return;
+  const char *Missing =
+      !spec::objectOf(Model->ifSet(ModelField::Moe)) ? "no experts (no moe block)"
+      : !spec::boolOf(Model->ifSet(ModelField::Bias), false)
+          ? "no biases (bias = false)"
+          : nullptr;
+  if (Missing)
+    Diags.report<DiagID::err_expert_bias_unbiased>(
+        Bias->Loc, spec::wordOf(Bias), Sc.Name, Model->Name, Missing);
+}
+
 static const spec::Field *writtenOverhead(const Object *Map, MappingField F) {
   return Map ? Map->ifWritten(F) : nullptr;
 }
@@ -199,6 +221,9 @@ static const std::tuple<MappingField, const char *, const char *>
         {MappingField::ExpertGemms, "expert_gemms",
          "a serving engine's expert GEMMs are its own kernels, costed with "
          "efficiency.expert_overhead"},
+        {MappingField::ExpertBias, "expert_bias",
+         "a serving engine adds the experts' biases inside its MoE "
+         "kernels"},
         {MappingField::CpCtas, "cp_ctas",
          "a serving engine's collectives are its own"},
         {MappingField::PpCtas, "pp_ctas",

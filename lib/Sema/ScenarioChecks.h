@@ -42,6 +42,11 @@ void checkLaunches(const spec::Object &Scenario, DiagnosticEngine &Diags);
 /// the field would move no figure, an error.
 void checkExpertGemms(const spec::Object &Train, DiagnosticEngine &Diags);
 
+/// A train scenario whose mapping adds the routed experts' biases apart
+/// (`expert_bias` other than fused) and whose model has no experts or no
+/// biases: the field would move no figure, an error.
+void checkExpertBias(const spec::Object &Train, DiagnosticEngine &Diags);
+
 /// A mapping's step_overhead and sequence_overhead are an in-flight
 /// batching engine's: a train scenario, or a serve scenario without a
 /// traffic block, whose mapping sets either (to a time other than 0) is an
