@@ -214,6 +214,8 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
       checkedEnum<ir::ExpertGemms>(wordOf(M.ifSet(MF::ExpertGemms)));
   C.ExpertBiasKind =
       checkedEnum<ir::ExpertBias>(wordOf(M.ifSet(MF::ExpertBias)));
+  C.ExpertRoutingKind =
+      checkedEnum<ir::ExpertRouting>(wordOf(M.ifSet(MF::ExpertRouting)));
   C.Locs.EpDispatch = locOf(M, EpDispatch);
   OffloadKind Offloaded = checkedEnum<OffloadKind>(wordOf(Offload));
   C.OffloadWeights = Offloaded == OffloadKind::Weights;

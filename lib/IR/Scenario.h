@@ -320,6 +320,9 @@ struct MappingConfig {
   /// Training's routed-expert biases: inside the experts' kernels, or
   /// added by passes of their own after the GEMMs (expert_bias).
   ExpertBias ExpertBiasKind = ExpertBias::Fused;
+  /// Where a token's top-k experts lie: drawn at random, or k
+  /// consecutive experts (expert_routing).
+  ExpertRouting ExpertRoutingKind = ExpertRouting::Random;
   /// Column-parallel layers' input-gradient collective hides behind their
   /// weight-gradient GEMMs.
   bool TpGradOverlap = false;

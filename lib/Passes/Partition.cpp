@@ -1341,6 +1341,26 @@ private:
   /// (deep_ep/buffer.py, get_dispatch_layout), and HybridEP dispatches to
   /// the ranks and permutes to the local experts there
   /// (deep_ep/hybrid_ep_buffer.py, dispatch).
+  /// Under consecutive routing (expert_routing), the places a token's
+  /// experts span, averaged over the tokens: the t-th token's experts are
+  /// (t k + j) mod E, j < k, a device holds E / ep consecutive experts and
+  /// a place is Devices devices in a row (a node's, or one). The starts
+  /// repeat every E tokens.
+  double consecutivePlaces(int64_t Devices) const {
+    const int64_t Experts = M.Moe->Experts, K = M.Moe->TopK;
+    const int64_t Local = std::max<int64_t>(1, Experts / Map.Ep);
+    llvm::SmallVector<int64_t, 16> Places;
+    double Sum = 0;
+    for (int64_t T = 0; T < Experts; ++T) {
+      Places.clear();
+      for (int64_t J = 0; J < K; ++J)
+        Places.push_back((T * K + J) % Experts / Local / Devices);
+      llvm::sort(Places);
+      Sum += double(std::unique(Places.begin(), Places.end()) - Places.begin());
+    }
+    return Sum / double(Experts);
+  }
+
   double hierarchicalShare() const {
     int64_t E = Map.Ep, Etp = Map.ExpertTp;
     if (Map.EpDispatchKind != EpDispatch::Hierarchical || !M.Moe)
@@ -1349,6 +1369,8 @@ private:
                               ? double(E)
                               : std::ceil(double(E) / double(perNode(E, Etp)));
     const double Experts = double(M.Moe->Experts), K = double(M.Moe->TopK);
+    if (Map.ExpertRoutingKind == ExpertRouting::Consecutive)
+      return consecutivePlaces(level(E, Etp) == 0 ? 1 : perNode(E, Etp)) / K;
     const double PerPlace = Experts / Places;
     double Miss = 1; // no expert of the token in a given place
     for (int64_t I = 0; I < M.Moe->TopK; ++I)
@@ -1378,6 +1400,8 @@ private:
                      [](const Op &O) { return O.Kind == OpKind::MoeDownBias; })
             ? OpKind::MoeDownBias
             : OpKind::MoeExpertDown;
+    // The share of a token's routed copies the dispatch sends.
+    const double Sends = hierarchicalShare();
     for (const Op &O : B->Ops) {
       bool Fwd = isForwardLike(O.Ph);
       bool Bwd = O.Ph == Phase::BackwardData;
@@ -1395,7 +1419,7 @@ private:
       // them); what comes out of them, in the base format (`precision`):
       // DeepEP dispatches FP8 and combines BF16, TensorRT-LLM dispatches
       // NVFP4 and combines BF16 (its one-sided all-to-all, tech blog 18).
-      const double Share = Routed * hierarchicalShare();
+      const double Share = Routed * Sends;
       const double InElem = dtypeBytes(Map.quantizes(QuantizedPart::Experts)
                                            ? Map.Activations
                                            : Map.Precision),

@@ -167,6 +167,33 @@ void checkExpertBias(const Object &Sc, DiagnosticEngine &Diags) {
         Bias->Loc, spec::wordOf(Bias), Sc.Name, Model->Name, Missing);
 }
 
+void checkExpertRouting(const Object &Sc, DiagnosticEngine &Diags) {
+  const bool Train = Sc.Type->Id == StructID::Train;
+  const Object *Map = spec::objectOf(Train ? Sc.ifSet(TrainField::Mapping)
+                                           : Sc.ifSet(ServeField::Mapping));
+  const spec::Field *Routing =
+      Map ? Map->ifWritten(MappingField::ExpertRouting) : nullptr;
+  if (!Routing || ir::enumFromWord<ir::ExpertRouting>(spec::wordOf(
+                      Routing)) != ir::ExpertRouting::Consecutive)
+    return;
+  const Object *Model = spec::objectOf(Train ? Sc.ifSet(TrainField::Model)
+                                             : Sc.ifSet(ServeField::Model));
+  const char *Missing =
+      Model && !spec::objectOf(Model->ifSet(ModelField::Moe))
+          ? "a model without experts (no moe block)"
+      : spec::integerOf(Map->ifSet(MappingField::Ep), 1) < 2
+          ? "no expert parallelism (ep = 1)"
+      : ir::enumFromWord<ir::EpDispatch>(spec::wordOf(
+            Map->ifSet(MappingField::EpDispatch))) !=
+              ir::EpDispatch::Hierarchical
+          ? "a dispatch that sends every routed copy (ep_dispatch is not "
+            "hierarchical)"
+          : nullptr;
+  if (Missing)
+    Diags.report<DiagID::err_expert_routing_unused>(
+        Routing->Loc, Train ? "train" : "serve", Sc.Name, Missing);
+}
+
 static const spec::Field *writtenOverhead(const Object *Map, MappingField F) {
   return Map ? Map->ifWritten(F) : nullptr;
 }

@@ -47,6 +47,11 @@ void checkExpertGemms(const spec::Object &Train, DiagnosticEngine &Diags);
 /// biases: the field would move no figure, an error.
 void checkExpertBias(const spec::Object &Train, DiagnosticEngine &Diags);
 
+/// A scenario whose mapping routes consecutively (`expert_routing =
+/// consecutive`) without a model with experts, expert parallelism or a
+/// dispatch that sends a token once per place: an error.
+void checkExpertRouting(const spec::Object &Scenario, DiagnosticEngine &Diags);
+
 /// A mapping's step_overhead and sequence_overhead are an in-flight
 /// batching engine's: a train scenario, or a serve scenario without a
 /// traffic block, whose mapping sets either (to a time other than 0) is an

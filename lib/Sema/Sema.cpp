@@ -58,6 +58,7 @@ void Resolver::run(ArrayRef<ast::File *> Files) {
   Scenarios([&](EntityInfo &EI) { checkLaunches(*EI.Obj, Diags); });
   Scenarios([&](EntityInfo &EI) { checkExpertGemms(*EI.Obj, Diags); });
   Scenarios([&](EntityInfo &EI) { checkExpertBias(*EI.Obj, Diags); });
+  Scenarios([&](EntityInfo &EI) { checkExpertRouting(*EI.Obj, Diags); });
   Scenarios([&](EntityInfo &EI) { checkStepOverheads(*EI.Obj, Diags); });
   Serves([&](EntityInfo &EI) { readRequests(*EI.Obj, Sources, Diags, S); });
   for (EntityInfo *EI : Entities.inOrder())
