@@ -266,9 +266,9 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
           ? (Contraction && O.BBytes > 0 && O.BBytes <= 1
                  ? A.KvCacheNarrowEfficiency
                  : A.KvCacheEfficiency)
-      : (O.Category == OpCategory::Normalization ||
-         O.Category == OpCategory::Elementwise) &&
-              !hasKindTrait(O.Kind, KindStreaming)
+      : O.Category == OpCategory::Normalization ||
+              (O.Category == OpCategory::Elementwise &&
+               !hasKindTrait(O.Kind, KindStreaming))
           ? A.ElementwiseEfficiency
       : ServingExperts ? A.ExpertMemoryEfficiency
                        : A.MemoryEfficiency;

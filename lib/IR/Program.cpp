@@ -22,22 +22,6 @@ StringRef opName(OpKind K) {
   return Names[static_cast<unsigned>(K)];
 }
 
-OpCategory opCategory(OpKind K) {
-  static const OpCategory Categories[] = {
-#define OP_KIND(Id, Name, Category, Traits, Lora) OpCategory::Category,
-#include "IR/OpKinds.def"
-  };
-  return Categories[static_cast<unsigned>(K)];
-}
-
-bool hasKindTrait(OpKind K, KindTrait T) {
-  static const uint8_t Traits[] = {
-#define OP_KIND(Id, Name, Category, Traits, Lora) uint8_t(Traits),
-#include "IR/OpKinds.def"
-  };
-  return (Traits[static_cast<unsigned>(K)] & T) != 0;
-}
-
 std::optional<LoraTarget> loraTarget(OpKind K) {
   // Index 0: not adapted; otherwise the target's enumerator plus one.
   enum : uint8_t { None = 0, Qkv, Out, Up, Down };

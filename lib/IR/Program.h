@@ -91,10 +91,30 @@ enum KindTrait : uint8_t {
   KindStreaming = 1 << 5,         ///< element-wise passes that stream at `memory`
 };
 
+namespace detail {
+/// Each kind's category (IR/OpKinds.def), inline: builders ask per op.
+inline constexpr OpCategory KindCategories[] = {
+#define OP_KIND(Id, Name, Category, Traits, Lora) OpCategory::Category,
+#include "IR/OpKinds.def"
+};
+} // namespace detail
+
 /// The category every op of kind K has.
-OpCategory opCategory(OpKind K);
+inline OpCategory opCategory(OpKind K) {
+  return detail::KindCategories[static_cast<unsigned>(K)];
+}
+namespace detail {
+/// Each kind's traits (IR/OpKinds.def), inline: the cost asks per op.
+inline constexpr uint8_t KindTraits[] = {
+#define OP_KIND(Id, Name, Category, Traits, Lora) uint8_t(Traits),
+#include "IR/OpKinds.def"
+};
+} // namespace detail
+
 /// Whether kind K has trait T.
-bool hasKindTrait(OpKind K, KindTrait T);
+inline bool hasKindTrait(OpKind K, KindTrait T) {
+  return (detail::KindTraits[static_cast<unsigned>(K)] & T) != 0;
+}
 /// The LoRA target a linear layer of kind K answers to, if any.
 std::optional<LoraTarget> loraTarget(OpKind K);
 /// The part of a layer a linear layer of kind K belongs to for a serving
