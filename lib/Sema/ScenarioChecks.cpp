@@ -130,14 +130,30 @@ void checkLaunches(const Object &Sc, DiagnosticEngine &Diags) {
         Graphs->Loc, Acc->Name, spec::formatNumber(Kernel * 1e6) + " us");
 }
 
+/// Of scenario Sc's mapping (train or serve), field F where the spec
+/// writes it (null otherwise), and the mapping in Map.
+static const spec::Field *writtenMappingField(const Object &Sc,
+                                              MappingField F,
+                                              const Object *&Map) {
+  Map = spec::objectOf(Sc.Type->Id == StructID::Train
+                           ? Sc.ifSet(TrainField::Mapping)
+                           : Sc.ifSet(ServeField::Mapping));
+  return Map ? Map->ifWritten(F) : nullptr;
+}
+
+/// The word of an enumerated field, as its enumerator (none: unset).
+template <typename Enum>
+static std::optional<Enum> enumOf(const spec::Field *F) {
+  return ir::enumFromWord<Enum>(spec::wordOf(F));
+}
+
 void checkExpertGemms(const Object &Sc, DiagnosticEngine &Diags) {
   if (Sc.Type->Id != StructID::Train)
     return;
-  const Object *Map = spec::objectOf(Sc.ifSet(TrainField::Mapping));
+  const Object *Map;
   const spec::Field *Gemms =
-      Map ? Map->ifWritten(MappingField::ExpertGemms) : nullptr;
-  if (!Gemms || ir::enumFromWord<ir::ExpertGemms>(spec::wordOf(Gemms)) !=
-                    ir::ExpertGemms::PerExpert)
+      writtenMappingField(Sc, MappingField::ExpertGemms, Map);
+  if (!Gemms || enumOf<ir::ExpertGemms>(Gemms) != ir::ExpertGemms::PerExpert)
     return;
   const Object *Model = spec::objectOf(Sc.ifSet(TrainField::Model));
   if (Model && !spec::objectOf(Model->ifSet(ModelField::Moe)))
@@ -148,11 +164,9 @@ void checkExpertGemms(const Object &Sc, DiagnosticEngine &Diags) {
 void checkExpertBias(const Object &Sc, DiagnosticEngine &Diags) {
   if (Sc.Type->Id != StructID::Train)
     return;
-  const Object *Map = spec::objectOf(Sc.ifSet(TrainField::Mapping));
-  const spec::Field *Bias =
-      Map ? Map->ifWritten(MappingField::ExpertBias) : nullptr;
-  if (!Bias || ir::enumFromWord<ir::ExpertBias>(spec::wordOf(Bias)) ==
-                   ir::ExpertBias::Fused)
+  const Object *Map;
+  const spec::Field *Bias = writtenMappingField(Sc, MappingField::ExpertBias, Map);
+  if (!Bias || enumOf<ir::ExpertBias>(Bias) == ir::ExpertBias::Fused)
     return;
   const Object *Model = spec::objectOf(Sc.ifSet(TrainField::Model));
   if (!Model)
@@ -169,12 +183,11 @@ void checkExpertBias(const Object &Sc, DiagnosticEngine &Diags) {
 
 void checkExpertRouting(const Object &Sc, DiagnosticEngine &Diags) {
   const bool Train = Sc.Type->Id == StructID::Train;
-  const Object *Map = spec::objectOf(Train ? Sc.ifSet(TrainField::Mapping)
-                                           : Sc.ifSet(ServeField::Mapping));
+  const Object *Map;
   const spec::Field *Routing =
-      Map ? Map->ifWritten(MappingField::ExpertRouting) : nullptr;
-  if (!Routing || ir::enumFromWord<ir::ExpertRouting>(spec::wordOf(
-                      Routing)) != ir::ExpertRouting::Consecutive)
+      writtenMappingField(Sc, MappingField::ExpertRouting, Map);
+  if (!Routing ||
+      enumOf<ir::ExpertRouting>(Routing) != ir::ExpertRouting::Consecutive)
     return;
   const Object *Model = spec::objectOf(Train ? Sc.ifSet(TrainField::Model)
                                              : Sc.ifSet(ServeField::Model));
@@ -183,8 +196,7 @@ void checkExpertRouting(const Object &Sc, DiagnosticEngine &Diags) {
           ? "a model without experts (no moe block)"
       : spec::integerOf(Map->ifSet(MappingField::Ep), 1) < 2
           ? "no expert parallelism (ep = 1)"
-      : ir::enumFromWord<ir::EpDispatch>(spec::wordOf(
-            Map->ifSet(MappingField::EpDispatch))) !=
+      : enumOf<ir::EpDispatch>(Map->ifSet(MappingField::EpDispatch)) !=
               ir::EpDispatch::Hierarchical
           ? "a dispatch that sends every routed copy (ep_dispatch is not "
             "hierarchical)"
