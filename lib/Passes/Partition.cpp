@@ -1326,21 +1326,6 @@ private:
            M.Moe->SharedExperts == 0 && dispatchesTokens(Ph);
   }
 
-  /// Of what the all-to-all dispatcher sends (top_k copies of each token),
-  /// the share a hierarchical one sends (DeepEP's normal kernels,
-  /// HybridEP): a token goes once to each place that holds one of its
-  /// experts and is copied to those experts there. With n places of E / n
-  /// of the E experts each and top k, a uniformly routed token reaches a
-  /// given place with probability p = 1 - C(E - E/n, k) / C(E, k); it goes
-  /// to (n - 1) p other places, where the all-to-all sends k (n - 1) / n
-  /// copies: n p / k. Across nodes the places are the nodes (DeepSeek-V3
-  /// report §3.2.2: a token crosses to each node once and NVLink forwards
-  /// it there; the traffic inside the nodes shrinks by the same share).
-  /// Inside one node they are the devices: DeepEP's dispatch layout sends
-  /// a token once to each rank its is_token_in_rank marks
-  /// (deep_ep/buffer.py, get_dispatch_layout), and HybridEP dispatches to
-  /// the ranks and permutes to the local experts there
-  /// (deep_ep/hybrid_ep_buffer.py, dispatch).
   /// Under consecutive routing (expert_routing), the places a token's
   /// experts span, averaged over the tokens: the t-th token's experts are
   /// (t k + j) mod E, j < k, a device holds E / ep consecutive experts and
@@ -1361,6 +1346,21 @@ private:
     return Sum / double(Experts);
   }
 
+  /// Of what the all-to-all dispatcher sends (top_k copies of each token),
+  /// the share a hierarchical one sends (DeepEP's normal kernels,
+  /// HybridEP): a token goes once to each place that holds one of its
+  /// experts and is copied to those experts there. With n places of E / n
+  /// of the E experts each and top k, a uniformly routed token reaches a
+  /// given place with probability p = 1 - C(E - E/n, k) / C(E, k); it goes
+  /// to (n - 1) p other places, where the all-to-all sends k (n - 1) / n
+  /// copies: n p / k. Across nodes the places are the nodes (DeepSeek-V3
+  /// report §3.2.2: a token crosses to each node once and NVLink forwards
+  /// it there; the traffic inside the nodes shrinks by the same share).
+  /// Inside one node they are the devices: DeepEP's dispatch layout sends
+  /// a token once to each rank its is_token_in_rank marks
+  /// (deep_ep/buffer.py, get_dispatch_layout), and HybridEP dispatches to
+  /// the ranks and permutes to the local experts there
+  /// (deep_ep/hybrid_ep_buffer.py, dispatch).
   double hierarchicalShare() const {
     int64_t E = Map.Ep, Etp = Map.ExpertTp;
     if (Map.EpDispatchKind != EpDispatch::Hierarchical || !M.Moe)
