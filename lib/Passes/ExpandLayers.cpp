@@ -248,7 +248,7 @@ public:
                          S.Mapping.EpDispatchKind == EpDispatch::Hierarchical
                      ? std::max(AB, dtypeBytes(DType::FP32))
                      : AB;
-    ExpertBiasTraffic Per = expertBiasTraffic(Kind, AB, Sum, false);
+    PointwiseCounts Per = expertBiasTraffic(Kind, AB, Sum, false);
     double Elements = Rows * double(Width);
     Op O = pointwise(Kind, Fwd, Act, 1, Elements,
                      traffic(Per.Read, Per.Written));
@@ -453,9 +453,9 @@ void appendBackward(std::vector<Op> &Ops) {
     if (F.Kind == OpKind::MoeUpBias || F.Kind == OpKind::MoeDownBias) {
       // Counted pass by pass (Passes/OpBuilder.h), over the forward's
       // elements.
-      ExpertBiasTraffic Fw =
+      PointwiseCounts Fw =
           expertBiasTraffic(F.Kind, F.ABytes, F.BBytes, false);
-      ExpertBiasTraffic Bw =
+      PointwiseCounts Bw =
           expertBiasTraffic(F.Kind, F.ABytes, F.BBytes, true);
       double Elements = F.BytesRead / Fw.Read;
       Bwd.Ph = Phase::BackwardData;

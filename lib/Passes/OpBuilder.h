@@ -163,8 +163,13 @@ inline bool upBiasApart(const ir::ModelConfig &M,
   return M.Bias && M.Moe && Map.ExpertBiasKind == ir::ExpertBias::Unfused;
 }
 
-/// FLOPs and bytes read and written per element of a routed expert GEMM's
-/// output (Out bytes an element) by the passes that add its bias after
+/// FLOPs and values read and written per element of a pointwise kind.
+struct PointwiseCounts {
+  double Flops = 0, Read = 0, Written = 0;
+};
+
+/// FLOPs and bytes (not values) read and written per element of a routed
+/// expert GEMM's output (Out bytes an element) by the passes that add its bias after
 /// the GEMM (mapping expert_bias), as Megatron-LM's
 /// TEGroupedMLP._apply_bias and NeMo AutoModel's
 /// GroupedExpertsDeepEP._apply_bias run them (eager PyTorch, a piece per
@@ -182,28 +187,21 @@ inline bool upBiasApart(const ir::ModelConfig &M,
 ///    and write Out each); backward only the bias's gradient, summed over
 ///    each expert's tokens (read Out): the output's gradient passes
 ///    through.
-struct ExpertBiasTraffic {
-  double Flops = 0, Read = 0, Written = 0;
-};
-inline ExpertBiasTraffic expertBiasTraffic(ir::OpKind K, double Out,
-                                           double Sum, bool Backward) {
+inline PointwiseCounts expertBiasTraffic(ir::OpKind K, double Out, double Sum,
+                                         bool Backward) {
   if (K == ir::OpKind::MoeDownBias) {
     double Cast = Sum > Out ? 1 : 0;
-    return Backward ? ExpertBiasTraffic{4, 4 * Sum + Cast * (Out + Sum),
-                                        2 * Sum + Cast * (Sum + Out)}
-                    : ExpertBiasTraffic{2, Out + 2 * Sum + Cast * Sum,
-                                        3 * Sum + Cast * Out};
+    return Backward ? PointwiseCounts{4, 4 * Sum + Cast * (Out + Sum),
+                                      2 * Sum + Cast * (Sum + Out)}
+                    : PointwiseCounts{2, Out + 2 * Sum + Cast * Sum,
+                                      3 * Sum + Cast * Out};
   }
   assert(K == ir::OpKind::MoeUpBias && "not an expert bias kind");
-  return Backward ? ExpertBiasTraffic{1, Out, 0}
-                  : ExpertBiasTraffic{1, 2 * Out, 2 * Out};
+  return Backward ? PointwiseCounts{1, Out, 0}
+                  : PointwiseCounts{1, 2 * Out, 2 * Out};
 }
 
-/// FLOPs and values read and written per element of a pointwise kind.
-struct PointwiseCounts {
-  double Flops = 0, Read = 0, Written = 0;
-};
-
+/// The counts of a pointwise kind (IR/OpKinds.def's POINTWISE lines).
 inline PointwiseCounts pointwiseCounts(ir::OpKind K, const PointwiseModel &C) {
   switch (K) {
   // The .def's expressions name the model `C` (this function's parameter).
