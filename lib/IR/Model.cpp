@@ -151,6 +151,9 @@ ModelConfig modelFromSpec(const spec::Object &M) {
     E.DenseLayers = integerOf(Moe(MoeField::DenseLayers), 0);
     E.Every = std::max<int64_t>(1, integerOf(Moe(MoeField::Every), 1));
     E.CapacityFactor = numberOf(Moe(MoeField::CapacityFactor), 1);
+    E.Groups = std::max<int64_t>(1, integerOf(Moe(MoeField::Groups), 1));
+    E.GroupTopK = std::clamp<int64_t>(
+        integerOf(Moe(MoeField::GroupTopK), E.Groups), 1, E.Groups);
     C.Moe = E;
   }
   if (spec::objectOf(M.ifSet(F::Mla))) {

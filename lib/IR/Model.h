@@ -32,6 +32,11 @@ struct MoEConfig {
   /// After them, layers n, 2n, ... (1-based) are MoE, the others dense.
   int64_t Every = 1;
   double CapacityFactor = 1;
+  /// The router's groups of consecutive experts, and how many of them a
+  /// token's experts may come from (node-limited routing).
+  int64_t Groups = 1, GroupTopK = 1;
+  /// Whether a token's experts are confined to some of the groups.
+  bool groupLimited() const { return Groups > 1 && GroupTopK < Groups; }
 };
 
 struct MLAConfig {

@@ -1346,6 +1346,42 @@ private:
     return Sum / double(Experts);
   }
 
+  /// Under node-limited routing (the model's moe.group_top_k), the places
+  /// a token reaches. It takes group_top_k of the groups, and top_k /
+  /// group_top_k of its experts in each: the groups are ranked by the sum
+  /// of their best top_k / group_top_k scores (Megatron-LM's
+  /// group_limited_topk, DeepSeek-V3's gate), so under balanced load
+  /// (random scores: a learned router, Megatron-LM's forced balance) each
+  /// chosen group holds about that many of the token's experts; a
+  /// simulation of DeepSeek-V3's router over random logits reaches 3.12
+  /// of 4 places of two groups each (3.14 here), 3.97 of 8 of one group
+  /// (4) and 7.49 of 64 of an eighth of a group (7.61). Places and groups
+  /// are runs of consecutive experts; counted where one holds whole others
+  /// (none otherwise: the caller keeps the unlimited count).
+  std::optional<double> groupLimitedPlaces(double Places) const {
+    const MoEConfig &E = *M.Moe;
+    const double G = double(E.Groups), Gk = double(E.GroupTopK);
+    const double PerGroup = double(E.Experts) / G;
+    const double PerPlace = double(E.Experts) / Places;
+    const int64_t InGroup = std::max<int64_t>(1, E.TopK / E.GroupTopK);
+    // C(n, r) / C(m, r): the chance r draws from m all miss m - n.
+    auto MissAll = [](double N, double M, int64_t R) {
+      double P = 1;
+      for (int64_t I = 0; I < R; ++I)
+        P *= std::max(0.0, (N - double(I)) / (M - double(I)));
+      return P;
+    };
+    if (std::fmod(PerPlace, PerGroup) == 0)
+      // A place of R whole groups is reached when one of them is chosen.
+      return Places * (1 - MissAll(G - PerPlace / PerGroup, G, E.GroupTopK));
+    if (std::fmod(PerGroup, PerPlace) == 0)
+      // A place in one group: the group chosen, and one of its experts
+      // among the group's draws.
+      return Places * Gk / G *
+             (1 - MissAll(PerGroup - PerPlace, PerGroup, InGroup));
+    return std::nullopt;
+  }
+
   /// Of what the all-to-all dispatcher sends (top_k copies of each token),
   /// the share a hierarchical one sends (DeepEP's normal kernels,
   /// HybridEP): a token goes once to each place that holds one of its
@@ -1371,6 +1407,9 @@ private:
     const double Experts = double(M.Moe->Experts), K = double(M.Moe->TopK);
     if (Map.ExpertRoutingKind == ExpertRouting::Consecutive)
       return consecutivePlaces(level(E, Etp) == 0 ? 1 : perNode(E, Etp)) / K;
+    if (M.Moe->groupLimited())
+      if (std::optional<double> Reached = groupLimitedPlaces(Places))
+        return std::min(1.0, *Reached / K);
     const double PerPlace = Experts / Places;
     double Miss = 1; // no expert of the token in a given place
     for (int64_t I = 0; I < M.Moe->TopK; ++I)

@@ -400,6 +400,29 @@ void Resolver::checkModelFields(const Object &M) {
           spec::formatNumber(D), spec::formatNumber(N));
     }
   }
+  // The router's groups split the experts evenly, and a token's top_k
+  // fit in the groups it may use.
+  if (const spec::Field *Groups = M.ifSet(ModelField::Moe, MoeField::Groups)) {
+    const spec::Field *GroupTopK =
+        M.ifSet(ModelField::Moe, MoeField::GroupTopK);
+    double E = spec::numberOf(M.ifSet(ModelField::Moe, MoeField::Experts), 0);
+    double K = spec::numberOf(M.ifSet(ModelField::Moe, MoeField::TopK), 0);
+    double G = spec::numberOf(Groups, 1);
+    double Gk = spec::numberOf(GroupTopK, G);
+    auto Num = [](double V) { return spec::formatNumber(V); };
+    if (E > 0 && std::fmod(E, G) != 0)
+      Diags.report<DiagID::err_moe_groups_uneven>(at(Groups->Loc), Num(G),
+                                                  Num(E), M.Name);
+    else if (GroupTopK && Gk > G)
+      Diags.report<DiagID::err_moe_group_top_k_over>(at(GroupTopK->Loc),
+                                                     Num(Gk), Num(G), M.Name);
+    else if (GroupTopK && E > 0 && K > Gk * E / G)
+      Diags.report<DiagID::err_moe_group_top_k_small>(
+          at(GroupTopK->Loc), Num(Gk), Num(E / G), Num(K), M.Name);
+    else if (G > 1 && Gk >= G)
+      Diags.report<DiagID::err_moe_groups_unlimited>(at(Groups->Loc), Num(G),
+                                                     M.Name);
+  }
   // A parallel block is modelled for dense layers.
   const spec::Field *Parallel = M.ifSet(ModelField::ParallelBlock);
   if (Parallel &&

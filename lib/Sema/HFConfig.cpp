@@ -324,6 +324,15 @@ private:
       setWhole("moe.top_k", "num_experts_per_tok", true);
       setWhole("moe.shared_experts", "n_shared_experts", false);
       setWhole("moe.expert_ffn", "moe_intermediate_size", true);
+      // Node-limited routing: a token's experts from topk_group of the
+      // n_group groups (none where every group may be used: Kimi-K2's 1
+      // and 1).
+      std::optional<double> Groups = whole("n_group", false);
+      std::optional<double> GroupTopK = whole("topk_group", false);
+      if (Groups && GroupTopK && *Groups > 1 && *GroupTopK < *Groups) {
+        set("moe.groups", spec::Value::number(*Groups));
+        set("moe.group_top_k", spec::Value::number(*GroupTopK));
+      }
       // DeepseekV3DecoderLayer: layer j (0-based) is MoE when j >=
       // first_k_dense_replace and j % moe_layer_freq == 0. llmsys's
       // moe.every counts from the dense layers: with dense_layers d and
