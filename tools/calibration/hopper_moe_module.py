@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Compares the time llmsys gives a serving engine's routed MoE module on
+Hopper with TensorRT-LLM's measured one.
+
+The reference is NVIDIA's aiconfigurator database of TensorRT-LLM 1.3.0rc20
+MoE-module latencies on one H200 and one H100 (reference/kernels/
+aiconfigurator-moe-hopper-2026-08/moe_module.csv; its README gives the
+source and what one timing covers: routing, input quantization, FC1, the
+activation, FC2 and the finalize, no all-to-all), for five models' expert
+shapes under tensor parallelism, 1 to 16384 tokens entering the module.
+
+For each model, device and token count the script writes the model on the
+part at the timing's TP size as a decode step of that many sequences, in
+the timing's weight format (fp8 and fp8_block: FP8 weights and
+activations; w4a16_mxfp4: MXFP4 expert weights, BF16 activations, the
+rest BF16), sums the time llmsys gives the routed MoE operators of one
+decode layer (as tools/calibration/moe_kernels.py does) and prints both
+and the error. Nothing is fitted: the stdlib's `expert_memory` and
+`expert_overhead` of the H100 die come from this project's grouped-GEMM
+timings (tools/calibration/h200_moe.py); this prints how far the engine's
+whole module is from them, by token count.
+
+    python3 tools/calibration/hopper_moe_module.py
+    python3 tools/calibration/hopper_moe_module.py --device H200 \\
+        --model deepseek_v3 --tokens 1,128,4096
+"""
+import argparse
+import csv
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+from moe_kernels import module_times  # noqa: E402
+
+DATA = os.path.join(ROOT, "reference", "kernels",
+                    "aiconfigurator-moe-hopper-2026-08", "moe_module.csv")
+# The data's device names -> stdlib accelerators and their NVLink.
+DEVICES = {"NVIDIA H200": ("H200", "nvlink4"),
+           "NVIDIA H100 80GB HBM3": ("H100_SXM", "nvlink4")}
+# stdlib model -> the module it imports from.
+MODELS = {"deepseek_v3": "std.models.deepseek",
+          "qwen3_235b_a22b": "std.models.qwen",
+          "qwen3_30b_a3b": "std.models.qwen",
+          "gpt_oss_120b": "std.models.gpt_oss",
+          "llama4_maverick": "std.models.llama"}
+# The timing's format -> the mapping's formats.
+FORMATS = {
+    "fp8": "weights = fp8; activations = fp8",
+    "fp8_block": "weights = fp8; activations = fp8",
+    "w4a16_mxfp4": ("weights = fp4; activations = bf16; "
+                    "quantized = [experts]"),
+}
+
+SPEC = """import {module}
+import std.systems.nvidia
+system cal_node {{ node {{ accelerator = {accel}; devices = 8; fabric = {fabric} }} }}
+mapping cal {{ fusion = [flash_attention, swiglu, rmsnorm, rope]; precision = bf16; {formats}; kv_cache = bf16; tp = {tp} }}
+"""
+SCENARIO = ("serve n{n} {{ model = {model}; system = cal_node; "
+            "mapping = cal; devices = {tp}; prompt = 1024 tokens; "
+            "output = 2 tokens; batch = {n} }}\n")
+
+
+def load(path):
+    groups = {}
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            key = (r["device"], r["model"], r["moe_dtype"],
+                   int(r["moe_tp_size"]))
+            groups.setdefault(key, {})[int(r["num_tokens"])] = float(
+                r["latency_us"])
+    return groups
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--device", choices=sorted(v[0] for v in DEVICES.values()))
+    p.add_argument("--model", choices=sorted(MODELS))
+    p.add_argument("--tokens", help="comma-separated token counts (default: "
+                   "every count the data has)")
+    p.add_argument("--data", default=DATA)
+    p.add_argument("--llmsys-opt", default=os.path.join(
+        ROOT, "build", "bin", "llmsys-opt"))
+    a = p.parse_args()
+    wanted = ({int(t) for t in a.tokens.split(",")} if a.tokens else None)
+    stdlib = os.path.join(ROOT, "stdlib")
+    everything = []
+    for (device, model, dtype, tp), table in sorted(load(a.data).items()):
+        accel, fabric = DEVICES[device]
+        if (a.device and accel != a.device) or (a.model and model != a.model):
+            continue
+        counts = sorted(n for n in table if wanted is None or n in wanted)
+        if not counts:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            spec = os.path.join(tmp, "moe.llmsys")
+            with open(spec, "w") as f:
+                f.write(SPEC.format(module=MODELS[model], accel=accel,
+                                    fabric=fabric, formats=FORMATS[dtype],
+                                    tp=tp))
+                for n in counts:
+                    f.write(SCENARIO.format(n=n, model=model, tp=tp))
+            times = module_times(a.llmsys_opt, stdlib, spec, counts)
+        print("%s %s %s TP %d: routed MoE module of one layer" %
+              (accel, model, dtype, tp))
+        errors = []
+        for n in counts:
+            ours = times[n][0]
+            errors.append(ours / table[n] - 1)
+            print("  %5d tokens  measured %8.1f us  llmsys %8.1f us  %+5.0f%%"
+                  % (n, table[n], ours, 100 * errors[-1]))
+        print("  mean |error| %.1f%% over %d token counts" %
+              (100 * sum(abs(e) for e in errors) / len(errors), len(errors)))
+        everything += errors
+    if everything:
+        print("all: mean |error| %.1f%% over %d timings (mean %+.1f%%)" %
+              (100 * sum(abs(e) for e in everything) / len(everything),
+               len(everything), 100 * sum(everything) / len(everything)))
+
+
+if __name__ == "__main__":
+    main()
