@@ -1,27 +1,29 @@
 #!/usr/bin/env python3
-"""Compares the time llmsys gives a serving engine's routed MoE module on
-Hopper with TensorRT-LLM's measured one.
+"""Compares the time llmsys gives a serving engine's routed MoE module with
+TensorRT-LLM's measured one, on H200, H100 and B200.
 
 The reference is NVIDIA's aiconfigurator database of TensorRT-LLM 1.3.0rc20
-MoE-module latencies on one H200 and one H100 (reference/kernels/
-aiconfigurator-moe-hopper-2026-08/moe_module.csv; its README gives the
-source and what one timing covers: routing, input quantization, FC1, the
-activation, FC2 and the finalize, no all-to-all), for five models' expert
-shapes under tensor parallelism, 1 to 16384 tokens entering the module.
+MoE-module latencies on one H200, one H100 and one B200 (reference/kernels/
+aiconfigurator-moe-2026-08/moe_module.csv; its README gives the source and
+what one timing covers: routing, input quantization, FC1, the activation,
+FC2 and the finalize, no all-to-all), for five models' expert shapes under
+tensor parallelism, 1 to 16384 tokens entering the module.
 
 For each model, device and token count the script writes the model on the
 part at the timing's TP size as a decode step of that many sequences, in
 the timing's weight format (fp8 and fp8_block: FP8 weights and
-activations; w4a16_mxfp4: MXFP4 expert weights, BF16 activations, the
-rest BF16), sums the time llmsys gives the routed MoE operators of one
-decode layer (as tools/calibration/moe_kernels.py does) and prints both
-and the error. Nothing is fitted: the stdlib's `expert_memory` and
-`expert_overhead` of the H100 die come from this project's grouped-GEMM
-timings (tools/calibration/h200_moe.py); this prints how far the engine's
-whole module is from them, by token count.
+activations; nvfp4: NVFP4 weights and activations; w4a16_mxfp4 and
+w4a8_mxfp4_mxfp8: MXFP4 expert weights, BF16 or FP8 activations, the rest
+BF16), sums the time llmsys gives the routed MoE operators of one decode
+layer (as tools/calibration/moe_kernels.py does) and prints both and the
+error. Nothing is fitted: the stdlib's `expert_memory` and
+`expert_overhead` come from this project's H200 grouped-GEMM timings
+(tools/calibration/h200_moe.py) and, for the B200, TensorRT-LLM's tech
+blog 24 up to 384 tokens (moe_kernels.py); this prints how far the
+engine's whole module is from them, by token count.
 
-    python3 tools/calibration/hopper_moe_module.py
-    python3 tools/calibration/hopper_moe_module.py --device H200 \\
+    python3 tools/calibration/trtllm_moe_module.py
+    python3 tools/calibration/trtllm_moe_module.py --device H200 \\
         --model deepseek_v3 --tokens 1,128,4096
 """
 import argparse
@@ -36,10 +38,11 @@ sys.path.insert(0, HERE)
 from moe_kernels import module_times  # noqa: E402
 
 DATA = os.path.join(ROOT, "reference", "kernels",
-                    "aiconfigurator-moe-hopper-2026-08", "moe_module.csv")
+                    "aiconfigurator-moe-2026-08", "moe_module.csv")
 # The data's device names -> stdlib accelerators and their NVLink.
 DEVICES = {"NVIDIA H200": ("H200", "nvlink4"),
-           "NVIDIA H100 80GB HBM3": ("H100_SXM", "nvlink4")}
+           "NVIDIA H100 80GB HBM3": ("H100_SXM", "nvlink4"),
+           "NVIDIA B200": ("B200", "nvlink5")}
 # stdlib model -> the module it imports from.
 MODELS = {"deepseek_v3": "std.models.deepseek",
           "qwen3_235b_a22b": "std.models.qwen",
@@ -50,8 +53,11 @@ MODELS = {"deepseek_v3": "std.models.deepseek",
 FORMATS = {
     "fp8": "weights = fp8; activations = fp8",
     "fp8_block": "weights = fp8; activations = fp8",
+    "nvfp4": "weights = fp4; activations = fp4",
     "w4a16_mxfp4": ("weights = fp4; activations = bf16; "
                     "quantized = [experts]"),
+    "w4a8_mxfp4_mxfp8": ("weights = fp4; activations = fp8; "
+                         "quantized = [experts]"),
 }
 
 SPEC = """import {module}
