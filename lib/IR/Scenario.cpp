@@ -373,6 +373,7 @@ AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.KvCacheNarrowEfficiency = Eff(EF::KvCacheNarrow, C.KvCacheEfficiency);
   C.ExpertMemoryEfficiency = Eff(EF::ExpertMemory, C.MemoryEfficiency);
   C.ExpertOverhead = Eff(EF::ExpertOverhead, 0);
+  C.ExpertFp4Efficiency = Eff(EF::ExpertFp4, 1);
   C.TileM = integerOf(A.ifSet(AF::Efficiency, EF::TileM), 128);
   C.TileN = integerOf(A.ifSet(AF::Efficiency, EF::TileN), 128);
   C.TileK = integerOf(A.ifSet(AF::Efficiency, EF::TileK), 32);

@@ -427,6 +427,9 @@ struct AcceleratorConfig {
   /// (efficiency.expert_memory, expert_overhead).
   double ExpertMemoryEfficiency = 1;
   double ExpertOverhead = 0;
+  /// The fraction of the tiled GEMM model's rate those that run at the
+  /// 4-bit rate reach (efficiency.expert_fp4).
+  double ExpertFp4Efficiency = 1;
   /// Achieved fraction of the peak of fused attention kernels, forward
   /// and backward (efficiency.attention, attention_backward).
   double AttentionEfficiency = 1;

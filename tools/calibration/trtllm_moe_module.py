@@ -25,10 +25,19 @@ engine's whole module is from them, by token count.
     python3 tools/calibration/trtllm_moe_module.py
     python3 tools/calibration/trtllm_moe_module.py --device H200 \\
         --model deepseek_v3 --tokens 1,128,4096
+
+With --fit-fp4 the script fits the part's `efficiency.expert_fp4` (the
+fraction of the tiled GEMM model's rate a serving engine's expert GEMMs
+at the 4-bit rate reach) to the device's NVFP4 timings, 0.05 to 1 by
+0.01 (--low and --high narrow it), for the least mean |error| over them,
+and prints the fit:
+
+    python3 tools/calibration/trtllm_moe_module.py --device B200 --fit-fp4
 """
 import argparse
 import csv
 import os
+import shutil
 import sys
 import tempfile
 
@@ -36,6 +45,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 from moe_kernels import module_times  # noqa: E402
+from narrow import with_field  # noqa: E402
 
 DATA = os.path.join(ROOT, "reference", "kernels",
                     "aiconfigurator-moe-2026-08", "moe_module.csv")
@@ -81,6 +91,58 @@ def load(path):
     return groups
 
 
+def write_spec(path, device, model, dtype, tp, counts):
+    accel, fabric = DEVICES[device]
+    with open(path, "w") as f:
+        f.write(SPEC.format(module=MODELS[model], accel=accel, fabric=fabric,
+                            formats=FORMATS[dtype], tp=tp))
+        for n in counts:
+            f.write(SCENARIO.format(n=n, model=model, tp=tp))
+
+
+def fit_fp4(a, groups):
+    """Grid over the part's expert_fp4 against its NVFP4 timings."""
+    accel = a.device
+    chosen = {k: v for k, v in groups.items()
+              if DEVICES[k[0]][0] == accel and k[2] == "nvfp4"}
+    if not chosen:
+        sys.exit("no NVFP4 timings for %s" % accel)
+    best = None
+    with tempfile.TemporaryDirectory() as tmp:
+        stdlib = os.path.join(tmp, "stdlib")
+        shutil.copytree(os.path.join(ROOT, "stdlib"), stdlib)
+        path = os.path.join(stdlib, "hardware", "nvidia.llmsys")
+        original = open(path).read()
+        specs = []
+        for (device, model, dtype, tp), table in sorted(chosen.items()):
+            spec = os.path.join(tmp, "%s.llmsys" % model)
+            write_spec(spec, device, model, dtype, tp, sorted(table))
+            specs.append((model, spec, table))
+        for step in range(int(round(100 * a.low)),
+                          int(round(100 * a.high)) + 1):
+            fraction = step / 100.0
+            text = with_field(original, accel, "expert_fp4", fraction)
+            if text is None:
+                sys.exit("no accelerator %s in stdlib/hardware/nvidia.llmsys"
+                         % accel)
+            open(path, "w").write(text)
+            errors, per = [], {}
+            for model, spec, table in specs:
+                counts = sorted(table)
+                times = module_times(a.llmsys_opt, stdlib, spec, counts)
+                e = [times[n][0] / table[n] - 1 for n in counts]
+                errors += e
+                per[model] = sum(abs(x) for x in e) / len(e)
+            mean = sum(abs(x) for x in errors) / len(errors)
+            if best is None or mean < best[0]:
+                best = (mean, fraction, per, len(errors))
+    mean, fraction, per, n = best
+    for model in sorted(per):
+        print("  %-16s mean |error| %.1f%%" % (model, 100 * per[model]))
+    print("fit: %s expert_fp4 %.2f (mean |error| %.1f%% over %d NVFP4 "
+          "timings)" % (accel, fraction, 100 * mean, n))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--device", choices=sorted(v[0] for v in DEVICES.values()))
@@ -90,12 +152,25 @@ def main():
     p.add_argument("--data", default=DATA)
     p.add_argument("--llmsys-opt", default=os.path.join(
         ROOT, "build", "bin", "llmsys-opt"))
+    p.add_argument("--fit-fp4", action="store_true",
+                   help="fit --device's expert_fp4 to its NVFP4 timings")
+    p.add_argument("--low", type=float, default=0.05,
+                   help="--fit-fp4's smallest fraction")
+    p.add_argument("--high", type=float, default=1.0,
+                   help="--fit-fp4's largest fraction")
     a = p.parse_args()
+    if a.fit_fp4:
+        if not a.device:
+            sys.exit("--fit-fp4 needs --device")
+        if not 0 < a.low <= a.high <= 1:
+            sys.exit("--low and --high: 0 < low <= high <= 1")
+        fit_fp4(a, load(a.data))
+        return
     wanted = ({int(t) for t in a.tokens.split(",")} if a.tokens else None)
     stdlib = os.path.join(ROOT, "stdlib")
     everything = []
     for (device, model, dtype, tp), table in sorted(load(a.data).items()):
-        accel, fabric = DEVICES[device]
+        accel = DEVICES[device][0]
         if (a.device and accel != a.device) or (a.model and model != a.model):
             continue
         counts = sorted(n for n in table if wanted is None or n in wanted)
@@ -103,12 +178,7 @@ def main():
             continue
         with tempfile.TemporaryDirectory() as tmp:
             spec = os.path.join(tmp, "moe.llmsys")
-            with open(spec, "w") as f:
-                f.write(SPEC.format(module=MODELS[model], accel=accel,
-                                    fabric=fabric, formats=FORMATS[dtype],
-                                    tp=tp))
-                for n in counts:
-                    f.write(SCENARIO.format(n=n, model=model, tp=tp))
+            write_spec(spec, device, model, dtype, tp, counts)
             times = module_times(a.llmsys_opt, stdlib, spec, counts)
         print("%s %s %s TP %d: routed MoE module of one layer" %
               (accel, model, dtype, tp))
