@@ -224,17 +224,14 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
                   : O.Ph == Phase::BackwardData
                       ? A.AttentionNarrowBackwardEfficiency
                       : A.AttentionNarrowEfficiency;
+    // A serving engine's grouped expert GEMMs (prefill and decode; training
+    // frameworks run other kernels) at the 4-bit rate: a fraction of the
+    // tiled model's rate of their own (TensorRT-LLM's NVFP4 MoE module,
+    // tools/calibration/trtllm_moe_module.py).
+    if ((O.Ph == Phase::Prefill || O.Ph == Phase::Decode) &&
+        O.routedExpert() && A.runsAs(O.Type) == DType::FP4)
+      Efficiency *= A.ExpertFp4Efficiency;
   }
-  // A serving engine's grouped expert GEMMs (prefill and decode; training
-  // frameworks run other kernels): those at the 4-bit rate reach a
-  // fraction of the tiled model's rate of their own (TensorRT-LLM's NVFP4
-  // MoE module, tools/calibration/trtllm_moe_module.py); all stream the
-  // experts' weights at a fraction of their own and pay a fixed time each
-  // (below).
-  const bool ServingExperts =
-      (O.Ph == Phase::Prefill || O.Ph == Phase::Decode) && O.routedExpert();
-  if (ServingExperts && Contraction && A.runsAs(O.Type) == DType::FP4)
-    Efficiency *= A.ExpertFp4Efficiency;
   T.Efficiency = Efficiency;
   double Peak = Flops > 0 ? R.Peak : 0;
   if (O.SparseWeight)
@@ -261,6 +258,11 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
       T.Compute += T.BlockOverhead;
     }
   }
+  // A serving engine's grouped expert GEMMs (prefill and decode; training
+  // frameworks run other kernels) stream the experts' weights at their own
+  // fraction, and each pays a fixed time of its own.
+  const bool ServingExperts =
+      (O.Ph == Phase::Prefill || O.Ph == Phase::Decode) && O.routedExpert();
   // Bandwidth: decode attention reading the KV cache (scattered per
   // sequence and head; an 8- or 4-bit cache, the B operand of its
   // products, at a fraction of its own), normalisation and element-wise
