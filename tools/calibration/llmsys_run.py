@@ -5,6 +5,15 @@ import subprocess
 import sys
 
 
+def copy_stdlib(tmp, root):
+    """A copy of ROOT's stdlib under TMP for a fit to write into: its folder
+    and the path of its NVIDIA hardware file."""
+    import shutil
+    stdlib = os.path.join(tmp, "stdlib")
+    shutil.copytree(os.path.join(root, "stdlib"), stdlib)
+    return stdlib, os.path.join(stdlib, "hardware", "nvidia.llmsys")
+
+
 def run(llmsys, stdlib, args):
     """stdout of `llmsys ARGS` with LLMSYS_STDLIB=stdlib; exits on failure."""
     env = dict(os.environ, LLMSYS_STDLIB=stdlib)
@@ -49,13 +58,10 @@ def eval_with(llmsys, root, accelerator, fields, spec_text):
     ROOT's stdlib whose ACCELERATOR writes FIELDS ({field: value} in its
     efficiency block, narrow.with_field)."""
     import json
-    import shutil
     import tempfile
     from narrow import with_field
     with tempfile.TemporaryDirectory() as tmp:
-        stdlib = os.path.join(tmp, "stdlib")
-        shutil.copytree(os.path.join(root, "stdlib"), stdlib)
-        path = os.path.join(stdlib, "hardware", "nvidia.llmsys")
+        stdlib, path = copy_stdlib(tmp, root)
         text = open(path).read()
         for field, value in fields.items():
             text = with_field(text, accelerator, field, value)

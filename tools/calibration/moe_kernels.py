@@ -37,7 +37,6 @@ MoE layer (lib/Passes/ExpandLayers.cpp) changes.
 import argparse
 import os
 import re
-import shutil
 import sys
 import tempfile
 
@@ -113,9 +112,7 @@ def main():
     counts = sorted(table)
     best = None
     with tempfile.TemporaryDirectory() as tmp:
-        stdlib = os.path.join(tmp, "stdlib")
-        shutil.copytree(os.path.join(ROOT, "stdlib"), stdlib)
-        path = os.path.join(stdlib, "hardware", "nvidia.llmsys")
+        stdlib, path = llmsys_run.copy_stdlib(tmp, ROOT)
         original = open(path).read()
         spec = os.path.join(tmp, "moe.llmsys")
         with open(spec, "w") as f:

@@ -38,7 +38,6 @@ import argparse
 import json
 import os
 import re
-import shutil
 import sys
 import tempfile
 
@@ -130,9 +129,7 @@ def main():
     if a.field == "narrow_block" and not a.block:
         p.error("--field narrow_block fits block-scaled GEMMs: give --block")
     with tempfile.TemporaryDirectory() as tmp:
-        stdlib = os.path.join(tmp, "stdlib")
-        shutil.copytree(os.path.join(ROOT, "stdlib"), stdlib)
-        path = os.path.join(stdlib, "hardware", "nvidia.llmsys")
+        stdlib, path = llmsys_run.copy_stdlib(tmp, ROOT)
         text = with_field(open(path).read(), a.accelerator, a.field, 1.0)
         if text is not None and a.field == "compute":
             text = with_field(text, a.accelerator, "sustained", 1.0)

@@ -26,7 +26,6 @@ import csv
 import io
 import os
 import re
-import shutil
 import sys
 import tempfile
 
@@ -82,8 +81,7 @@ def main():
     grid = [round(a.low + i * a.step, 6) for i in range(n + 1)]
     results = []
     with tempfile.TemporaryDirectory() as tmp:
-        stdlib = os.path.join(tmp, "stdlib")
-        shutil.copytree(os.path.join(ROOT, "stdlib"), stdlib)
+        stdlib, _ = llmsys_run.copy_stdlib(tmp, ROOT)
         target = os.path.join(stdlib, "hardware", owner[0])
         for v in grid:
             with open(target, "w") as f:

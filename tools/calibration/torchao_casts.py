@@ -41,11 +41,11 @@ import argparse
 import csv
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 
+import llmsys_run
 from narrow import with_field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -189,9 +189,7 @@ def main():
     a = p.parse_args()
     rows = shapes(DATA)
     with tempfile.TemporaryDirectory() as tmp:
-        stdlib = os.path.join(tmp, "stdlib")
-        shutil.copytree(os.path.join(ROOT, "stdlib"), stdlib)
-        hw = os.path.join(stdlib, "hardware", "nvidia.llmsys")
+        stdlib, hw = llmsys_run.copy_stdlib(tmp, ROOT)
         text = with_field(open(hw).read(), ACCEL, "sustained", 1.0)
         open(hw, "w").write(text)
 

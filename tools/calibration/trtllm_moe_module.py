@@ -37,13 +37,13 @@ and prints the fit:
 import argparse
 import csv
 import os
-import shutil
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
+from llmsys_run import copy_stdlib  # noqa: E402
 from moe_kernels import module_times  # noqa: E402
 from narrow import with_field  # noqa: E402
 
@@ -109,9 +109,7 @@ def fit_fp4(a, groups):
         sys.exit("no NVFP4 timings for %s" % accel)
     best = None
     with tempfile.TemporaryDirectory() as tmp:
-        stdlib = os.path.join(tmp, "stdlib")
-        shutil.copytree(os.path.join(ROOT, "stdlib"), stdlib)
-        path = os.path.join(stdlib, "hardware", "nvidia.llmsys")
+        stdlib, path = copy_stdlib(tmp, ROOT)
         original = open(path).read()
         specs = []
         for (device, model, dtype, tp), table in sorted(chosen.items()):
