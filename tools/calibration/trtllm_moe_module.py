@@ -7,16 +7,20 @@ MoE-module latencies on one H200, one H100 and one B200 (reference/kernels/
 aiconfigurator-moe-2026-08/moe_module.csv; its README gives the source and
 what one timing covers: routing, input quantization, FC1, the activation,
 FC2 and the finalize, no all-to-all), for five models' expert shapes under
-tensor parallelism, 1 to 16384 tokens entering the module.
+tensor parallelism and, at the sizes the data's DEP serving rows use,
+expert parallelism, 1 to 16384 tokens entering the module.
 
 For each model, device and token count the script writes the model on the
-part at the timing's TP size as a decode step of that many sequences, in
+part at the timing's TP size as a decode step of that many sequences (an
+expert-parallel timing of n tokens: dp = ep = EP replicas of n / EP
+sequences each, the tokens of the EP group reaching a rank's E / EP
+experts; the counts EP does not divide are left out), in
 the timing's weight format (fp8 and fp8_block: FP8 weights and
 activations; nvfp4: NVFP4 weights and activations; w4a16_mxfp4 and
 w4a8_mxfp4_mxfp8: MXFP4 expert weights, BF16 or FP8 activations, the rest
 BF16), sums the time llmsys gives the routed MoE operators of one decode
 layer (as tools/calibration/moe_kernels.py does) and prints both and the
-error. Nothing is fitted: the stdlib's `expert_memory` and
+error. Nothing is fitted here: the stdlib's `expert_memory` and
 `expert_overhead` come from this project's H200 grouped-GEMM timings
 (tools/calibration/h200_moe.py) and, for the B200, TensorRT-LLM's tech
 blog 24 up to 384 tokens (moe_kernels.py); this prints how far the
@@ -30,7 +34,7 @@ With --fit-fp4 the script fits the part's `efficiency.expert_fp4` (the
 fraction of the tiled GEMM model's rate a serving engine's expert GEMMs
 at the 4-bit rate reach) to the device's NVFP4 timings, 0.05 to 1 by
 0.01 (--low and --high narrow it), for the least mean |error| over them,
-and prints the fit:
+and prints the fit (over the rows at expert parallelism 1 only):
 
     python3 tools/calibration/trtllm_moe_module.py --device B200 --fit-fp4
 """
@@ -73,11 +77,11 @@ FORMATS = {
 SPEC = """import {module}
 import std.systems.nvidia
 system cal_node {{ node {{ accelerator = {accel}; devices = 8; fabric = {fabric} }} }}
-mapping cal {{ fusion = [flash_attention, swiglu, rmsnorm, rope]; precision = bf16; {formats}; kv_cache = bf16; tp = {tp} }}
+mapping cal {{ fusion = [flash_attention, swiglu, rmsnorm, rope]; precision = bf16; {formats}; kv_cache = bf16; tp = {tp}; dp = {ep}; ep = {ep} }}
 """
 SCENARIO = ("serve n{n} {{ model = {model}; system = cal_node; "
-            "mapping = cal; devices = {tp}; prompt = 1024 tokens; "
-            "output = 2 tokens; batch = {n} }}\n")
+            "mapping = cal; devices = {devices}; prompt = 1024 tokens; "
+            "output = 2 tokens; batch = {batch} }}\n")
 
 
 def load(path):
@@ -85,26 +89,33 @@ def load(path):
     with open(path) as f:
         for r in csv.DictReader(f):
             key = (r["device"], r["model"], r["moe_dtype"],
-                   int(r["moe_tp_size"]))
+                   int(r["moe_tp_size"]), int(r["moe_ep_size"]))
             groups.setdefault(key, {})[int(r["num_tokens"])] = float(
                 r["latency_us"])
     return groups
 
 
-def write_spec(path, device, model, dtype, tp, counts):
+def representable(n, ep):
+    """A timing of n tokens over ep ranks is written as ep replicas of n / ep
+    sequences each: the counts ep divides."""
+    return n % ep == 0
+
+
+def write_spec(path, device, model, dtype, tp, ep, counts):
     accel, fabric = DEVICES[device]
     with open(path, "w") as f:
         f.write(SPEC.format(module=MODELS[model], accel=accel, fabric=fabric,
-                            formats=FORMATS[dtype], tp=tp))
+                            formats=FORMATS[dtype], tp=tp, ep=ep))
         for n in counts:
-            f.write(SCENARIO.format(n=n, model=model, tp=tp))
+            f.write(SCENARIO.format(n=n, model=model, devices=tp * ep,
+                                    batch=n // ep))
 
 
 def fit_fp4(a, groups):
     """Grid over the part's expert_fp4 against its NVFP4 timings."""
     accel = a.device
     chosen = {k: v for k, v in groups.items()
-              if DEVICES[k[0]][0] == accel and k[2] == "nvfp4"}
+              if DEVICES[k[0]][0] == accel and k[2] == "nvfp4" and k[4] == 1}
     if not chosen:
         sys.exit("no NVFP4 timings for %s" % accel)
     best = None
@@ -112,9 +123,9 @@ def fit_fp4(a, groups):
         stdlib, path = copy_stdlib(tmp, ROOT)
         original = open(path).read()
         specs = []
-        for (device, model, dtype, tp), table in sorted(chosen.items()):
+        for (device, model, dtype, tp, ep), table in sorted(chosen.items()):
             spec = os.path.join(tmp, "%s.llmsys" % model)
-            write_spec(spec, device, model, dtype, tp, sorted(table))
+            write_spec(spec, device, model, dtype, tp, ep, sorted(table))
             specs.append((model, spec, table))
         for step in range(int(round(100 * a.low)),
                           int(round(100 * a.high)) + 1):
@@ -167,19 +178,25 @@ def main():
     wanted = ({int(t) for t in a.tokens.split(",")} if a.tokens else None)
     stdlib = os.path.join(ROOT, "stdlib")
     everything = []
-    for (device, model, dtype, tp), table in sorted(load(a.data).items()):
+    for (device, model, dtype, tp, ep), table in sorted(
+            load(a.data).items()):
         accel = DEVICES[device][0]
         if (a.device and accel != a.device) or (a.model and model != a.model):
             continue
-        counts = sorted(n for n in table if wanted is None or n in wanted)
+        counts = sorted(n for n in table if (wanted is None or n in wanted)
+                        and representable(n, ep))
         if not counts:
             continue
         with tempfile.TemporaryDirectory() as tmp:
             spec = os.path.join(tmp, "moe.llmsys")
-            write_spec(spec, device, model, dtype, tp, counts)
+            write_spec(spec, device, model, dtype, tp, ep, counts)
             times = module_times(a.llmsys_opt, stdlib, spec, counts)
-        print("%s %s %s TP %d: routed MoE module of one layer" %
-              (accel, model, dtype, tp))
+        where = "TP %d" % tp if ep == 1 else "EP %d" % ep
+        skipped = sum(1 for n in table if not representable(n, ep))
+        print("%s %s %s %s: routed MoE module of one layer%s" %
+              (accel, model, dtype, where,
+               " (%d counts below %d tokens not written)" % (skipped, ep)
+               if skipped else ""))
         errors = []
         for n in counts:
             ours = times[n][0]
