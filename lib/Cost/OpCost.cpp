@@ -228,9 +228,18 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
     // frameworks run other kernels) at the 4-bit rate: a fraction of the
     // tiled model's rate of their own (TensorRT-LLM's NVFP4 MoE module,
     // tools/calibration/trtllm_moe_module.py).
+    // Those whose 8-bit operands carry block scales (a mapping's
+    // scale_block) at the engine's block-scaled rate, in place of the
+    // part's (TensorRT-LLM's block FP8 MoE module on Hopper against its
+    // per-tensor one: tools/calibration/trtllm_moe_module.py --block).
     if ((O.Ph == Phase::Prefill || O.Ph == Phase::Decode) &&
-        O.routedExpert() && A.runsAs(O.Type) == DType::FP4)
-      Efficiency *= A.ExpertFp4Efficiency;
+        O.routedExpert()) {
+      const DType Runs = A.runsAs(O.Type);
+      if (Runs == DType::FP4)
+        Efficiency *= A.ExpertFp4Efficiency;
+      else if (Runs == DType::FP8 && O.blockScaled())
+        Efficiency *= A.ExpertBlockEfficiency / A.NarrowBlockEfficiency;
+    }
   }
   T.Efficiency = Efficiency;
   double Peak = Flops > 0 ? R.Peak : 0;

@@ -221,6 +221,9 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
   C.OffloadWeights = Offloaded == OffloadKind::Weights;
   C.OffloadOptimizer = Offloaded == OffloadKind::Optimizer;
   C.OffloadActivations = Offloaded == OffloadKind::Activations;
+  const spec::Field *ScaleBlock = M.ifSet(MF::ScaleBlock);
+  C.ScaleBlock = integerOf(ScaleBlock, 0);
+  C.Locs.ScaleBlock = locOf(M, ScaleBlock);
   const spec::Field *OffloadLayers = M.ifSet(MF::OffloadLayers);
   C.OffloadLayers = integerOf(OffloadLayers, 0);
   C.Locs.OffloadLayers = locOf(M, OffloadLayers);
@@ -381,6 +384,7 @@ AcceleratorConfig acceleratorFromSpec(const spec::Object &A) {
   C.SmallTile = Eff(EF::SmallTile, 0);
   C.NarrowEfficiency = Eff(EF::Narrow, 1);
   C.NarrowBlockEfficiency = Eff(EF::NarrowBlock, 1);
+  C.ExpertBlockEfficiency = Eff(EF::ExpertBlock, C.NarrowBlockEfficiency);
   C.Fp4Efficiency = Eff(EF::Fp4, C.NarrowEfficiency);
   C.AttentionNarrowEfficiency = Eff(EF::AttentionNarrow, C.NarrowEfficiency);
   C.AttentionNarrowBackwardEfficiency =

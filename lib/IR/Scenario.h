@@ -166,7 +166,8 @@ struct MappingLocs {
       GlobalBatch, Schedule, VirtualStages, Offload, Gradients, Activations,
       Recipe, TpOverlap, TpOverlapBackward, EpOverlap, EpSms, EpDispatch, DpBucket,
       DpOverlapGather, OffloadLayers, DpCtas, CpCtas, PpCtas,
-      ExpertTp, SparseWeights, Quantized, Recompute, RecomputeModules,
+      ExpertTp, SparseWeights, Quantized, ScaleBlock, Recompute,
+      RecomputeModules,
       StageLayers,
       FirstStageLayers, LastStageLayers, Fusion, Decl;
 };
@@ -227,6 +228,9 @@ struct MappingConfig {
   bool QuantizedWritten = false;
   /// A part `quantized` lists twice (the first such; -1: none).
   int8_t QuantizedTwice = -1;
+  /// Serving: the elements a scale of the quantized 8-bit GEMMs' operands
+  /// covers (scale_block; 0: per-tensor scales).
+  int64_t ScaleBlock = 0;
   bool quantizes(QuantizedPart P) const {
     return (Quantized >> static_cast<unsigned>(P)) & 1u;
   }
@@ -430,6 +434,10 @@ struct AcceleratorConfig {
   /// The fraction of the tiled GEMM model's rate those that run at the
   /// 4-bit rate reach (efficiency.expert_fp4).
   double ExpertFp4Efficiency = 1;
+  /// Those whose 8-bit operands carry block scales: their rate relative to
+  /// per-tensor scaled ones', in place of NarrowBlockEfficiency
+  /// (efficiency.expert_block).
+  double ExpertBlockEfficiency = 1;
   /// Achieved fraction of the peak of fused attention kernels, forward
   /// and backward (efficiency.attention, attention_backward).
   double AttentionEfficiency = 1;

@@ -80,6 +80,11 @@ public:
     std::optional<QuantizedPart> Part = quantizedPart(Name);
     if (Part && !S.Mapping.quantizes(*Part))
       return {S.Mapping.Precision, PB, PB};
+    // Block-scaled 8-bit GEMMs (serving's scale_block): the activations'
+    // scales in their bytes, as the quantize pass writes a recipe's block
+    // (ir::Op::blockScaled).
+    if (S.Mapping.ScaleBlock > 0 && dtypeBytes(Act) == 1)
+      return {Act, AB + 1.0 / double(S.Mapping.ScaleBlock), WB};
     return {Act, AB, WB};
   }
 

@@ -460,6 +460,17 @@ private:
                              dtypeName(Map.Precision).str() +
                              ") it changes nothing");
     }
+    if (Map.ScaleBlock > 0) {
+      if (S.Training)
+        error<DiagID::err_scale_block>(
+            L.ScaleBlock, "it is modelled for serving (a training run's "
+                          "GEMMs take their recipe's block)");
+      else if (dtypeBytes(Map.Activations) != 1)
+        error<DiagID::err_scale_block>(
+            L.ScaleBlock, "the activations are " +
+                              dtypeName(Map.Activations).str() +
+                              ": no GEMM runs at the 8-bit rate");
+    }
     if (Map.Fusion.TwoAttentionKernels)
       error<DiagID::err_fusion_attention_kernels>(L.Fusion);
     if (Map.Fusion.GluClamp && !Map.Fusion.SwiGLU)

@@ -15,8 +15,8 @@ part at the timing's TP size as a decode step of that many sequences (an
 expert-parallel timing of n tokens: dp = ep = EP replicas of n / EP
 sequences each, the tokens of the EP group reaching a rank's E / EP
 experts; the counts EP does not divide are left out), in
-the timing's weight format (fp8 and fp8_block: FP8 weights and
-activations; nvfp4: NVFP4 weights and activations; w4a16_mxfp4 and
+the timing's weight format (fp8: FP8 weights and activations; fp8_block:
+the same with 128-element scale blocks, scale_block = 128; nvfp4: NVFP4 weights and activations; w4a16_mxfp4 and
 w4a8_mxfp4_mxfp8: MXFP4 expert weights, BF16 or FP8 activations, the rest
 BF16), sums the time llmsys gives the routed MoE operators of one decode
 layer (as tools/calibration/moe_kernels.py does) and prints both and the
@@ -37,7 +37,20 @@ at the 4-bit rate reach) to the device's NVFP4 timings, 0.05 to 1 by
 and prints the fit (over the rows at expert parallelism 1 only):
 
     python3 tools/calibration/trtllm_moe_module.py --device B200 --fit-fp4
+
+With --block the script reads the same database's modules in per-tensor
+FP8 and in block-scaled FP8 (DeepSeek's 128 x 128 blocks) of every expert
+shape timed both ways at expert and tensor parallelism 1
+(moe_block_fp8.csv beside moe_module.csv: 4096, 8192 and 16384 tokens),
+and prints, for the device, the per-tensor module's time over the
+block-scaled one's where the GEMMs are compute-bound (at least 512 tokens
+an expert: what the block scales cost is the tensor cores' time, not the
+weights' bytes) and their median, the part's `efficiency.expert_block`
+(the block-scaled expert GEMMs' rate relative to per-tensor ones'):
+
+    python3 tools/calibration/trtllm_moe_module.py --device H200 --block
 """
+import statistics
 import argparse
 import csv
 import os
@@ -53,6 +66,9 @@ from narrow import with_field  # noqa: E402
 
 DATA = os.path.join(ROOT, "reference", "kernels",
                     "aiconfigurator-moe-2026-08", "moe_module.csv")
+BLOCK_DATA = os.path.join(os.path.dirname(DATA), "moe_block_fp8.csv")
+# Tokens an expert from which a module's GEMMs are compute-bound (--block).
+COMPUTE_BOUND = 512
 # The data's device names -> stdlib accelerators and their NVLink.
 DEVICES = {"NVIDIA H200": ("H200", "nvlink4"),
            "NVIDIA H100 80GB HBM3": ("H100_SXM", "nvlink4"),
@@ -66,7 +82,7 @@ MODELS = {"deepseek_v3": "std.models.deepseek",
 # The timing's format -> the mapping's formats.
 FORMATS = {
     "fp8": "weights = fp8; activations = fp8",
-    "fp8_block": "weights = fp8; activations = fp8",
+    "fp8_block": "weights = fp8; activations = fp8; scale_block = 128",
     "nvfp4": "weights = fp4; activations = fp4",
     "w4a16_mxfp4": ("weights = fp4; activations = bf16; "
                     "quantized = [experts]"),
@@ -152,6 +168,40 @@ def fit_fp4(a, groups):
           "timings)" % (accel, fraction, 100 * mean, n))
 
 
+def block_ratio(a):
+    """Per-tensor over block-scaled FP8 module time, compute-bound rows."""
+    times = {}
+    with open(a.block_data) as f:
+        for r in csv.DictReader(f):
+            if DEVICES[r["device"]][0] != a.device:
+                continue
+            shape = (int(r["hidden_size"]), int(r["inter_size"]),
+                     int(r["topk"]), int(r["num_experts"]),
+                     int(r["num_tokens"]))
+            times.setdefault(shape, {})[r["moe_dtype"]] = (
+                float(r["latency_us"]), r["kernel_source"])
+    ratios = []
+    print("%s: per-tensor FP8 over block-scaled FP8 module time "
+          "(TensorRT-LLM 1.3.0rc20, balanced, TP 1, EP 1)" % a.device)
+    for (h, i, k, e, n), t in sorted(times.items()):
+        if "fp8" not in t or "fp8_block" not in t:
+            continue
+        per_expert = n * k / e
+        bound = per_expert >= COMPUTE_BOUND
+        ratio = t["fp8"][0] / t["fp8_block"][0]
+        if bound:
+            ratios.append(ratio)
+        print("  %5d / %5d, %3d experts, top %2d, %5d tokens (%5.0f an "
+              "expert)  %8.1f us  %8.1f us (%s)  %.3f%s"
+              % (h, i, e, k, n, per_expert, t["fp8"][0], t["fp8_block"][0],
+                 t["fp8_block"][1], ratio, "" if bound else "  (not counted)"))
+    if not ratios:
+        sys.exit("no compute-bound pairs for %s" % a.device)
+    print("expert_block %.3f: the median of %d compute-bound pairs "
+          "(%.3f to %.3f)" % (statistics.median(ratios), len(ratios),
+                              min(ratios), max(ratios)))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--device", choices=sorted(v[0] for v in DEVICES.values()))
@@ -161,6 +211,10 @@ def main():
     p.add_argument("--data", default=DATA)
     p.add_argument("--llmsys-opt", default=os.path.join(
         ROOT, "build", "bin", "llmsys-opt"))
+    p.add_argument("--block", action="store_true",
+                   help="--device's block-scaled FP8 expert rate relative "
+                   "to per-tensor FP8's (efficiency.expert_block)")
+    p.add_argument("--block-data", default=BLOCK_DATA)
     p.add_argument("--fit-fp4", action="store_true",
                    help="fit --device's expert_fp4 to its NVFP4 timings")
     p.add_argument("--low", type=float, default=0.05,
@@ -168,6 +222,11 @@ def main():
     p.add_argument("--high", type=float, default=1.0,
                    help="--fit-fp4's largest fraction")
     a = p.parse_args()
+    if a.block:
+        if not a.device:
+            sys.exit("--block needs --device")
+        block_ratio(a)
+        return
     if a.fit_fp4:
         if not a.device:
             sys.exit("--fit-fp4 needs --device")
