@@ -225,13 +225,12 @@ OpTime opTime(const Op &O, const AcceleratorConfig &A, double Context,
                       ? A.AttentionNarrowBackwardEfficiency
                       : A.AttentionNarrowEfficiency;
     // A serving engine's grouped expert GEMMs (prefill and decode; training
-    // frameworks run other kernels) at the 4-bit rate: a fraction of the
-    // tiled model's rate of their own (TensorRT-LLM's NVFP4 MoE module,
-    // tools/calibration/trtllm_moe_module.py).
-    // Those whose 8-bit operands carry block scales (a mapping's
-    // scale_block) at the engine's block-scaled rate, in place of the
-    // part's (TensorRT-LLM's block FP8 MoE module on Hopper against its
-    // per-tensor one: tools/calibration/trtllm_moe_module.py --block).
+    // frameworks run other kernels) run kernels of their own: at the 4-bit
+    // rate, a fraction of the tiled model's rate (expert_fp4); with block-
+    // scaled 8-bit operands (a mapping's scale_block), the engine's
+    // block-scaled rate in place of the part's narrow_block (expert_block).
+    // Both read off TensorRT-LLM's MoE module timings
+    // (tools/calibration/trtllm_moe_module.py --fit-fp4, --block).
     if ((O.Ph == Phase::Prefill || O.Ph == Phase::Decode) &&
         O.routedExpert()) {
       const DType Runs = A.runsAs(O.Type);

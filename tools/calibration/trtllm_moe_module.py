@@ -14,11 +14,11 @@ For each model, device and token count the script writes the model on the
 part at the timing's TP size as a decode step of that many sequences (an
 expert-parallel timing of n tokens: dp = ep = EP replicas of n / EP
 sequences each, the tokens of the EP group reaching a rank's E / EP
-experts; the counts EP does not divide are left out), in
-the timing's weight format (fp8: FP8 weights and activations; fp8_block:
-the same with 128-element scale blocks, scale_block = 128; nvfp4: NVFP4 weights and activations; w4a16_mxfp4 and
-w4a8_mxfp4_mxfp8: MXFP4 expert weights, BF16 or FP8 activations, the rest
-BF16), sums the time llmsys gives the routed MoE operators of one decode
+experts; the counts EP does not divide are left out), in the timing's
+weight format (fp8: FP8 weights and activations; fp8_block: the same with
+128-element scale blocks, scale_block = 128; nvfp4: NVFP4 weights and
+activations; w4a16_mxfp4 and w4a8_mxfp4_mxfp8: MXFP4 expert weights, BF16
+or FP8 activations, the rest BF16), sums the time llmsys gives the routed MoE operators of one decode
 layer (as tools/calibration/moe_kernels.py does) and prints both and the
 error. Nothing is fitted here: the stdlib's `expert_memory` and
 `expert_overhead` come from this project's H200 grouped-GEMM timings
@@ -50,10 +50,10 @@ weights' bytes) and their median, the part's `efficiency.expert_block`
 
     python3 tools/calibration/trtllm_moe_module.py --device H200 --block
 """
-import statistics
 import argparse
 import csv
 import os
+import statistics
 import sys
 import tempfile
 
