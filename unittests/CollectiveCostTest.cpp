@@ -79,12 +79,15 @@ TEST(CollectiveCostTest, ServingSmallAllReduceIsOneShot) {
 }
 
 TEST(CollectiveCostTest, SmallAllReduceAcrossNodesIsTheTree) {
-  // 8 over 2 nodes, 4 a node: 2 log2(8) a + 2 S/B beats 14 ring steps.
+  // 8 over 2 nodes, 4 a node: the tree's 2 (3 chain steps inside a node
+  // at 1 us + log2(2) between the nodes at 5 us) + 2 S/B beats the ring's
+  // 2 (6 steps at 1 us + 1 at 5 us) + 2 (7/8) S/B (NCCL's tuner).
   double S = 16384, B = std::min(400e9 * 0.75, 4 * 50e9 * 0.8);
   cost::CollectiveTime T = cost::collectiveTime(
       collective(CollectiveKind::AllReduce, 8, 1, 4, S), system(8, 2));
   EXPECT_STREQ(T.Algorithm, "tree");
-  EXPECT_DOUBLE_EQ(T.Time, 2 * 3 * 5e-6 + 2 * S / B);
+  EXPECT_DOUBLE_EQ(T.Time, 2 * (3 * 1e-6 + 1 * 5e-6) + 2 * S / B);
+  EXPECT_DOUBLE_EQ(T.Latency, 2 * (3 * 1e-6 + 1 * 5e-6));
 }
 
 TEST(CollectiveCostTest, OneMemberPerNodeCrossesOnItsOwnPort) {
@@ -98,10 +101,13 @@ TEST(CollectiveCostTest, OneMemberPerNodeCrossesOnItsOwnPort) {
 
 TEST(CollectiveCostTest, NodePortsWorkInParallel) {
   // 4 members in each of 2 nodes: 4 ports in parallel, capped by NVLink.
+  // Of the ring's 7 steps, 6 inside the nodes at NVLink's 1 us, 1 between
+  // them at 5 us.
   double S = 1e9, B = std::min(400e9 * 0.75, 4 * 50e9 * 0.8);
   cost::CollectiveTime T = cost::collectiveTime(
       collective(CollectiveKind::AllGather, 8, 1, 4, S), system(8, 2));
-  EXPECT_DOUBLE_EQ(T.Time, 7.0 / 8 * S / B + 7 * 5e-6);
+  EXPECT_DOUBLE_EQ(T.Time, 7.0 / 8 * S / B + 6 * 1e-6 + 1 * 5e-6);
+  EXPECT_DOUBLE_EQ(T.Latency, 6 * 1e-6 + 1 * 5e-6);
 }
 
 } // namespace

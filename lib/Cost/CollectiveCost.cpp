@@ -9,8 +9,9 @@
 //   reduce-scatter      (n-1)/n S/B + (n-1) a
 //   all-to-all          (n-1)/n S/B + (n-1) a
 //   send/recv           S/B + a
-// A group that spans nodes may also run NCCL's double binary tree,
-// 2 log2(n) a + 2 S/B, which wins for small messages; inside a node NCCL's
+// A group that spans nodes may also run NCCL's double binary tree between
+// the nodes, a chain inside each: 2 ((g-1) a_up + log2(nodes) a) + 2 S/B,
+// which wins for small messages; inside a node NCCL's
 // tree is a chain of the node's devices, no faster than the ring, so the
 // ring it is (NCCL on 8 H100s takes about 20 us at 16 KB, the ring's 14
 // steps; docs/cost-model.md gives the sources). A serving engine's
@@ -36,8 +37,9 @@
 // work in parallel and the bus bandwidth is the smaller of the scale-up
 // bandwidth and g times the per-device scale-out bandwidth (with g = 1 the
 // scale-out bandwidth alone: one member per node, e.g. the data-parallel
-// group of a TP-8 mapping on 8-GPU nodes). Each step of a ring that crosses
-// nodes waits for the scale-out latency. All-to-all sends the (g-1)/N of
+// group of a TP-8 mapping on 8-GPU nodes). Of a ring's n - 1 steps, the
+// n - nodes inside a node wait the scale-up latency, the nodes - 1 between
+// nodes the scale-out's (NCCL's tuner). All-to-all sends the (g-1)/N of
 // its data that stays in the node over the scale-up fabric and the rest
 // through the device's own port, at the same time.
 // A tapered fat tree (`oversubscription` r over leaves of `leaf_nodes` L)
@@ -173,12 +175,18 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S,
   double Bytes = O.MessageBytes;
   if (B <= 0 || N < 2)
     return T;
+  // A ring's n - 1 steps: across nodes, the steps inside a node wait the
+  // scale-up fabric's latency and only the nodes - 1 steps between nodes
+  // the scale-out's (NCCL's tuner, src/graph/tuning.cc: nsteps - nInterSteps
+  // intra-node and nInterSteps = nNodes - 1 inter-node hops a pass).
+  const double Nodes = Spans ? std::ceil(N / G) : 1;
+  const double RingSteps =
+      Spans ? (N - Nodes) * Up.Latency + (Nodes - 1) * A : (N - 1) * A;
   // The spine of a tapered fat tree, when the group's nodes fill more
   // than one leaf.
   double Taper = 1, BeyondLeaf = 0;
   if (Spans && Net.Topo == Topology::FatTree && Net.Oversubscription > 1 &&
       Net.LeafNodes > 0) {
-    double Nodes = std::ceil(N / G);
     if (Nodes > double(Net.LeafNodes)) {
       Taper = Net.Oversubscription;
       BeyondLeaf = std::max(0.0, (N - double(Net.LeafNodes) * G) / N);
@@ -190,17 +198,22 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S,
   T.Bandwidth = B;
   switch (O.Collective) {
   case CollectiveKind::AllReduce: {
-    double Ring = 2 * (N - 1) / N * Bytes / B + 2 * (N - 1) * A;
+    double Ring = 2 * (N - 1) / N * Bytes / B + 2 * RingSteps;
     T.Algorithm = "ring";
     T.Time = Ring;
+    T.Latency = 2 * RingSteps;
     T.WireBytes = 2 * (N - 1) / N * Bytes; // the tree's counted alike
     if (Spans) {
-      // NCCL's double binary tree runs between nodes.
-      double Levels = llvm::Log2_64_Ceil(uint64_t(O.GroupSize));
-      double Tree = 2 * Levels * A + 2 * Bytes / B;
+      // NCCL's double binary tree runs between nodes, a chain of the
+      // node's members inside each (its tuner: 2 ((g - 1) intra-node +
+      // log2(nodes) inter-node hops)).
+      double Levels = llvm::Log2_64_Ceil(uint64_t(Nodes));
+      double TreeSteps = (G - 1) * Up.Latency + Levels * A;
+      double Tree = 2 * TreeSteps + 2 * Bytes / B;
       if (Tree < Ring) {
         T.Algorithm = "tree";
         T.Time = Tree;
+        T.Latency = 2 * TreeSteps;
       }
     } else if (Net.Topo == Topology::Switch) {
       // A serving engine's own kernels up to their workspace, NCCL's
@@ -213,6 +226,7 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S,
         if (OneShot < Ring) {
           T.Algorithm = "one-shot";
           T.Time = OneShot;
+          T.Latency = 2 * A;
           T.WireBytes = (N - 1) * Bytes;
         }
       } else if (Net.ReductionEfficiency > 0) {
@@ -225,6 +239,7 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S,
         if (Nvls < T.Time) {
           T.Algorithm = "nvls";
           T.Time = Nvls;
+          T.Latency = Fixed;
           T.WireBytes = (N + 1) / N * Bytes;
           T.Bandwidth = Reducing;
         }
@@ -235,7 +250,8 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S,
   case CollectiveKind::AllGather:
   case CollectiveKind::ReduceScatter:
     T.Algorithm = "ring";
-    T.Time = (N - 1) / N * Bytes / B + (N - 1) * A;
+    T.Time = (N - 1) / N * Bytes / B + RingSteps;
+    T.Latency = RingSteps;
     T.WireBytes = (N - 1) / N * Bytes;
     break;
   case CollectiveKind::AllToAll: {
@@ -252,6 +268,7 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S,
     }
     Wire *= bisectionFactor(Net, N);
     T.Time = Wire + (N - 1) * A;
+    T.Latency = (N - 1) * A;
     // A serving engine's one-sided kernel inside a node on a switch writes
     // to every peer at once: a fixed time of its own (alltoall_latency)
     // where the pairwise exchange waits n - 1 steps.
@@ -259,6 +276,7 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S,
         Net.AlltoallLatency > 0) {
       T.Algorithm = "one-sided";
       T.Time = Wire + Net.AlltoallLatency;
+      T.Latency = Net.AlltoallLatency;
     }
     break;
   }
@@ -272,6 +290,7 @@ CollectiveTime collectiveTime(const Op &O, const SystemConfig &S,
     T.Algorithm = "p2p";
     T.WireBytes = Bytes;
     T.Time = Bytes / T.Bandwidth + A;
+    T.Latency = A;
     break;
   case CollectiveKind::None:
     break;

@@ -157,6 +157,10 @@ struct CollectiveTime {
   /// (the tree's counted alike), the one-shot's (n-1) messages, nvls's
   /// (n+1)/n; (n-1)/n for the other collectives, a send's message.
   double WireBytes = 0;
+  /// Of Time, the part the algorithm's steps wait whatever the message's
+  /// size (the alpha terms above): what each further call of a collective
+  /// issued in pieces adds (trainingDpCollective).
+  double Latency = 0;
 };
 /// Ctas: the most CTAs (channels) NCCL may run for the op's group
 /// (collectiveCtas; 0: not bounded).

@@ -312,6 +312,65 @@ void blockTime(const Block &B, const ScenarioConfig &S, BlockTime &T,
   }
 }
 
+/// How a data-parallel mapping's gradients are bucketed (dpBuckets).
+struct DpBuckets {
+  double Size = 0;    ///< parameters a bucket holds (0: not bucketed)
+  double Fullest = 0; ///< the fullest stage's trainable parameters
+  double Stage0 = 0;  ///< the first stage's
+  double First = 0;   ///< the first stage's first model chunk's
+  double Table = 0;   ///< the embedding's table (the first stage's)
+  double Chunks = 1;  ///< model chunks a stage holds
+};
+
+DpBuckets dpBuckets(const Program &P) {
+  const MappingConfig &M = P.Scenario.Mapping;
+  DpBuckets B;
+  B.Chunks = double(M.modelChunks());
+  if (!M.DpOverlap)
+    return B;
+  B.Size = M.DpBucket > 0 ? double(M.DpBucket)
+                          : std::max(40e6, 1e6 * double(M.Dp));
+  B.Fullest = fullestStage(P).Trainable;
+  const Block *Embedding = P.block(BlockKind::Embedding);
+  B.Table = Embedding ? Embedding->trainable() : 0.0;
+  // The first stage's first model chunk: the embedding and its share of
+  // the stage's layers (the mean chunk's: the layers lie evenly over the
+  // chunks but for stage_layers).
+  B.Stage0 = M.Pp > 1 ? StageParamCounter(P).trainable(P.Stages.front())
+                      : B.Fullest; // (one stage: the fullest)
+  B.First = M.Pp > 1 ? B.Table + std::max(0.0, B.Stage0 - B.Table) / B.Chunks
+                     : B.Fullest;
+  return B;
+}
+
+/// A data-parallel collective of the optimizer block (the fullest stage's
+/// gradients or parameters) as its calls take it: one per bucket on the
+/// first stage's first chunk and one per other chunk, each waiting the
+/// collective's latency steps again (NCCL's cost of a call: its
+/// algorithm's steps, whatever the bytes); a later stage, one call per
+/// chunk. Every stage's group runs at once: the slowest sets the time.
+CollectiveTime dpCollectiveTime(const Op &O, const ScenarioConfig &S,
+                                const DpBuckets &B) {
+  CollectiveTime C = collectiveTime(O, S.System, collectiveCtas(O, S.Mapping));
+  if ((B.Chunks == 1 && B.Size <= 0) || C.Latency <= 0 || C.Time <= 0)
+    return C; // (one call)
+  const double Moved = C.Time - C.Latency; // the bytes' part
+  double Time = Moved + B.Chunks * C.Latency;
+  if (B.Size > 0 && B.Fullest > 0) {
+    // The group's parameters (dense or expert) in the format it moves.
+    const double Elem = dtypeBytes(O.Collective == CollectiveKind::AllGather
+                                       ? S.Mapping.Weights
+                                       : S.Mapping.Gradients);
+    const double Params = O.MessageBytes / Elem;
+    const double Group = Params / B.Fullest; // the group's share
+    const double Calls =
+        std::max(1.0, std::ceil(B.First * Group / B.Size)) + (B.Chunks - 1);
+    Time = std::max(Time, Moved * (B.Stage0 / B.Fullest) + Calls * C.Latency);
+  }
+  C.Time = Time;
+  return C;
+}
+
 } // namespace
 
 double unpairedLayers(const ScenarioConfig &S, const Stage &St, int64_t Index,
@@ -506,18 +565,26 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
       return Streamed(Bytes / HostMemory);
     return mappedOpTime(O, A, M);
   };
+  // Megatron-LM's gradient buffers in buckets (dp_overlap: overlap_grad_
+  // reduce): dp_bucket parameters each (its default max(40M, 1M x dp)),
+  // every bucket reduced, and with a distributed optimizer gathered, by a
+  // call of its own (param_and_grad_buffer.py); only the first pipeline
+  // stage's first model chunk is bucketed, every other chunk is one bucket
+  // (distributed_data_parallel.py: bucket_size None on a later stage, for
+  // a later chunk, and without overlap_grad_reduce).
+  const DpBuckets Buckets = dpBuckets(P);
   if (const Block *Opt = P.block(BlockKind::Optimizer))
     for (const Op &O : Opt->Ops) {
       if (!O.isCollective())
         (IsTransfer(O) ? HostTransfer : OptTime) += OptimizerOpTime(O).Time;
       else if (O.Collective == CollectiveKind::AllGather) {
-        double T = collectiveTime(O, S.System, collectiveCtas(O, M)).Time;
+        double T = dpCollectiveTime(O, S, Buckets).Time;
         GatherTime += T;
         if (!O.Overlappable)
           GatherAfterStep += T;
       }
       else
-        GradTime += collectiveTime(O, S.System, collectiveCtas(O, M)).Time;
+        GradTime += dpCollectiveTime(O, S, Buckets).Time;
     }
   double DpTime = GradTime + GatherTime;
   double DpExposed = DpTime, GradExposed = GradTime, GatherExposed = GatherTime;
@@ -542,28 +609,14 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
     // its share of the collectives', which carry the fullest stage's.
     double Share = 0;
     if (GradTime > 0 || GatherTime > GatherAfterStep) {
-      const double Bucket =
-          M.DpBucket > 0 ? double(M.DpBucket)
-                         : std::max(40e6, 1e6 * double(M.Dp));
-      const double Fullest = fullestStage(P).Trainable;
-      // The first stage's first model chunk: the embedding and its share
-      // of the stage's layers (the mean chunk's: the layers lie evenly
-      // over the chunks but for stage_layers).
-      const Block *Embedding = P.block(BlockKind::Embedding);
-      const double Table = Embedding ? Embedding->trainable() : 0.0;
-      const double First =
-          M.Pp > 1
-              ? Table + std::max(0.0, StageParamCounter(P).trainable(
-                                          P.Stages.front()) -
-                                          Table) /
-                            double(M.modelChunks())
-              : Fullest; // (one stage: the fullest)
       // A bucket holds whole parameters (param_and_grad_buffer.py closes
       // one once it holds the size): the last one reduced and the first
       // one gathered hold the first parameter the model registers, the
       // embedding's table, however small the size asked for.
-      const double Last = std::max(std::min(Bucket, First), Table);
-      Share = Fullest > 0 ? std::min(1.0, Last / Fullest) : 1.0;
+      const double Last = std::max(std::min(Buckets.Size, Buckets.First),
+                                   Buckets.Table);
+      Share = Buckets.Fullest > 0 ? std::min(1.0, Last / Buckets.Fullest)
+                                  : 1.0;
     }
     const double Gathers = GatherTime - GatherAfterStep;
     GradExposed = std::max(GradTime * Share,
@@ -699,7 +752,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
           C.Time = Rec->Time;
           C.Algorithm = Rec->Algorithm;
         } else {
-          C = collectiveTime(O, S.System, collectiveCtas(O, M));
+          C = dpCollectiveTime(O, S, Buckets);
         }
         CollectiveRow &Row = Tables.addCollective(O, C, N);
         if (B.Kind == BlockKind::Optimizer) {
