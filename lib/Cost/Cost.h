@@ -159,8 +159,11 @@ struct CollectiveTime {
   double WireBytes = 0;
   /// Of Time, the part the algorithm's steps wait whatever the message's
   /// size (the alpha terms above): what each further call of a collective
-  /// issued in pieces adds (trainingDpCollective).
+  /// issued in pieces adds (trainingCollectiveTime).
   double Latency = 0;
+  /// The NCCL calls Time holds: a training step's data-parallel
+  /// collective is issued per gradient bucket (trainingCollectiveTime).
+  double Calls = 1;
 };
 /// Ctas: the most CTAs (channels) NCCL may run for the op's group
 /// (collectiveCtas; 0: not bounded).
@@ -178,6 +181,13 @@ inline int64_t collectiveCtas(const ir::Op &O, const ir::MappingConfig &M) {
   default: return 0;
   }
 }
+
+/// A collective of a training program as the training cost takes it: an
+/// optimizer-phase data-parallel collective in the calls its gradient
+/// buckets make (Megatron-LM's buckets under dp_overlap, one call per
+/// model chunk otherwise; TrainingCost.cpp), any other with the mapping's
+/// CTA bound.
+CollectiveTime trainingCollectiveTime(const ir::Program &P, const ir::Op &O);
 
 /// A collective of a serving step: its transfer and, as a kernel, the
 /// fixed time each kernel of the step pays (kernelOverhead; none for an

@@ -356,6 +356,7 @@ CollectiveTime dpCollectiveTime(const Op &O, const ScenarioConfig &S,
     return C; // (one call)
   const double Moved = C.Time - C.Latency; // the bytes' part
   double Time = Moved + B.Chunks * C.Latency;
+  C.Calls = B.Chunks;
   if (B.Size > 0 && B.Fullest > 0) {
     // The group's parameters (dense or expert) in the format it moves.
     const double Elem = dtypeBytes(O.Collective == CollectiveKind::AllGather
@@ -365,13 +366,24 @@ CollectiveTime dpCollectiveTime(const Op &O, const ScenarioConfig &S,
     const double Group = Params / B.Fullest; // the group's share
     const double Calls =
         std::max(1.0, std::ceil(B.First * Group / B.Size)) + (B.Chunks - 1);
-    Time = std::max(Time, Moved * (B.Stage0 / B.Fullest) + Calls * C.Latency);
+    const double First = Moved * (B.Stage0 / B.Fullest) + Calls * C.Latency;
+    if (First > Time) {
+      Time = First;
+      C.Calls = Calls;
+    }
   }
   C.Time = Time;
   return C;
 }
 
 } // namespace
+
+CollectiveTime trainingCollectiveTime(const Program &P, const Op &O) {
+  if (O.Ph == Phase::Optimizer)
+    return dpCollectiveTime(O, P.Scenario, dpBuckets(P));
+  return collectiveTime(O, P.Scenario.System,
+                        collectiveCtas(O, P.Scenario.Mapping));
+}
 
 double unpairedLayers(const ScenarioConfig &S, const Stage &St, int64_t Index,
                       int64_t MicroBatches) {

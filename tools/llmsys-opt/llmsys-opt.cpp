@@ -161,14 +161,17 @@ static void printCosts(const ir::Program &P, raw_ostream &OS) {
       if (O.isCollective()) {
         cost::CollectiveTime C =
             P.Scenario.Training
-                ? cost::collectiveTime(
-                      O, Sys, cost::collectiveCtas(O, P.Scenario.Mapping))
+                ? cost::trainingCollectiveTime(P, O)
                 : cost::servingCollectiveTime(O, Sys, P.Scenario.Mapping);
         OS << fmt::format("    {:<10} {:<22} {} {} bytes {:.4g} time {:.4g} s "
-                          "bandwidth {:.4g} B/s\n",
+                          "bandwidth {:.4g} B/s",
                           ir::phaseName(O.Ph).str(), O.name(),
                           ir::collectiveName(O.Collective).str(), C.Algorithm,
                           O.MessageBytes, C.Time, C.Bandwidth);
+        // (A data-parallel collective issued per gradient bucket.)
+        if (C.Calls > 1)
+          OS << fmt::format(" calls {:.0f}", C.Calls);
+        OS << '\n';
         continue;
       }
       if (O.fused())
