@@ -320,6 +320,10 @@ struct DpBuckets {
   double First = 0;   ///< the first stage's first model chunk's
   double Table = 0;   ///< the embedding's table (the first stage's)
   double Chunks = 1;  ///< model chunks a stage holds
+  /// The parameters each replica group reduces (the dense ones' DP group,
+  /// the experts' EDP group), from its gradients' collective: a gather's
+  /// bytes need not say them (a quantized weight cache's copies ride it).
+  double Reduced[2] = {0, 0};
 };
 
 DpBuckets dpBuckets(const Program &P) {
@@ -340,6 +344,11 @@ DpBuckets dpBuckets(const Program &P) {
                       : B.Fullest; // (one stage: the fullest)
   B.First = M.Pp > 1 ? B.Table + std::max(0.0, B.Stage0 - B.Table) / B.Chunks
                      : B.Fullest;
+  if (const Block *Opt = P.block(BlockKind::Optimizer))
+    for (const Op &O : Opt->Ops)
+      if (O.isCollective() && O.Collective != CollectiveKind::AllGather)
+        B.Reduced[O.Group == ParallelDim::EDP] +=
+            O.MessageBytes / dtypeBytes(M.Gradients);
   return B;
 }
 
@@ -358,11 +367,12 @@ CollectiveTime dpCollectiveTime(const Op &O, const ScenarioConfig &S,
   double Time = Moved + B.Chunks * C.Latency;
   C.Calls = B.Chunks;
   if (B.Size > 0 && B.Fullest > 0) {
-    // The group's parameters (dense or expert) in the format it moves.
-    const double Elem = dtypeBytes(O.Collective == CollectiveKind::AllGather
-                                       ? S.Mapping.Weights
-                                       : S.Mapping.Gradients);
-    const double Params = O.MessageBytes / Elem;
+    // The group's parameters (dense or expert): its gradients' (a gather
+    // of a group that reduces none, its own bytes in the weights' format).
+    const double Reduced = B.Reduced[O.Group == ParallelDim::EDP];
+    const double Params =
+        Reduced > 0 ? Reduced
+                    : O.MessageBytes / dtypeBytes(S.Mapping.Weights);
     const double Group = Params / B.Fullest; // the group's share
     const double Calls =
         std::max(1.0, std::ceil(B.First * Group / B.Size)) + (B.Chunks - 1);
