@@ -594,20 +594,34 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
   // stage's first model chunk is bucketed, every other chunk is one bucket
   // (distributed_data_parallel.py: bucket_size None on a later stage, for
   // a later chunk, and without overlap_grad_reduce).
+  // (With the tables, each op's time is kept for them, as blockTime keeps
+  // the other blocks'.)
   const DpBuckets Buckets = dpBuckets(P);
-  if (const Block *Opt = P.block(BlockKind::Optimizer))
-    for (const Op &O : Opt->Ops) {
-      if (!O.isCollective())
-        (IsTransfer(O) ? HostTransfer : OptTime) += OptimizerOpTime(O).Time;
-      else if (O.Collective == CollectiveKind::AllGather) {
-        double T = dpCollectiveTime(O, S, Buckets).Time;
-        GatherTime += T;
-        if (!O.Overlappable)
-          GatherAfterStep += T;
+  if (const Block *Opt = P.block(BlockKind::Optimizer)) {
+    OpTimeRecord *OptRecords =
+        WithTables ? Records.data() + RecordStart[Opt - P.Blocks.data()]
+                   : nullptr;
+    for (size_t I = 0, E = Opt->Ops.size(); I < E; ++I) {
+      const Op &O = Opt->Ops[I];
+      if (!O.isCollective()) {
+        const OpTime OT = OptimizerOpTime(O);
+        (IsTransfer(O) ? HostTransfer : OptTime) += OT.Time;
+        if (OptRecords)
+          OptRecords[I] = {OT.Time, OT.MemoryBound, ""};
+        continue;
       }
-      else
-        GradTime += dpCollectiveTime(O, S, Buckets).Time;
+      const CollectiveTime C = dpCollectiveTime(O, S, Buckets);
+      if (OptRecords)
+        OptRecords[I] = {C.Time, false, C.Algorithm};
+      if (O.Collective == CollectiveKind::AllGather) {
+        GatherTime += C.Time;
+        if (!O.Overlappable)
+          GatherAfterStep += C.Time;
+      } else {
+        GradTime += C.Time;
+      }
     }
+  }
   double DpTime = GradTime + GatherTime;
   double DpExposed = DpTime, GradExposed = GradTime, GatherExposed = GatherTime;
   if (M.DpOverlap) {
@@ -758,14 +772,14 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
     double N = Repeats(B);
     if (N == 0)
       continue;
-    // The times blockTime found (the optimizer's are costed here).
-    const OpTimeRecord *BlockRecords =
-        B.Kind != BlockKind::Optimizer ? Records.data() + RecordStart[BI]
-                                       : nullptr;
+    // The times blockTime and the optimizer's loop above found (blockTime
+    // leaves a layer's optimizer-phase ops alone).
+    const bool OptimizerBlock = B.Kind == BlockKind::Optimizer;
+    const OpTimeRecord *BlockRecords = Records.data() + RecordStart[BI];
     EpOverlapParts Walk;
     for (size_t OI = 0, OE = B.Ops.size(); OI < OE; ++OI) {
       const Op &O = B.Ops[OI];
-      const OpTimeRecord *Rec = BlockRecords && O.Ph != Phase::Optimizer
+      const OpTimeRecord *Rec = OptimizerBlock || O.Ph != Phase::Optimizer
                                     ? BlockRecords + OI
                                     : nullptr;
       if (O.isCollective()) {
@@ -774,10 +788,10 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
           C.Time = Rec->Time;
           C.Algorithm = Rec->Algorithm;
         } else {
-          C = dpCollectiveTime(O, S, Buckets);
+          C = collectiveTime(O, S.System, collectiveCtas(O, M));
         }
         CollectiveRow &Row = Tables.addCollective(O, C, N);
-        if (B.Kind == BlockKind::Optimizer) {
+        if (OptimizerBlock) {
           // The step's gradient reduction and parameter gather: exposed in
           // the proportion computed above.
           bool Gather = O.Collective == CollectiveKind::AllGather;
@@ -813,9 +827,7 @@ void costTraining(const Program &P, bool WithTables, TrainingReport &R) {
         OT.Time = Rec->Time;
         OT.MemoryBound = Rec->MemoryBound;
       } else {
-        OT = B.Kind == BlockKind::Optimizer
-                 ? OptimizerOpTime(O)
-                 : mappedOpTime(O, A, M);
+        OT = mappedOpTime(O, A, M);
       }
       Tables.addOp(O, OT.MemoryBound, N, O.Flops, O.BytesRead + O.BytesWritten,
                    OT.Time);
