@@ -177,6 +177,9 @@ MappingConfig mappingFromSpec(const spec::Object &M) {
       case FusedKernel::GluClamp:
         C.Fusion.GluClamp = true;
         break;
+      case FusedKernel::ExpertAct:
+        C.Fusion.ExpertAct = true;
+        break;
       }
   C.TpOverlap = spec::boolOf(TpOverlap, C.TpOverlap);
   C.CudaGraphs = spec::boolOf(M.ifSet(MF::CudaGraphs), C.CudaGraphs);

@@ -158,6 +158,10 @@ struct FusionSet {
   /// A gated activation's clamp (model glu_clamp) inside the fused
   /// activation's kernel (swiglu).
   bool GluClamp = false;
+  /// A serving engine's routed experts fold their activation into the up
+  /// GEMM's epilogue (expert_act); without it the activation is a kernel
+  /// of its own after the up GEMM.
+  bool ExpertAct = false;
 };
 
 /// Where each mapping field was written, for diagnostics at the field.

@@ -19,6 +19,11 @@
 //   rmsnorm
 //   softmax          scale, mask and softmax become one pass
 //   rope             rotary embeddings fold into the QKV projection
+//   expert_act       a serving engine's routed experts fold their
+//                    activation into the up GEMM's epilogue; without it
+//                    (beside swiglu or bias_gelu) the up GEMM writes its
+//                    output wide and a kernel of its own reads it and
+//                    writes the activation in the experts' input format
 //
 //===----------------------------------------------------------------------===//
 
@@ -150,11 +155,21 @@ bool fuse(Program &P, PassContext &) {
   // projection's bias is a pass of its own (expand-layers built it so).
   PointwiseModel ExpertTraits = Traits;
   ExpertTraits.Bias = Traits.Bias && !upBiasApart(M, P.Scenario.Mapping);
+  // A serving engine's routed experts without expert_act: the up GEMM
+  // writes its output in the wide format (the mapping's precision) and the
+  // activation is a kernel of its own that reads it and writes the down
+  // GEMM's input (TensorRT-LLM's CUTLASS MoE, doActivation after FC1).
+  const bool ActWord = GatedMlp ? F.SwiGLU : F.BiasGelu;
+  const bool ExpertActKernel = ActWord && !F.ExpertAct &&
+                               !(ExpertTraits.GluClamp && !F.GluClamp);
+  const double Wide = dtypeBytes(P.Scenario.Mapping.Precision);
   for (Block &B : P.Blocks) {
     if (F.flashAttention() &&
         (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer))
       flashAttention(B, F.Attention, FusedAttentionStatsBytes, !M.Encoder,
                      P.SeqLen);
+    // The bytes of an element of the block's last routed up GEMM.
+    double ExpertUpBytes = 0;
     for (Op &O : B.Ops) {
       if (O.fused())
         continue;
@@ -192,6 +207,14 @@ bool fuse(Program &P, PassContext &) {
         OnePass(4, 3, 1, 1, 0);
         continue;
       }
+      const bool Serving = O.Ph == Phase::Prefill || O.Ph == Phase::Decode;
+      if (ExpertActKernel && Serving && O.Kind == OpKind::MoeExpertUp) {
+        // (Its output element's bytes are its activations', ABytes.)
+        if (O.ABytes > 0)
+          O.BytesWritten *= Wide / O.ABytes;
+        ExpertUpBytes = O.ABytes;
+        continue;
+      }
       if (((F.BiasGelu && !GatedMlp) || (F.SwiGLU && GatedMlp)) &&
           (O.Kind == OpKind::MlpAct || O.Kind == OpKind::MoeExpertAct ||
            O.Kind == OpKind::MoeSharedAct)) {
@@ -202,13 +225,25 @@ bool fuse(Program &P, PassContext &) {
         const PointwiseModel &Act =
             O.Kind == OpKind::MoeExpertAct ? ExpertTraits : Traits;
         const bool ClampOutside = Act.GluClamp && !F.GluClamp;
-        // Serving engines run the activation in the up GEMM's epilogue.
+        // Serving engines run the activation in the up GEMM's epilogue,
+        // a routed expert's only with expert_act (else the kernel above).
         // Training frameworks run it as one element-wise kernel of its own
         // (Megatron-LM's bias_swiglu_impl and bias_gelu_impl, torch.compile's
         // fused point-wise kernel), forward and backward: it reads the up
         // GEMM's output (a gated unit's two halves) and writes its own.
-        if ((O.Ph == Phase::Prefill || O.Ph == Phase::Decode) &&
-            !ClampOutside) {
+        if (Serving && ExpertActKernel && O.Kind == OpKind::MoeExpertAct) {
+          // A kernel of its own: one pass reading the up GEMM's wide
+          // output (a gated unit's two halves) and writing one value in
+          // the experts' input format, the bytes a value of the unfused
+          // counts has (TensorRT-LLM's doActivation, which quantizes for
+          // the down GEMM as it writes).
+          OnePass(Act.activationRead(), Act.activationWritten(),
+                  Act.fusedActivationRead() *
+                      (ExpertUpBytes > 0 ? Wide / ExpertUpBytes : 1),
+                  1, 0);
+          continue;
+        }
+        if (Serving && !ClampOutside) {
           foldInto(O, O.Kind == OpKind::MlpAct         ? OpKind::MlpUp
                       : O.Kind == OpKind::MoeSharedAct ? OpKind::MoeSharedUp
                                                        : OpKind::MoeExpertUp);

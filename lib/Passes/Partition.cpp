@@ -475,6 +475,20 @@ private:
       error<DiagID::err_fusion_attention_kernels>(L.Fusion);
     if (Map.Fusion.GluClamp && !Map.Fusion.SwiGLU)
       error<DiagID::err_fusion_glu_clamp>(L.Fusion);
+    if (Map.Fusion.ExpertAct) {
+      const char *Why =
+          S.Training ? "a training framework runs the experts' activation as "
+                       "a kernel of its own: it would change nothing"
+          : !(M.Moe && M.Moe->TopK > 0)
+              ? "the model has no routed experts: it would change nothing"
+          : !(M.GatedMlp ? Map.Fusion.SwiGLU : Map.Fusion.BiasGelu)
+              ? (M.GatedMlp ? "it needs swiglu, the fused activation it folds"
+                            : "it needs bias_gelu, the fused activation it "
+                              "folds")
+              : nullptr;
+      if (Why)
+        error<DiagID::err_fusion_expert_act>(L.Fusion, Why);
+    }
     if (Map.Recipe && !S.Training)
       error<DiagID::err_recipe_serving>(L.Recipe,  Map.Recipe->Name);
     else if (Map.Recipe && Map.ActivationsWritten)

@@ -65,7 +65,7 @@ GEMMS = {"moe.expert_up", "moe.expert_down"}
 SPEC = """import std.models.deepseek
 import std.systems.nvidia
 system cal_node {{ node {{ accelerator = {accel}; devices = 8; fabric = nvlink5 }} }}
-mapping cal_tp8 {{ fusion = [flash_attention, swiglu, rmsnorm, rope]; precision = bf16; weights = fp4; activations = fp4; kv_cache = fp8; tp = 8 }}
+mapping cal_tp8 {{ fusion = [flash_attention, swiglu, rmsnorm, rope{expert_act}]; precision = bf16; weights = fp4; activations = fp4; kv_cache = fp8; tp = 8 }}
 """
 SCENARIO = ("serve n{n} {{ model = deepseek_v3; system = cal_node; "
             "mapping = cal_tp8; devices = 8; prompt = 1024 tokens; "
@@ -116,7 +116,13 @@ def main():
         original = open(path).read()
         spec = os.path.join(tmp, "moe.llmsys")
         with open(spec, "w") as f:
-            f.write(SPEC.format(accel=a.accelerator))
+            # TRTLLM-Gen runs the experts' activation inside the first
+            # expert GEMM (expert_act); CUTLASS runs it as a kernel of its
+            # own after it (moe_kernels.cu, gemm1's doActivation).
+            f.write(SPEC.format(accel=a.accelerator,
+                                expert_act=(", expert_act"
+                                            if a.path == "trtllm_gen"
+                                            else "")))
             for n in counts:
                 f.write(SCENARIO.format(n=n))
         # The overhead adds the same time to each expert GEMM: one run per

@@ -67,6 +67,13 @@ from narrow import with_field  # noqa: E402
 DATA = os.path.join(ROOT, "reference", "kernels",
                     "aiconfigurator-moe-2026-08", "moe_module.csv")
 BLOCK_DATA = os.path.join(os.path.dirname(DATA), "moe_block_fp8.csv")
+# The formats whose module runs the experts' activation inside the first
+# expert GEMM (the mapping's expert_act): GPT-OSS's, Triton's matmul_ogs on
+# Hopper (fused_activation) and TRTLLM-Gen on the B200. CUTLASS, the rest,
+# runs it as a kernel of its own after that GEMM (moe_kernels.cu, gemm1's
+# doActivation). The engine takes GPT-OSS's clamp inside the activation's
+# kernel on every path (glu_clamp, as the stdlib's tensorrt_llm_pytorch).
+FOLDED_ACTIVATION = {"w4a16_mxfp4", "w4a8_mxfp4_mxfp8"}
 # Tokens an expert from which a module's GEMMs are compute-bound (--block).
 COMPUTE_BOUND = 512
 # The data's device names -> stdlib accelerators and their NVLink.
@@ -93,7 +100,7 @@ FORMATS = {
 SPEC = """import {module}
 import std.systems.nvidia
 system cal_node {{ node {{ accelerator = {accel}; devices = 8; fabric = {fabric} }} }}
-mapping cal {{ fusion = [flash_attention, swiglu, rmsnorm, rope]; precision = bf16; {formats}; kv_cache = bf16; tp = {tp}; dp = {ep}; ep = {ep} }}
+mapping cal {{ fusion = [flash_attention, swiglu, glu_clamp, rmsnorm, rope{expert_act}]; precision = bf16; {formats}; kv_cache = bf16; tp = {tp}; dp = {ep}; ep = {ep} }}
 """
 SCENARIO = ("serve n{n} {{ model = {model}; system = cal_node; "
             "mapping = cal; devices = {devices}; prompt = 1024 tokens; "
@@ -121,7 +128,10 @@ def write_spec(path, device, model, dtype, tp, ep, counts):
     accel, fabric = DEVICES[device]
     with open(path, "w") as f:
         f.write(SPEC.format(module=MODELS[model], accel=accel, fabric=fabric,
-                            formats=FORMATS[dtype], tp=tp, ep=ep))
+                            formats=FORMATS[dtype], tp=tp, ep=ep,
+                            expert_act=(", expert_act"
+                                        if dtype in FOLDED_ACTIVATION
+                                        else "")))
         for n in counts:
             f.write(SCENARIO.format(n=n, model=model, devices=tp * ep,
                                     batch=n // ep))
