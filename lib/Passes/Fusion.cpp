@@ -160,7 +160,8 @@ bool fuse(Program &P, PassContext &) {
   // activation is a kernel of its own that reads it and writes the down
   // GEMM's input (TensorRT-LLM's CUTLASS MoE, doActivation after FC1).
   const bool ActWord = GatedMlp ? F.SwiGLU : F.BiasGelu;
-  const bool ExpertActKernel = ActWord && !F.ExpertAct &&
+  const bool ExpertActKernel = ActWord && !F.ExpertAct && M.Moe &&
+                               M.Moe->TopK > 0 &&
                                !(ExpertTraits.GluClamp && !F.GluClamp);
   const double Wide = dtypeBytes(P.Scenario.Mapping.Precision);
   for (Block &B : P.Blocks) {
@@ -168,8 +169,17 @@ bool fuse(Program &P, PassContext &) {
         (B.Kind == BlockKind::DenseLayer || B.Kind == BlockKind::MoELayer))
       flashAttention(B, F.Attention, FusedAttentionStatsBytes, !M.Encoder,
                      P.SeqLen);
-    // The bytes of an element of the block's last routed up GEMM.
+    // The routed up GEMMs of a serving step write their output wide (the
+    // element's bytes, the activations', kept for the activation's kernel).
     double ExpertUpBytes = 0;
+    if (ExpertActKernel && B.Kind == BlockKind::MoELayer)
+      for (Op &O : B.Ops)
+        if (O.Kind == OpKind::MoeExpertUp &&
+            (O.Ph == Phase::Prefill || O.Ph == Phase::Decode) &&
+            O.ABytes > 0) {
+          O.BytesWritten *= Wide / O.ABytes;
+          ExpertUpBytes = O.ABytes;
+        }
     for (Op &O : B.Ops) {
       if (O.fused())
         continue;
@@ -207,14 +217,6 @@ bool fuse(Program &P, PassContext &) {
         OnePass(4, 3, 1, 1, 0);
         continue;
       }
-      const bool Serving = O.Ph == Phase::Prefill || O.Ph == Phase::Decode;
-      if (ExpertActKernel && Serving && O.Kind == OpKind::MoeExpertUp) {
-        // (Its output element's bytes are its activations', ABytes.)
-        if (O.ABytes > 0)
-          O.BytesWritten *= Wide / O.ABytes;
-        ExpertUpBytes = O.ABytes;
-        continue;
-      }
       if (((F.BiasGelu && !GatedMlp) || (F.SwiGLU && GatedMlp)) &&
           (O.Kind == OpKind::MlpAct || O.Kind == OpKind::MoeExpertAct ||
            O.Kind == OpKind::MoeSharedAct)) {
@@ -225,6 +227,7 @@ bool fuse(Program &P, PassContext &) {
         const PointwiseModel &Act =
             O.Kind == OpKind::MoeExpertAct ? ExpertTraits : Traits;
         const bool ClampOutside = Act.GluClamp && !F.GluClamp;
+        const bool Serving = O.Ph == Phase::Prefill || O.Ph == Phase::Decode;
         // Serving engines run the activation in the up GEMM's epilogue,
         // a routed expert's only with expert_act (else the kernel above).
         // Training frameworks run it as one element-wise kernel of its own
