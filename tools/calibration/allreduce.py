@@ -31,6 +31,14 @@ requests. On four devices the error is against the one-shot kernel (what
 measured time is one operation as the benchmark times it; llmsys's
 includes the kernel's fixed time (kernel_overhead: the benchmark replays
 CUDA graphs).
+
+With --trtllm, TensorRT-LLM's own all-reduce (its AllReduce at strategy
+AUTO, in CUDA graphs) on 2, 4 and 8 H100s and H200s, 0.5 to 16 MiB
+(reference/kernels/aiconfigurator-allreduce-2026-08, NVIDIA
+aiconfigurator's timings of TensorRT-LLM 1.3.0rc20; --version picks
+another release the file holds): each size a decode step's all-reduce on
+the stdlib's DGX H100 or HGX H200, as with --engine. A record, not a fit:
+the script prints the error per size, per group size and overall.
 """
 import argparse
 import csv
@@ -44,6 +52,14 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 import llmsys_run  # noqa: E402
 HIDDEN = 2048
+TRTLLM_DATA = os.path.join(ROOT, "reference", "kernels",
+                           "aiconfigurator-allreduce-2026-08",
+                           "trtllm_allreduce.csv")
+# The data's device names -> the stdlib system a decode step runs on.
+TRTLLM_SYSTEMS = {"NVIDIA H100 80GB HBM3": ("H100", "dgx_h100"),
+                  "NVIDIA H200": ("H200", "hgx_h200")}
+# The sizes of a decode or prefill step's all-reduce (bytes).
+TRTLLM_SIZES = [2 ** k for k in range(19, 25)]
 MAX_SEQ = 65536
 ENGINE_HIDDEN = 8192
 
@@ -60,17 +76,18 @@ def measured(table, pattern):
     return sorted(out)
 
 
-def engine_spec(sizes, n):
-    # Heads, K/V heads and FFN divisible by 4 and 6; the all-reduce moves
-    # the hidden size's activations whatever they are.
+def engine_spec(sizes, n, system="dgx_h100", kv_heads=12):
+    # Heads, K/V heads and FFN divisible by 4 and 6 (K/V heads 24 for 8
+    # too); the all-reduce moves the hidden size's activations whatever
+    # they are.
     text = ["import std.systems.nvidia",
             f"model arm {{ layers = 1; hidden = {ENGINE_HIDDEN}; heads = 48; "
-            f"kv_heads = 12; head_dim = 128; vocab = 256; max_seq = 4096; "
+            f"kv_heads = {kv_heads}; head_dim = 128; vocab = 256; max_seq = 4096; "
             f"ffn = 12288 }}"]
     for s in sizes:
         batch = s // (2 * ENGINE_HIDDEN)  # bf16 activations, one token each
         assert batch * 2 * ENGINE_HIDDEN == s, s
-        text.append(f"serve s{s} {{ model = arm; system = dgx_h100; "
+        text.append(f"serve s{s} {{ model = arm; system = {system}; "
                     f"mapping {{ tp = {n}; precision = bf16 }}; "
                     f"devices = {n}; batch = {batch}; prompt = 16 tokens; "
                     f"output = 2 tokens }}")
@@ -134,9 +151,16 @@ def main():
                     help="fail when the mean |error| passes PCT")
     ap.add_argument("--engine", action="store_true",
                     help="a serving engine's all-reduce on 4 and 6 H100s")
+    ap.add_argument("--trtllm", action="store_true",
+                    help="TensorRT-LLM's all-reduce on 2, 4 and 8 H100s "
+                    "and H200s")
+    ap.add_argument("--version", default="1.3.0rc20",
+                    help="with --trtllm, the TensorRT-LLM release's timings")
     a = ap.parse_args()
     if a.engine:
         return engine(a)
+    if a.trtllm:
+        return trtllm(a)
     data = measured("measured_dev.csv", r"LLMC-ALLREDUCE-4xA100-(\d+)B$")
     got = first_collectives(
         llmsys_run.costs(a.llmsys, spec([s for s, _ in data])), "fwd")
@@ -188,6 +212,45 @@ def engine(a):
         if n == 4:
             check = mean
     fail_past(check, a.check)
+
+
+def trtllm(a):
+    """llmsys beside TensorRT-LLM's measured all-reduce, per part and group
+    size; --check bounds the mean over them all."""
+    table = {}
+    for r in csv.DictReader(open(TRTLLM_DATA)):
+        if r["version"] == a.version:
+            table[(r["device"], int(r["num_gpus"]),
+                   int(r["message_bytes"]))] = float(r["latency_us"]) * 1e-6
+    if not table:
+        sys.exit("no timings of TensorRT-LLM %s" % a.version)
+    everything = []
+    for device, (part, system) in TRTLLM_SYSTEMS.items():
+        for n in (2, 4, 8):
+            sizes = [s for s in TRTLLM_SIZES if (device, n, s) in table]
+            if not sizes:
+                continue
+            got = first_collectives(
+                llmsys_run.costs(a.llmsys,
+                                 engine_spec(sizes, n, system, kv_heads=24)),
+                "decode")
+            print("%s, %d devices (TensorRT-LLM %s):" % (part, n, a.version))
+            print("%12s %12s %12s %8s %9s" % (
+                "bytes", "measured", "llmsys", "error", "form"))
+            errs = []
+            for s in sizes:
+                form, size, mine, _ = got[s]
+                assert abs(size / s - 1) < 1e-3, (size, s)
+                t = table[(device, n, s)]
+                e = mine / t - 1
+                errs.append(abs(e))
+                print("%12d %10.2f us %10.2f us %+7.1f%% %9s" % (
+                    s, t * 1e6, mine * 1e6, 100 * e, form))
+            summary(errs)
+            everything += errs
+    print("all:", end=" ")
+    mean = summary(everything)
+    fail_past(mean, a.check)
 
 
 if __name__ == "__main__":
