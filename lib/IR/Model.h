@@ -90,6 +90,8 @@ struct ModelConfig {
   std::optional<double> ReferenceTolerance;
 
   AttentionKind attention() const;
+  /// Tokens reach routed experts (a moe block with top_k above 0).
+  bool routed() const { return Moe && Moe->TopK > 0; }
   /// Of the first N layers, the MoE ones (the dense_layers first, then
   /// every n-th).
   int64_t moeLayersBefore(int64_t N) const {

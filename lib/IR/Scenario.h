@@ -162,6 +162,11 @@ struct FusionSet {
   /// GEMM's epilogue (expert_act); without it the activation is a kernel
   /// of its own after the up GEMM.
   bool ExpertAct = false;
+  /// The fused-activation word for the model's MLP: swiglu for a gated
+  /// one, bias_gelu for a plain one.
+  bool activationFused(bool GatedMlp) const {
+    return GatedMlp ? SwiGLU : BiasGelu;
+  }
 };
 
 /// Where each mapping field was written, for diagnostics at the field.

@@ -159,9 +159,8 @@ bool fuse(Program &P, PassContext &) {
   // writes its output in the wide format (the mapping's precision) and the
   // activation is a kernel of its own that reads it and writes the down
   // GEMM's input (TensorRT-LLM's CUTLASS MoE, doActivation after FC1).
-  const bool ActWord = GatedMlp ? F.SwiGLU : F.BiasGelu;
-  const bool ExpertActKernel = ActWord && !F.ExpertAct && M.Moe &&
-                               M.Moe->TopK > 0 &&
+  const bool ActFused = F.activationFused(GatedMlp);
+  const bool ExpertActKernel = ActFused && !F.ExpertAct && Traits.Routed &&
                                !(ExpertTraits.GluClamp && !F.GluClamp);
   const double Wide = dtypeBytes(P.Scenario.Mapping.Precision);
   for (Block &B : P.Blocks) {
@@ -217,7 +216,7 @@ bool fuse(Program &P, PassContext &) {
         OnePass(4, 3, 1, 1, 0);
         continue;
       }
-      if (((F.BiasGelu && !GatedMlp) || (F.SwiGLU && GatedMlp)) &&
+      if (ActFused &&
           (O.Kind == OpKind::MlpAct || O.Kind == OpKind::MoeExpertAct ||
            O.Kind == OpKind::MoeSharedAct)) {
         // A gated activation's clamp (model glu_clamp) is inside the

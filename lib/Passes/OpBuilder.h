@@ -149,7 +149,7 @@ inline PointwiseModel pointwiseModel(const ir::ModelConfig &M, bool Dropout) {
   C.GatedMlp = M.GatedMlp;
   C.Dropout = Dropout;
   C.LearnedPositions = M.LearnedPositions;
-  C.Routed = M.Moe && M.Moe->TopK > 0;
+  C.Routed = M.routed();
   C.Bias = M.Bias;
   C.GluClamp = M.GatedMlp && M.GluClamp > 0;
   return C;

@@ -479,9 +479,9 @@ private:
       const char *Why =
           S.Training ? "a training framework runs the experts' activation as "
                        "a kernel of its own: it would change nothing"
-          : !(M.Moe && M.Moe->TopK > 0)
+          : !M.routed()
               ? "the model has no routed experts: it would change nothing"
-          : !(M.GatedMlp ? Map.Fusion.SwiGLU : Map.Fusion.BiasGelu)
+          : !Map.Fusion.activationFused(M.GatedMlp)
               ? (M.GatedMlp ? "it needs swiglu, the fused activation it folds"
                             : "it needs bias_gelu, the fused activation it "
                               "folds")
